@@ -221,7 +221,7 @@ class Position:
         obstacles), and whether that goes through an opening.  None: a wall."""
         if rules.openings and self.board.is_opening(cell, heading):
             return self.board.wrap(cell, heading), True
-        if self.board.wall(cell, heading):
+        if self.board.walls[self.board.index(cell)] & heading:  # an opening switched off is a wall
             return None, False
         return heading.step(cell), False
 
@@ -247,40 +247,44 @@ class Position:
         return Path(robot, start, direction, tuple(steps), 1)
 
     def _transparent_paths(self, robot: int, direction: Direction, rules: Rules) -> list[Path]:
-        """0-1 breadth-first search over (cell, heading): passing a wall or a
-        diagonal costs one, bouncing and sliding are free; it may stop at a
-        passable wall (free) or where an obstacle forces it."""
+        """Cheapest stops of the transparent robot, by a bucketed Dijkstra over
+        (cell, heading): sliding and bouncing are free, passing a wall or a
+        diagonal costs one.  It may stop at a passable wall (free) or where an
+        obstacle forces it.  States leave the buckets in cost order, first in
+        first out, so ties are broken the same way by the compiled solver."""
         start = self.robots[robot].cell
         State = tuple[Cell, Direction]
         best: dict[State, int] = {(start, direction): 0}
         parent: dict[State, tuple[State, Step] | None] = {(start, direction): None}
-        queue: deque[tuple[int, State]] = deque([(0, (start, direction))])
+        buckets: list[deque[State]] = [deque([(start, direction)])]
         stops: dict[Cell, tuple[int, State]] = {}
 
         def relax(state: State, cost: int, prev: State, step: Step) -> None:
             if cost < best.get(state, 1 << 30):
                 best[state] = cost
                 parent[state] = (prev, step)
-                if cost == best[prev]:
-                    queue.appendleft((cost, state))
-                else:
-                    queue.append((cost, state))
+                while len(buckets) <= cost:
+                    buckets.append(deque())
+                buckets[cost].append(state)
 
-        while queue:
-            cost, state = queue.popleft()
-            if cost != best[state]:
+        cost = 0
+        while cost < len(buckets):
+            if not buckets[cost]:
+                cost += 1
+                continue
+            state = buckets[cost].popleft()
+            if best[state] != cost:
                 continue
             cell, heading = state
             nxt, wrapped = self._next(cell, heading, rules)
             passed_wall = False
-            if nxt is None and self.board.wall_passable(cell, heading) and not (
-                    rules.openings and self.board.is_opening(cell, heading)):
+            if nxt is None and self.board.wall_passable(cell, heading):
                 nxt, passed_wall = heading.step(cell), True
-            if nxt is None or self.blocks(nxt, robot, rules) or passed_wall:
-                if cell != start and (cell not in stops or cost < stops[cell][0]):
-                    stops[cell] = (cost, state)
-                if nxt is None or self.blocks(nxt, robot, rules):
-                    continue
+            blocked = nxt is None or self.blocks(nxt, robot, rules)
+            if (blocked or passed_wall) and cell != start and cell not in stops:
+                stops[cell] = (cost, state)
+            if nxt is None or blocked:
+                continue
             extra = 1 if passed_wall else 0
             base = "wall" if passed_wall else ("wrap" if wrapped else None)
             dg = self.board.diagonal_at(nxt) if rules.diagonals else None
