@@ -25,8 +25,14 @@ from .rules import PLAIN, Rules
 from .tiles import CHIPS, arrangements, assemble, format_arrangement, identify, parse_arrangement
 
 __all__ = [
-    "BASE_COLORS", "random_arrangement", "random_position", "random_board", "random_puzzle", "random_puzzles",
-    "random_puzzle_from_id", "puzzle_colors",
+    "BASE_COLORS",
+    "puzzle_colors",
+    "random_arrangement",
+    "random_board",
+    "random_position",
+    "random_puzzle",
+    "random_puzzle_from_id",
+    "random_puzzles",
 ]
 
 BASE_COLORS: tuple[str, ...] = ("red", "green", "blue", "yellow")

@@ -30,8 +30,22 @@ from .board import Board, Diagonal, Target
 from .geometry import DIRECTIONS, Cell, Direction
 
 __all__ = [
-    "TILE_NAMES", "PIECES", "FACES", "SIZE", "CENTRE", "CHIPS", "TileError", "Tile", "tile", "parse_arrangement",
-    "format_arrangement", "assemble", "arrangements", "canonical", "identify", "has_all_chips",
+    "CENTRE",
+    "CHIPS",
+    "FACES",
+    "PIECES",
+    "SIZE",
+    "TILE_NAMES",
+    "Tile",
+    "TileError",
+    "arrangements",
+    "assemble",
+    "canonical",
+    "format_arrangement",
+    "has_all_chips",
+    "identify",
+    "parse_arrangement",
+    "tile",
 ]
 
 SIZE = 16
