@@ -447,3 +447,13 @@ def test_transparent_cheapest_route_to_each_stop():
     pos = place(board, ("transparent", (0, 2)))
     # stop at the wall (1); pass it (+1) then bounce N to (3,0) (2) or pass the diagonal too (3)
     assert stops(pos, 0, E) == {(1, 2): 1, (3, 0): 2, (4, 2): 3}
+
+
+def test_transparent_wraps_through_openings_like_any_robot():
+    """Ruling 5 for the transparent robot: an opening is a gap, not a wall, so it
+    wraps for free; with openings switched off the gap is an outer wall it cannot pass."""
+    board = Board.build(5, 3, [(0, 1, "E")], openings=[((4, 1), E)])
+    pos = place(board, ("transparent", (1, 1)))
+    # after the wrap it meets the wall E of (0,1): stop there; passing it only goes round again
+    assert stops(pos, 0, E) == {(0, 1): 1}
+    assert stops(pos, 0, E, Rules(openings=False)) == {(4, 1): 1}

@@ -355,3 +355,29 @@ def test_board_walls_are_symmetric_and_border_closed(board):
                 assert board.wall(cell, d) == board.wall(nxt, d.opposite)
             else:
                 assert board.wall(cell, d) != board.is_opening(cell, d)
+
+
+@PROPERTY
+@given(positions(), rule_sets(), st.data())
+def test_no_straight_back_refuses_only_the_reversal(pos, rules, data):
+    """Ruling 3: after robot *i* stops with heading *h*, the only move the rule
+    takes away is *i* moving opposite to *h*; once another robot has moved, nothing."""
+    plain = rules.with_options(no_straight_back=False)
+    strict = rules.with_options(no_straight_back=True)
+    legal = pos.legal_moves(plain)
+    assume(legal)
+    move, path = data.draw(st.sampled_from(legal))
+    after = pos.play(move, strict)[0]
+
+    def keys(p: Position, r: Rules):
+        return {(m.robot, m.direction, m.stop) for m, _ in p.legal_moves(r)}
+
+    free = keys(after, plain)
+    assert keys(after, strict) == {k for k in free if (k[0], k[1]) != (move.robot, path.heading.opposite)}
+    others = [(m, p) for m, p in after.legal_moves(plain) if m.robot != move.robot]
+    if others:
+        other = data.draw(st.sampled_from(others))[0]
+        later = after.play(other, strict)[0]
+        assert {(m.robot, m.direction) for m, _ in later.legal_moves(strict)} >= {
+            (m.robot, m.direction) for m, _ in later.legal_moves(plain)
+            if m.robot == move.robot}
