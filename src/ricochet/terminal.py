@@ -13,10 +13,15 @@ a target or diagonal carries its colour's lower-case letter (``r▲``).
 
 >>> from ricochet.board import Board
 >>> print(render_terminal(Board.build(3, 3, walls=[(0, 0, "E")]), color=False))
-    a  b  c
-  ┌──┬─────┐
-1 │ · │ ·  · │
-  ...
+    a   b   c
+  ┌───┬───────┐
+1 │ · │ ·   · │
+  │   ╵       │
+2 │ ·   ·   · │
+  │           │
+3 │ ·   ·   · │
+  └───────────┘
+3×3 board, 0 targets
 """
 
 from __future__ import annotations
