@@ -457,3 +457,12 @@ def test_transparent_wraps_through_openings_like_any_robot():
     # after the wrap it meets the wall E of (0,1): stop there; passing it only goes round again
     assert stops(pos, 0, E) == {(0, 1): 1}
     assert stops(pos, 0, E, Rules(openings=False)) == {(4, 1): 1}
+
+
+def test_transparent_endless_wrap_is_a_cycle():
+    """Ruling 5: "A move that would cycle forever is illegal" — for the transparent
+    robot too, with the same reason (``cycle``) as for any robot."""
+    board = Board.build(3, 3, openings=[((2, 1), E)])
+    pos = place(board, ("transparent", (0, 1)))
+    assert reason(pos, Move(0, E)) == "cycle"
+    assert reason(pos, Move(0, W)) == "blocked"

@@ -258,6 +258,7 @@ class Position:
         parent: dict[State, tuple[State, Step] | None] = {(start, direction): None}
         buckets: list[deque[State]] = [deque([(start, direction)])]
         stops: dict[Cell, tuple[int, State]] = {}
+        halts = False  # met a wall or obstacle anywhere (else every route circles forever)
 
         def relax(state: State, cost: int, prev: State, step: Step) -> None:
             if cost < best.get(state, 1 << 30):
@@ -281,6 +282,7 @@ class Position:
             if nxt is None and self.board.wall_passable(cell, heading):
                 nxt, passed_wall = heading.step(cell), True
             blocked = nxt is None or self.blocks(nxt, robot, rules)
+            halts = halts or blocked or passed_wall
             if (blocked or passed_wall) and cell != start and cell not in stops:
                 stops[cell] = (cost, state)
             if nxt is None or blocked:
@@ -295,6 +297,8 @@ class Position:
                 relax((nxt, bounce), cost + extra, state, Step(nxt, bounce, _join(base, "deflect")))
                 relax((nxt, heading), cost + extra + 1, state, Step(nxt, heading, _join(base, "diagonal")))
         if not stops:
+            if not halts:
+                raise IllegalMove("cycle", f"the transparent robot would circle forever moving {direction.name}")
             raise IllegalMove("blocked", f"the transparent robot cannot move {direction.name}")
         out = []
         for cell, (cost, state) in sorted(stops.items(), key=lambda kv: (kv[1][0], kv[0])):
