@@ -1,0 +1,89 @@
+"""Moves and solutions as text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ricochet import Board, Direction, Move, Position, Robot
+from ricochet.notation import NotationError, format_move, format_solution, parse_move, parse_solution
+
+POS = Position(Board.build(6, 6), (Robot("red", (0, 0)), Robot("green", (5, 0)), Robot("blue", (0, 5)),
+                                   Robot("yellow", (5, 5)), Robot("silver", (2, 2)), Robot("transparent", (3, 3))))
+N, E, S, W = Direction.N, Direction.E, Direction.S, Direction.W
+
+
+@pytest.mark.parametrize("text, move", [
+    ("RN", Move(0, N)), ("rn", Move(0, N)), ("G←", Move(1, W)), ("b s", Move(2, S)), ("Y→", Move(3, E)),
+    ("SS", Move(4, S)), ("s↑", Move(4, N)), (" TN@3,4 ", Move(5, N, (3, 4))), ("t e @ 1 , 2", Move(5, E, (1, 2))),
+])
+def test_parse_move(text: str, move: Move) -> None:
+    assert parse_move(text, POS) == move
+
+
+def test_format_move() -> None:
+    assert format_move(Move(0, N), POS) == "RN"
+    assert format_move(Move(1, W), POS, arrows=True) == "G←"
+    assert format_move(Move(5, N, (3, 4)), POS) == "TN@3,4"
+
+
+@pytest.mark.parametrize("text", ["RN GE BS", "rn,ge,bs", "RNGEBS", "R↑ G→ B↓", "r n; g e; b s", "  RN  GE\nBS "])
+def test_parse_solution_forms(text: str) -> None:
+    assert parse_solution(text, POS) == [Move(0, N), Move(1, E), Move(2, S)]
+
+
+def test_s_is_read_alternating() -> None:
+    # silver south, then silver west: S is the robot in odd places and the direction in even ones.
+    assert parse_solution("SSSW", POS) == [Move(4, S), Move(4, W)]
+    assert parse_solution("", POS) == []
+
+
+def test_transparent_stops_in_a_run() -> None:
+    assert parse_solution("TN@3,4,RN TE@0,0GW", POS) == [Move(5, N, (3, 4)), Move(0, N), Move(5, E, (0, 0)),
+                                                         Move(1, W)]
+
+
+moves = st.lists(st.builds(Move, st.integers(0, 5), st.sampled_from(list(Direction)),
+                           st.none() | st.tuples(st.integers(0, 5), st.integers(0, 5))), max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(moves, st.booleans())
+def test_solution_round_trips(ms: list[Move], arrows: bool) -> None:
+    text = format_solution(ms, POS, arrows=arrows)
+    assert parse_solution(text, POS) == ms
+    assert parse_solution(text.replace(" ", ""), POS) == ms
+
+
+@pytest.mark.parametrize("text, match, column", [
+    ("XN", "'X' is not a robot letter; use R, G, B, Y, S, T", 1),
+    ("RN QE", "move 2: 'Q' is not a robot letter", 4),
+    ("RN GQ", "move 2: after robot G expected a direction", 5),
+    ("R", "got nothing", 2),
+    ("TN@3", "after '@' expected the stop cell", 3),
+    ("TN@9,9", "off the 6×6 board", 1),
+])
+def test_errors(text: str, match: str, column: int) -> None:
+    with pytest.raises(NotationError, match=match) as e:
+        parse_solution(text, POS)
+    assert e.value.column == column
+    assert f"column {column}" in str(e.value)
+
+
+def test_robot_not_in_position() -> None:
+    pos = Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("green", (1, 1))))
+    with pytest.raises(NotationError, match=r"move 2: there is no blue robot \(B\) in this position; its robots are R G"):
+        parse_solution("RN BS", pos)
+
+
+def test_parse_move_wants_one_move() -> None:
+    with pytest.raises(NotationError, match="exactly one move"):
+        parse_move("RN GE", POS)
+    with pytest.raises(NotationError, match="exactly one move"):
+        parse_move("", POS)
+
+
+def test_format_move_checks_the_robot() -> None:
+    with pytest.raises(NotationError, match="robots 0..5"):
+        format_move(Move(6, N), POS)
