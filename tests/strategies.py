@@ -16,6 +16,8 @@ Import with ``from strategies import boards, positions, rule_sets, PROPERTY``
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -24,9 +26,11 @@ from ricochet.geometry import DIRECTIONS, Direction
 from ricochet.position import Move, Position, Robot
 from ricochet.rules import Rules
 
-PROPERTY = settings(max_examples=150, derandomize=True, deadline=None,
+PROPERTY = settings(max_examples=int(os.environ.get("RICOCHET_PROPERTY_EXAMPLES", "150")),
+                    derandomize=os.environ.get("RICOCHET_PROPERTY_RANDOM") is None, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-"""Deterministic settings for property tests (derandomized, ≤ 200 examples)."""
+"""Deterministic settings for property tests (derandomized, 150 examples); for a
+longer bug hunt set ``RICOCHET_PROPERTY_EXAMPLES=2000`` and ``RICOCHET_PROPERTY_RANDOM=1``."""
 
 
 @st.composite

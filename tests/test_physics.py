@@ -62,7 +62,7 @@ def test_slides_until_wall():
 def test_slides_until_other_robot():
     """"Obstacles are ... other robots" (seed 000): it stops in front of the robot."""
     pos = place(Board.build(5, 5), ("red", (0, 2)), ("blue", (3, 2)))
-    nxt, path = pos.play(Move(0, E))
+    nxt, _ = pos.play(Move(0, E))
     assert nxt.robots[0].cell == (2, 2)
     assert nxt.robots[1].cell == (3, 2), "the robot hit does not move"
 

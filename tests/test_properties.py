@@ -11,13 +11,14 @@ a heap-based Dijkstra, and a solution verdict by replaying the moves.
 from __future__ import annotations
 
 import heapq
+import itertools
 
 from hypothesis import assume, given
 from hypothesis import strategies as st
-from strategies import PROPERTY, boards, moves_for, positions, rule_sets
 
 from ricochet import Direction, IllegalMove, Move, Position, Puzzle, Rules, check_solution
 from ricochet.geometry import DIRECTIONS
+from strategies import PROPERTY, boards, moves_for, positions, rule_sets
 
 ILLEGAL_REASONS = {"robot", "blocked", "reversal", "cycle", "stop"}
 
@@ -288,7 +289,7 @@ def turned(pos: Position, moves, rules: Rules, robot: int) -> bool:
         if m.robot == robot:
             headings.append(m.direction)
             headings.extend(s.heading for s in path.steps)
-    return any(a.perpendicular(b) for a, b in zip(headings, headings[1:]))
+    return any(a.perpendicular(b) for a, b in itertools.pairwise(headings))
 
 
 @PROPERTY

@@ -10,8 +10,21 @@ from __future__ import annotations
 
 import pytest
 
-from ricochet import (GAME, PLAIN, Board, Diagonal, Direction, IllegalMove, Move, Position, PositionError, Puzzle,
-                      Robot, Rules, check_solution)
+from ricochet import (
+    GAME,
+    PLAIN,
+    Board,
+    Diagonal,
+    Direction,
+    IllegalMove,
+    Move,
+    Position,
+    PositionError,
+    Puzzle,
+    Robot,
+    Rules,
+    check_solution,
+)
 
 N, E, S, W = Direction.N, Direction.E, Direction.S, Direction.W
 RICOCHET = Rules(must_ricochet=True)
