@@ -28,7 +28,7 @@ from .geometry import DIRECTIONS, Cell, Direction
 from .position import LETTERS, Path, Position, Robot
 from .puzzle import Puzzle
 
-__all__ = ["svg", "COLORS"]
+__all__ = ["COLORS", "svg"]
 
 CELL = 40
 """Side of one cell in viewBox units; ``size`` only scales the picture."""
@@ -113,7 +113,7 @@ def _polygon(cx: float, cy: float, r: float, sides: int, rotation: float) -> str
 def _symbol(color: str, symbol: str, cx: float, cy: float, r: float) -> list[str]:
     """The shapes of a target symbol centred on (cx, cy) with radius about r."""
     fill, stroke = COLORS.get(color, COLORS["any"]), _DARK.get(color, _DARK["any"])
-    common = dict(fill=fill, stroke=stroke, stroke_width=1.5)
+    common: dict[str, object] = {"fill": fill, "stroke": stroke, "stroke_width": 1.5}
     if symbol == "circle":
         return [_el("circle", cx=float(cx), cy=float(cy), r=float(r), **common)]
     if symbol == "triangle":
@@ -341,16 +341,16 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
                            stroke_linecap="round", marker_end=f"url(#ricochet-arrow-{color})" if i == len(lines) - 1 else None))
         out.append("</g>")
 
-    for r in robots:
-        cx, cy = frame.centre(r.cell)
-        fill = COLORS[r.color]
-        transparent = r.color == "transparent"
-        out.append(f"<g{_attrs(class_=f'robot robot-{r.color}', id=f'robot-{r.color}', data_cell=f'{r.cell[0]},{r.cell[1]}')}>"
+    for robot in robots:
+        cx, cy = frame.centre(robot.cell)
+        fill = COLORS[robot.color]
+        transparent = robot.color == "transparent"
+        out.append(f"<g{_attrs(class_=f'robot robot-{robot.color}', id=f'robot-{robot.color}', data_cell=f'{robot.cell[0]},{robot.cell[1]}')}>"
                    + _el("circle", cx=float(cx), cy=float(cy), r=CELL * 0.36, fill=fill,
-                         fill_opacity=0.35 if transparent else None, stroke=_DARK[r.color], stroke_width=2.5,
+                         fill_opacity=0.35 if transparent else None, stroke=_DARK[robot.color], stroke_width=2.5,
                          stroke_dasharray="4 3" if transparent else None)
-                   + f"<text{_attrs(x=float(cx), y=float(cy + 6.5), text_anchor='middle', font_family='sans-serif', font_size=18, font_weight='bold', fill=_TEXT_ON.get(r.color, '#ffffff'))}>"
-                   + f"{escape(LETTERS[r.color])}</text></g>")
+                   + f"<text{_attrs(x=float(cx), y=float(cy + 6.5), text_anchor='middle', font_family='sans-serif', font_size=18, font_weight='bold', fill=_TEXT_ON.get(robot.color, '#ffffff'))}>"
+                   + f"{escape(LETTERS[robot.color])}</text></g>")
 
     if coordinates:
         for i in range(w):

@@ -31,7 +31,7 @@ from .geometry import Cell, Direction, cell_name
 from .position import Position
 from .puzzle import Puzzle
 
-__all__ = ["render_terminal", "SYMBOL_GLYPHS"]
+__all__ = ["SYMBOL_GLYPHS", "render_terminal"]
 
 SYMBOL_GLYPHS: dict[str, str] = {"circle": "●", "triangle": "▲", "square": "■", "hexagon": "⬢", "vortex": "@"}
 _DIAGONAL_GLYPHS = {"/": "╱", "\\": "╲"}

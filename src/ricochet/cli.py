@@ -1,0 +1,613 @@
+"""The ``ricochet`` command line: one entry point, one small function per sub-command.
+
+Commands: ``show``, ``board``, ``check``, ``random``, ``demo`` (run ``ricochet
+COMMAND --help``).  ``python -m ricochet`` is the same program.
+
+Adding a sub-command
+--------------------
+Write a parser builder and a runner, and register them::
+
+    def build_solve(parser: argparse.ArgumentParser) -> None:
+        add_source_arguments(parser)          # SOURCE, --index, --id, --rules
+        parser.add_argument("--max-depth", type=int, default=30)
+
+    def run_solve(args: argparse.Namespace) -> int:
+        puzzle = load_puzzle(args)            # a Puzzle (exit 2 with a message otherwise)
+        ...
+        out(f"{n} moves")
+        return 0
+
+    add_command("solve", "find an optimal solution", build_solve, run_solve)
+
+Commands appear in ``ricochet --help`` in registration order.  A runner
+returns the exit status.  To report bad input it raises :class:`CliError` (or
+lets a library ``ValueError``/``OSError`` through): :func:`main` prints one line
+``ricochet: error: <message>`` on stderr and returns 2.  Any other exception
+is a bug: one line and status 70 (``--debug`` shows the traceback).
+
+Shared helpers for commands: :func:`add_source_arguments` / :func:`load` /
+:func:`load_puzzle` (position codes, JSON, JSON Lines, ASCII diagrams, files
+and stdin), :func:`add_output_arguments` / :func:`use_color` (colour when
+stdout is a terminal and ``NO_COLOR`` is unset), :func:`parse_moves`,
+:func:`out` and :func:`write_output`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import io
+import json
+import os
+import random
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn, TextIO
+
+from . import __version__
+from .board import Board
+from .position import IllegalMove, Move, Path, Position
+from .puzzle import Puzzle, check_solution
+from .rules import PRESETS, Rules
+
+__all__ = [
+    "COMMANDS",
+    "CliError",
+    "Command",
+    "add_command",
+    "add_output_arguments",
+    "add_rules_argument",
+    "add_source_arguments",
+    "load",
+    "load_puzzle",
+    "main",
+    "out",
+    "parse_moves",
+    "rules_from",
+    "use_color",
+    "write_output",
+]
+
+EXIT_OK = 0
+EXIT_FAIL = 1
+"""A well-formed answer that says no (``check``: the solution is invalid)."""
+EXIT_USAGE = 2
+"""Bad input: unknown option, unreadable file, malformed puzzle, illegal move…"""
+EXIT_INTERNAL = 70
+"""A bug (EX_SOFTWARE)."""
+
+
+class CliError(Exception):
+    """Bad input found by a command; the message is shown after ``ricochet: error:``."""
+
+
+class _UsageError(CliError):
+    """An argparse error (unknown option, missing argument)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line through :func:`main` instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# -- the command table ----------------------------------------------------------
+@dataclass(frozen=True)
+class Command:
+    """A sub-command: its name, one-line help, argument builder and runner."""
+
+    name: str
+    help: str
+    build: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: dict[str, Command] = {}
+"""The registered sub-commands by name, in registration order."""
+
+
+def add_command(name: str, help: str, build_parser: Callable[[argparse.ArgumentParser], None],
+                run: Callable[[argparse.Namespace], int]) -> None:
+    """Register sub-command ``name``: ``build_parser(parser)`` adds its
+    arguments, ``run(args)`` does the work and returns the exit status.
+    Registering a name again replaces the earlier command."""
+    COMMANDS[name] = Command(name, help, build_parser, run)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with every registered sub-command."""
+    parser = _Parser(prog="ricochet", description="Ricochet Robots: show, check and make puzzles.",
+                     epilog="Run 'ricochet COMMAND --help' for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"ricochet {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for cmd in COMMANDS.values():
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        # Also accepted after the command name; SUPPRESS keeps a --debug given before it.
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        cmd.build(p)
+        p.set_defaults(_run=cmd.run)
+    return parser
+
+
+# -- output -------------------------------------------------------------------------
+def out(text: str = "") -> None:
+    """Print a line on stdout."""
+    sys.stdout.write(text + "\n")
+
+
+def write_output(text: str, path: str | None) -> None:
+    """Write ``text`` (plus a newline) to ``path``, or to stdout when ``path`` is None or ``-``."""
+    if path is None or path == "-":
+        out(text)
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+
+
+def use_color(args: argparse.Namespace, stream: TextIO | None = None) -> bool:
+    """Colour on when asked with ``--color``, off with ``--no-color``; otherwise on
+    when the stream is a terminal, ``NO_COLOR`` is unset and ``TERM`` is not ``dumb``."""
+    choice = getattr(args, "color", None)
+    if choice is not None:
+        return bool(choice)
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def add_output_arguments(parser: argparse.ArgumentParser, *, svg: bool = True) -> None:
+    """``--svg``, ``-o FILE``, ``--size``, ``--coordinates``, ``--color/--no-color``."""
+    if svg:
+        parser.add_argument("--svg", action="store_true", help="write an SVG picture instead of text")
+        parser.add_argument("--size", type=int, default=512, help="SVG width in pixels (default 512)")
+        parser.add_argument("--coordinates", action="store_true", help="label columns and rows in the SVG")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write to FILE instead of stdout (a name ending in .svg implies --svg)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--color", dest="color", action="store_const", const=True, default=None,
+                       help="colour the text output even when not on a terminal")
+    group.add_argument("--no-color", dest="color", action="store_const", const=False,
+                       help="plain text, no ANSI colours (also when NO_COLOR is set or output is not a terminal)")
+
+
+def _render(obj: Board | Position | Puzzle, args: argparse.Namespace, paths: Sequence[Path] = ()) -> None:
+    """Write ``obj`` as SVG or terminal text according to the output arguments."""
+    output = getattr(args, "output", None)
+    if getattr(args, "svg", False) or (output is not None and output.lower().endswith(".svg")):
+        from .svg import svg
+        write_output(svg(obj, size=args.size, path=list(paths) or None, coordinates=args.coordinates), output)
+        return
+    from .terminal import render_terminal
+    color = use_color(args) if output in (None, "-") else bool(getattr(args, "color", None))
+    write_output(render_terminal(obj, color=color), output)
+
+
+# -- input ---------------------------------------------------------------------------
+def add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    """``--rules NAME``: a rules preset (the base under a file's own ``rules`` key)."""
+    parser.add_argument("--rules", choices=list(PRESETS), default=None,
+                        help="rules preset (default: plain, or what a JSON puzzle says)")
+
+
+def rules_from(args: argparse.Namespace) -> Rules:
+    """The rules preset named by ``--rules`` (plain when not given)."""
+    return Rules.preset(getattr(args, "rules", None) or "plain")
+
+
+def add_source_arguments(parser: argparse.ArgumentParser, *, name: str = "source", optional: bool = True) -> None:
+    """A SOURCE argument plus ``--index``, ``--id`` and ``--rules`` (see :func:`load`)."""
+    parser.add_argument(name, metavar=name.upper(), nargs="?" if optional else None, default=None,
+                        help="a position code, a JSON puzzle, an ASCII diagram, or a file with one "
+                             "(.jsonl: the first puzzle, or --index/--id); '-' or nothing: stdin")
+    parser.add_argument("--index", type=int, metavar="N", help="in a JSON Lines file, the puzzle numbered N (from 0)")
+    parser.add_argument("--id", dest="puzzle_id", metavar="ID", help="in a JSON Lines file, the puzzle with this id")
+    add_rules_argument(parser)
+
+
+_FILE_SUFFIXES = (".json", ".jsonl", ".txt", ".asc", ".ascii", ".code")
+
+
+def _read(source: str | None, what: str = "puzzle") -> tuple[str, str, bool]:
+    """The text of a source, a name for messages, and whether it came from a file or stdin."""
+    if source is None:
+        if sys.stdin is None or sys.stdin.isatty():
+            # Waiting silently for typed input would look like a hang.
+            raise CliError(f"no {what} given: pass a position code, a JSON puzzle or a file (or - for stdin)")
+        source = "-"
+    if source == "-":
+        return sys.stdin.read(), "stdin", True
+    # Position codes never contain a path separator nor end in a file suffix,
+    # so such a source is a file even when it does not exist (then: "No such file").
+    if os.path.exists(source) or os.sep in source or "/" in source or source.lower().endswith(_FILE_SUFFIXES):
+        try:
+            with open(source, encoding="utf-8") as f:
+                return f.read(), source, True
+        except UnicodeDecodeError:
+            raise CliError(f"{source}: not a UTF-8 text file") from None
+    return source, what, False
+
+
+def load(source: str | None, *, rules: Rules | None = None, index: int | None = None,
+         puzzle_id: str | None = None) -> Puzzle | Position:
+    """Read a puzzle or position from ``source``: ``-`` (stdin; also None
+    when stdin is not a terminal), a file name, or the text itself.  Text may be a position code, one JSON puzzle object,
+    JSON Lines (the first puzzle, the one numbered ``index`` from 0, or the
+    one with id ``puzzle_id``) or an ASCII diagram.
+
+    ``rules`` (default plain) is the base for a JSON puzzle's own ``rules``
+    key; codes and diagrams carry no rules, so their puzzles get ``rules``.
+    """
+    from . import notation
+
+    base = Rules() if rules is None else rules
+    text, name, from_file = _read(source)
+    stripped = text.strip()
+    if not stripped:
+        raise CliError(f"{name} is empty: expected a position code, a JSON puzzle or an ASCII diagram")
+    if stripped[0] in "{[":
+        return _load_json(stripped, name, base, index, puzzle_id)
+    if index is not None or puzzle_id is not None:
+        raise CliError("--index and --id select a puzzle in a JSON Lines file; this is not one")
+    where = f"{name}: " if from_file else ""
+    if "\n" not in stripped:
+        try:
+            obj = notation.parse_code(stripped)
+        except notation.NotationError as e:
+            raise CliError(f"{where}not a position code: {e}") from None
+    else:
+        try:
+            obj = notation.parse_ascii(text)
+        except notation.NotationError as e:
+            raise CliError(f"{where}bad ASCII diagram: {e}") from None
+    if isinstance(obj, Puzzle) and obj.rules != base:
+        obj = dataclasses.replace(obj, rules=base)
+    return obj
+
+
+def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: str | None) -> Puzzle:
+    from . import notation
+
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as e:
+        if e.msg != "Extra data":
+            raise CliError(f"{name}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        data = None  # several values: JSON Lines
+    if data is not None:
+        if not isinstance(data, dict):
+            raise CliError(f"{name}: expected a JSON object (one puzzle), got a JSON {type(data).__name__}")
+        if index not in (None, 0) or (puzzle_id is not None and data.get("id") != puzzle_id):
+            raise CliError(f"{name} holds one puzzle" + (f", not one with id {puzzle_id!r}" if puzzle_id else ""))
+        try:
+            return notation.puzzle_from_json(data, base)
+        except notation.NotationError as e:
+            raise CliError(f"{name}: {e}") from None
+    if index is not None and index < 0:
+        raise CliError(f"--index must be 0 or more, got {index}")
+    count = 0
+    for _line, item in notation.read_jsonl(text.splitlines(), base):
+        chosen = (item.id == puzzle_id if isinstance(item, Puzzle) else False) if puzzle_id is not None \
+            else count == (index or 0)
+        if chosen:
+            if isinstance(item, notation.NotationError):
+                raise CliError(f"{name}: {item}")
+            return item
+        count += 1
+    if puzzle_id is not None:
+        raise CliError(f"{name}: no puzzle with id {puzzle_id!r}")
+    raise CliError(f"{name}: --index {index} is past the end ({count} puzzles, numbered from 0)")
+
+
+def load_puzzle(args: argparse.Namespace, attr: str = "source") -> Puzzle:
+    """The puzzle named by the source arguments (see :func:`add_source_arguments`)."""
+    obj = load(getattr(args, attr), rules=rules_from(args), index=args.index, puzzle_id=args.puzzle_id)
+    if not isinstance(obj, Puzzle):
+        raise CliError("this is a position without a target; a puzzle is needed")
+    return obj
+
+
+def parse_moves(text: str, position: Position) -> list[Move]:
+    """A solution given as text (``"RN GE"``), a JSON list (``[[0, "N"], [1, "E"]]``)
+    or the name of a file holding either."""
+    from . import notation
+
+    source = text
+    if text != "-" and (os.sep in text or "/" in text or text.lower().endswith(_FILE_SUFFIXES)) \
+            or os.path.isfile(text):
+        source, _name, _ = _read(text, "solution")
+    elif text == "-":
+        source = sys.stdin.read()
+    stripped = source.strip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as e:
+            raise CliError(f"solution: not valid JSON: {e.msg} (column {e.colno})") from None
+        try:
+            return notation.solution_from_json(data, position)
+        except notation.NotationError as e:
+            raise CliError(f"solution: {e}") from None
+    try:
+        return notation.parse_solution(stripped, position)
+    except notation.NotationError as e:
+        raise CliError(f"solution: {e}") from None
+
+
+def _replay(position: Position, moves: Sequence[Move], rules: Rules) -> tuple[Position, list[Path]]:
+    """Play the moves; an illegal one is bad input naming the move."""
+    from .notation import format_move
+
+    paths = []
+    for i, move in enumerate(moves):
+        try:
+            nxt, path = position.play(move, rules)
+        except IllegalMove as e:
+            raise CliError(f"move {i + 1} ({format_move(move, position)}): {e}") from None
+        position = nxt
+        paths.append(path)
+    return position, paths
+
+
+# -- show ------------------------------------------------------------------------------
+def build_show(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser)
+    parser.add_argument("--solution", metavar="MOVES",
+                        help='moves to play, e.g. "RN GE": drawn as arrows in SVG, played for text')
+    parser.add_argument("--format", choices=("text", "svg", "code", "json", "ascii"), default=None,
+                        help="text (the default, a board for the terminal), svg, or convert to a position "
+                             "code, a JSON line or an ASCII diagram")
+    add_output_arguments(parser)
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Render a puzzle or position, optionally with a solution played or drawn."""
+    from . import notation
+
+    obj = load(args.source, rules=rules_from(args), index=args.index, puzzle_id=args.puzzle_id)
+    position = obj.position if isinstance(obj, Puzzle) else obj
+    rules = obj.rules if isinstance(obj, Puzzle) else rules_from(args)
+    fmt = "svg" if args.svg else (args.format or "text")
+    paths: list[Path] = []
+    if args.solution is not None:
+        moves = parse_moves(args.solution, position)
+        final, paths = _replay(position, moves, rules)
+        if fmt != "svg":
+            # Text shows where the robots end up; the picture shows the start and the arrows.
+            obj = dataclasses.replace(obj, position=final) if isinstance(obj, Puzzle) else final
+    if fmt in ("text", "svg"):
+        args.svg = fmt == "svg"
+        _render(obj, args, paths)
+        if args.solution is not None and fmt == "text" and args.output in (None, "-"):
+            out(_solution_summary(obj, moves, paths, position, rules))
+        return EXIT_OK
+    if fmt == "code":
+        text = notation.puzzle_code(obj) if isinstance(obj, Puzzle) else notation.position_code(obj)
+    elif fmt == "json":
+        if not isinstance(obj, Puzzle):
+            raise CliError("--format json needs a puzzle (a position with a target)")
+        text = notation.dumps_puzzle(obj)
+    else:
+        text = notation.render_ascii(obj).rstrip("\n")
+    write_output(text, args.output)
+    return EXIT_OK
+
+
+def _solution_summary(obj: Board | Position | Puzzle, moves: Sequence[Move], paths: Sequence[Path],
+                      start: Position, rules: Rules) -> str:
+    from .notation import format_solution
+
+    cost = sum(p.cost for p in paths)
+    line = f"after {format_solution(moves, start)} ({cost} move{'s' if cost != 1 else ''})"
+    if isinstance(obj, Puzzle):
+        verdict = check_solution(dataclasses.replace(obj, position=start), moves, rules)
+        line += ": solved" if verdict.ok else f": not solved ({verdict.failure.message if verdict.failure else ''})"
+    return line
+
+
+# -- board --------------------------------------------------------------------------------
+def build_board(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tiles", required=True, metavar="NW,NE,SE,SW",
+                        help="four tiles 1A..4D in the order NW, NE, SE, SW, e.g. 1A,3B,4A,2A")
+    parser.add_argument("--json", action="store_true",
+                        help="print the board in the JSON interchange format, one object on one line")
+    add_output_arguments(parser)
+
+
+def run_board(args: argparse.Namespace) -> int:
+    """Assemble a board from four tiles and print or draw it."""
+    from .tiles import assemble, parse_arrangement
+
+    board = assemble(*parse_arrangement(args.tiles))
+    if args.json:
+        from .notation import board_to_json
+        write_output(json.dumps(board_to_json(board), ensure_ascii=False), args.output)
+        return EXIT_OK
+    _render(board, args)
+    return EXIT_OK
+
+
+# -- check --------------------------------------------------------------------------------------
+def build_check(parser: argparse.ArgumentParser) -> None:
+    add_source_arguments(parser, name="puzzle", optional=False)
+    parser.add_argument("solution", metavar="SOLUTION",
+                        help='moves as text ("RN GE"), a JSON list ([[0, "N"], [1, "E"]]) or a file holding one')
+    parser.add_argument("--max-moves", type=int, metavar="N", help="also require at most N moves (a bid)")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Check a solution: ``ok: N moves`` (status 0) or ``invalid: …`` (status 1)."""
+    from .notation import format_move
+
+    puzzle = load_puzzle(args, "puzzle")
+    moves = parse_moves(args.solution, puzzle.position)
+    verdict = check_solution(puzzle, moves, max_cost=args.max_moves)
+    if verdict.ok:
+        out(f"ok: {verdict.cost} move{'s' if verdict.cost != 1 else ''}")
+        return EXIT_OK
+    failure = verdict.failure
+    assert failure is not None
+    if failure.move is None:
+        out(f"invalid: {failure.message}")
+    else:
+        message = failure.message
+        prefix = f"move {failure.move + 1}: "
+        message = message.removeprefix(prefix)
+        played = format_move(moves[failure.move], verdict.position)
+        out(f"invalid: move {failure.move + 1} ({played}): {message}")
+    return EXIT_FAIL
+
+
+# -- random --------------------------------------------------------------------------------------
+def build_random(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, help="seed for a reproducible puzzle (default: a random one)")
+    add_rules_argument(parser)
+    parser.add_argument("--faces", default="AB", type=lambda s: "any" if s.lower() == "any" else s.upper(),
+                        choices=("AB", "CD", "any"),
+                        help="tile faces to draw the board from: AB (first edition), CD (with diagonals), any")
+    parser.add_argument("--format", choices=("code", "json", "ascii", "text", "svg"), default="code",
+                        help="code (default: the position code on one line), json (a JSON line), ascii, "
+                             "text (a board for the terminal) or svg")
+    parser.add_argument("--count", type=int, default=1, metavar="N", help="how many puzzles (default 1)")
+    add_output_arguments(parser)
+
+
+def run_random(args: argparse.Namespace) -> int:
+    """Print random puzzles."""
+    from . import notation
+    from .generate import random_puzzle
+
+    if args.count < 1:
+        raise CliError(f"--count must be at least 1, got {args.count}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+    rng = random.Random(seed)
+    rules = rules_from(args)
+    puzzles = [random_puzzle(rng, rules, faces=args.faces) for _ in range(args.count)]
+    if args.format in ("text", "svg"):
+        if args.count != 1:
+            raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
+        args.svg = args.format == "svg"
+        _render(puzzles[0], args)
+        return EXIT_OK
+    if args.format == "code":
+        texts = [notation.puzzle_code(p) for p in puzzles]
+    elif args.format == "json":
+        texts = [notation.dumps_puzzle(p) for p in puzzles]
+    else:
+        texts = [notation.render_ascii(p).rstrip("\n") for p in puzzles]
+    write_output(("\n\n" if args.format == "ascii" else "\n").join(texts), args.output)
+    return EXIT_OK
+
+
+# -- demo ---------------------------------------------------------------------------------------
+def build_demo(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, help="another puzzle instead of today's")
+    parser.add_argument("--date", type=datetime.date.fromisoformat, metavar="YYYY-MM-DD",
+                        help="the puzzle of that day (default: today)")
+    add_output_arguments(parser, svg=False)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """The puzzle of the day, in colour, with a few commands to try."""
+    from .generate import random_puzzle
+    from .notation import puzzle_code
+    from .rules import GAME
+    from .terminal import render_terminal
+
+    day = args.date or datetime.date.today()
+    seed = args.seed if args.seed is not None else int(day.strftime("%Y%m%d"))
+    puzzle = random_puzzle(random.Random(seed), GAME)
+    code = puzzle_code(puzzle)
+    color = use_color(args)
+    target = puzzle.position.board.target_at(puzzle.target)
+    who = "any robot" if puzzle.active is None else f"the {puzzle.position.robots[puzzle.active].color} robot"
+    goal = target.name if target is not None else "the target"
+    title = f"Ricochet Robots: puzzle of the day, {day.isoformat()}" if args.seed is None \
+        else f"Ricochet Robots: puzzle {seed}"
+    lines = [
+        title, "",
+        render_terminal(puzzle, color=color), "",
+        f"Bring {who} to the {goal} in as few moves as possible. Robots slide until they",
+        "hit a wall or a robot; the active robot must ricochet (turn) at least once on its way.",
+        "Write moves as a robot letter and a direction: RN = red north, GE = green east.",
+        "",
+        "Try:",
+        f"  ricochet check --rules game {code} \"RN GE\"   check your solution",
+        f"  ricochet show {code} --svg -o puzzle.svg        draw it",
+        "  ricochet random --format text   another puzzle",
+        "  ricochet board --tiles 1A,3B,4A,2A   a board from its four tiles",
+    ]
+    write_output("\n".join(lines), args.output)
+    return EXIT_OK
+
+
+add_command("show", "show a puzzle or position (terminal text or SVG)", build_show, run_show)
+add_command("board", "assemble a board from four tiles; print it or its JSON", build_board, run_board)
+add_command("check", "check a solution of a puzzle", build_check, run_check)
+add_command("random", "print random puzzles", build_random, run_random)
+add_command("demo", "the puzzle of the day, with a short how-to", build_demo, run_demo)
+
+
+# -- main ----------------------------------------------------------------------------------------
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _describe(e: BaseException) -> str:
+    """A person's message for an input error."""
+    if isinstance(e, OSError):
+        if e.filename is not None and e.strerror:
+            return f"{e.filename}: {e.strerror}"
+        return e.strerror or str(e)
+    return str(e) or type(e).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # A terminal that cannot show a box-drawing character gets '?' rather than a crash.
+        try:
+            sys.stdout.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in argv
+    try:
+        args = parser.parse_args(argv)
+        run = getattr(args, "_run", None)
+        if run is None:
+            # No command: the demo, which is what a bare `ricochet` (and ./run) shows.
+            args = parser.parse_args([*argv, "demo"])
+            run = args._run
+        return int(run(args))
+    except SystemExit as e:  # --help and --version
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else EXIT_USAGE)
+    except BrokenPipeError:
+        # Output piped into `head`: stop quietly.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, io.UnsupportedOperation):
+            pass
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        return 130
+    except (CliError, ValueError, OSError) as e:
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"ricochet: error: {_one_line(_describe(e))}\n")
+        return EXIT_USAGE
+    except Exception as e:  # noqa: BLE001 -- a bug: still one line, unless --debug
+        if debug:
+            traceback.print_exc()
+        sys.stderr.write(f"ricochet: error: internal error: {type(e).__name__}: {_one_line(str(e))} "
+                         "(run with --debug to see the traceback)\n")
+        return EXIT_INTERNAL
