@@ -304,3 +304,15 @@ def test_python_m_bad_input() -> None:
                             capture_output=True, text=True, env=_entry_env(), timeout=60, check=False)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == "ricochet: error: unknown tile 'X9': tiles are 1A..4D\n"
+
+
+def test_show_a_board_alone(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    _, board_json, _ = run(capsys, "board", "--tiles", "1A,3B,4A,2A", "--json")
+    status, out, _ = run(capsys, "show", board_json.strip(), "--no-color")
+    assert status == 0 and out.rstrip().endswith("16×16 board, 17 targets")
+    assert run(capsys, "show", board_json.strip(), "--format", "code")[1] == "1A3B4A2A\n"
+    _, diagram, _ = run(capsys, "show", "1A3B4A2A", "--format", "ascii")
+    f = tmp_path / "board.txt"
+    f.write_text(diagram)
+    assert run(capsys, "show", str(f), "--format", "json")[1] == board_json
+    assert_input_error(capsys, "show", "1A3B4A2A", "--solution", "RN", says="needs robots")

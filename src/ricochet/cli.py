@@ -237,11 +237,13 @@ def _read(source: str | None, what: str = "puzzle") -> tuple[str, str, bool]:
 
 
 def load(source: str | None, *, rules: Rules | None = None, index: int | None = None,
-         puzzle_id: str | None = None) -> Puzzle | Position:
+         puzzle_id: str | None = None, boards: bool = False) -> Puzzle | Position | Board:
     """Read a puzzle or position from ``source``: ``-`` (stdin; also None
-    when stdin is not a terminal), a file name, or the text itself.  Text may be a position code, one JSON puzzle object,
-    JSON Lines (the first puzzle, the one numbered ``index`` from 0, or the
-    one with id ``puzzle_id``) or an ASCII diagram.
+    when stdin is not a terminal), a file name, or the text itself.  Text may
+    be a position code, one JSON puzzle object, JSON Lines (the first puzzle,
+    the one numbered ``index`` from 0, or the one with id ``puzzle_id``) or an
+    ASCII diagram.  With ``boards`` a board alone (a board code, JSON without
+    robots, a diagram without robots) reads as a :class:`Board`.
 
     ``rules`` (default plain) is the base for a JSON puzzle's own ``rules``
     key; codes and diagrams carry no rules, so their puzzles get ``rules``.
@@ -254,12 +256,15 @@ def load(source: str | None, *, rules: Rules | None = None, index: int | None = 
     if not stripped:
         raise CliError(f"{name} is empty: expected a position code, a JSON puzzle or an ASCII diagram")
     if stripped[0] in "{[":
-        return _load_json(stripped, name, base, index, puzzle_id)
+        return _load_json(stripped, name, base, index, puzzle_id, boards)
     if index is not None or puzzle_id is not None:
         raise CliError("--index and --id select a puzzle in a JSON Lines file; this is not one")
     where = f"{name}: " if from_file else ""
+    obj: Puzzle | Position | Board
     if "\n" not in stripped:
         try:
+            if boards and "." not in stripped:
+                return notation.parse_board_code(stripped)
             obj = notation.parse_code(stripped)
         except notation.NotationError as e:
             raise CliError(f"{where}not a position code: {e}") from None
@@ -267,13 +272,19 @@ def load(source: str | None, *, rules: Rules | None = None, index: int | None = 
         try:
             obj = notation.parse_ascii(text)
         except notation.NotationError as e:
+            if boards:
+                try:
+                    return notation.parse_ascii_board(text)
+                except notation.NotationError:
+                    pass  # report the first error: it is about the fuller reading
             raise CliError(f"{where}bad ASCII diagram: {e}") from None
     if isinstance(obj, Puzzle) and obj.rules != base:
         obj = dataclasses.replace(obj, rules=base)
     return obj
 
 
-def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: str | None) -> Puzzle:
+def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: str | None,
+               boards: bool = False) -> Puzzle | Board:
     from . import notation
 
     try:
@@ -288,6 +299,8 @@ def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: 
         if index not in (None, 0) or (puzzle_id is not None and data.get("id") != puzzle_id):
             raise CliError(f"{name} holds one puzzle" + (f", not one with id {puzzle_id!r}" if puzzle_id else ""))
         try:
+            if boards and "robots" not in data:
+                return notation.board_from_json(data)
             return notation.puzzle_from_json(data, base)
         except notation.NotationError as e:
             raise CliError(f"{name}: {e}") from None
@@ -372,12 +385,14 @@ def run_show(args: argparse.Namespace) -> int:
     """Render a puzzle or position, optionally with a solution played or drawn."""
     from . import notation
 
-    obj = load(args.source, rules=rules_from(args), index=args.index, puzzle_id=args.puzzle_id)
-    position = obj.position if isinstance(obj, Puzzle) else obj
+    obj = load(args.source, rules=rules_from(args), index=args.index, puzzle_id=args.puzzle_id, boards=True)
     rules = obj.rules if isinstance(obj, Puzzle) else rules_from(args)
     fmt = "svg" if args.svg else (args.format or "text")
     paths: list[Path] = []
     if args.solution is not None:
+        if isinstance(obj, Board):
+            raise CliError("--solution needs robots: this is a board alone")
+        position = obj.position if isinstance(obj, Puzzle) else obj
         moves = parse_moves(args.solution, position)
         final, paths = _replay(position, moves, rules)
         if fmt != "svg":
@@ -390,11 +405,17 @@ def run_show(args: argparse.Namespace) -> int:
             out(_solution_summary(obj, moves, paths, position, rules))
         return EXIT_OK
     if fmt == "code":
-        text = notation.puzzle_code(obj) if isinstance(obj, Puzzle) else notation.position_code(obj)
+        if isinstance(obj, Board):
+            text = notation.board_code(obj)
+        else:
+            text = notation.puzzle_code(obj) if isinstance(obj, Puzzle) else notation.position_code(obj)
     elif fmt == "json":
-        if not isinstance(obj, Puzzle):
-            raise CliError("--format json needs a puzzle (a position with a target)")
-        text = notation.dumps_puzzle(obj)
+        if isinstance(obj, Board):
+            text = json.dumps(notation.board_to_json(obj), ensure_ascii=False)
+        elif isinstance(obj, Puzzle):
+            text = notation.dumps_puzzle(obj)
+        else:
+            raise CliError("--format json needs a puzzle (a position with a target) or a board")
     else:
         text = notation.render_ascii(obj).rstrip("\n")
     write_output(text, args.output)
