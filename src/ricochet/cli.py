@@ -536,6 +536,11 @@ def build_demo(parser: argparse.ArgumentParser) -> None:
     add_output_arguments(parser, svg=False)
 
 
+def _two_columns(rows: Sequence[tuple[str, str]]) -> list[str]:
+    width = max(len(a) for a, _ in rows)
+    return [f"  {a:<{width}}   {b}" for a, b in rows]
+
+
 def run_demo(args: argparse.Namespace) -> int:
     """The puzzle of the day, in colour, with a few commands to try."""
     from .generate import random_puzzle
@@ -561,10 +566,12 @@ def run_demo(args: argparse.Namespace) -> int:
         "Write moves as a robot letter and a direction: RN = red north, GE = green east.",
         "",
         "Try:",
-        f"  ricochet check --rules game {code} \"RN GE\"   check your solution",
-        f"  ricochet show {code} --svg -o puzzle.svg        draw it",
-        "  ricochet random --format text   another puzzle",
-        "  ricochet board --tiles 1A,3B,4A,2A   a board from its four tiles",
+        *_two_columns([
+            (f"ricochet check --rules game {code} \"RN GE\"", "check your solution"),
+            (f"ricochet show {code} --svg -o puzzle.svg", "draw it"),
+            ("ricochet random --format text", "another puzzle"),
+            ("ricochet board --tiles 1A,3B,4A,2A", "a board from its four tiles"),
+        ]),
     ]
     write_output("\n".join(lines), args.output)
     return EXIT_OK
