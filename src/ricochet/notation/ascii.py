@@ -49,7 +49,8 @@ from 0, y south from 0)::
     chip: 3,4 red circle      a printed target (``any vortex`` for the cosmic vortex)
     rules: game | plain must_ricochet=on ...   a puzzle's rules: a preset, then option=on|off
     optimal: 12               a puzzle's known optimal length
-    id: name                  a puzzle's id (JSON-quoted when it has leading/trailing spaces or quotes)
+    id: name                  a puzzle's id (JSON-quoted when it has edge spaces, a leading quote or
+                              unprintable characters)
 
 A diagram with a goal (``G``, ``*`` or ``target:``) is a :class:`Puzzle` unless
 ``active: none``; without a goal it is a :class:`Position`.
@@ -170,7 +171,7 @@ def render_ascii(obj: Puzzle | Position | Board) -> str:
             legend.append(f"optimal: {puzzle.optimal}")
         if puzzle.id is not None:
             pid = puzzle.id
-            plain_id = pid and pid == pid.strip() and not pid.startswith('"') and "\n" not in pid and "\r" not in pid
+            plain_id = pid and pid == pid.strip() and not pid.startswith('"') and pid.isprintable()
             legend.append(f"id: {pid if plain_id else json.dumps(pid)}")
     return "\n".join(lines + legend)
 
@@ -186,7 +187,6 @@ class _Diagram:
     where: dict[Cell, tuple[int, int]] = field(default_factory=dict)  # cell -> (line, column), 1-based
     walls: list[tuple[int, int, Direction]] = field(default_factory=list)
     legend: dict[str, list[tuple[int, str]]] = field(default_factory=dict)  # key -> [(line, value)]
-    end_line: int = 0
 
 
 def _scan(text: str) -> _Diagram:
@@ -223,7 +223,9 @@ def _scan(text: str) -> _Diagram:
     if prev_wall:
         raise NotationError("a wall line must lie between two rows of cells (the border is always walled)",
                             line=wall_lines[-1][0])
-    d.end_line = i
+    if not rows:
+        raise NotationError("a diagram starts with its grid: one character per cell, e.g. '. . r .' "
+                            "(a line with ':' is a legend line)", line=i + 1)
     first_n, first = rows[0]
     d.width = (len(first) + 1) // 2
     d.height = len(rows)
@@ -351,7 +353,10 @@ def _build_board(d: _Diagram) -> Board:
         parts = value.split()
         if len(parts) != 2 or parts[1].upper() not in ("N", "E", "S", "W"):
             raise NotationError(f"opening: expected 'x,y side' with side N, E, S or W, got {value!r}", line=n)
-        openings.append((_legend_cell(parts[0], d, n, "opening"), Direction[parts[1].upper()]))
+        c, side = _legend_cell(parts[0], d, n, "opening"), Direction[parts[1].upper()]
+        if 0 <= c[0] + side.dx < d.width and 0 <= c[1] + side.dy < d.height:
+            raise NotationError(f"opening: side {side.name} of {_cell_text(c)} is not on the border", line=n)
+        openings.append((c, side))
     targets = []
     for n, value in d.legend.get("chip", []):
         parts = value.split()
@@ -367,7 +372,7 @@ def _build_board(d: _Diagram) -> Board:
         return Board(d.width, d.height, masks, blocked, tuple(targets), tuple(diagonals), frozenset(openings),
                      frozenset(towers))
     except BoardError as e:
-        raise NotationError(str(e), line=d.end_line + 1 if d.legend else None) from None
+        raise NotationError(str(e)) from None
 
 
 def parse_ascii_board(text: str) -> Board:
