@@ -9,11 +9,19 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from ricochet import Board, Direction, Move, Position, Puzzle, Robot, check_solution
-from ricochet.notation import (NotationError, board_from_json, board_to_json, dumps_puzzle, puzzle_from_json,
-                               puzzle_to_json, read_jsonl, solution_from_json, solution_to_json)
+from ricochet.notation import (
+    NotationError,
+    board_from_json,
+    board_to_json,
+    dumps_puzzle,
+    puzzle_from_json,
+    puzzle_to_json,
+    read_jsonl,
+    solution_from_json,
+    solution_to_json,
+)
 from ricochet.rules import GAME, PLAIN
 from test_notation_code import boards, puzzles
 
@@ -86,7 +94,7 @@ def test_random_puzzles_round_trip(p: Puzzle) -> None:
                p.optimal, p.id)
     line = dumps_puzzle(p)
     assert "\n" not in line
-    [(n, back)] = list(read_jsonl([line]))
+    [(_, back)] = list(read_jsonl([line]))
     assert back == p
 
 

@@ -58,9 +58,9 @@ def puzzles(draw: st.DrawFn, board: Board | None = None, extras: bool = False) -
     choices = [None] + [i for i, r in enumerate(pos.robots) if r.color not in ("silver", "transparent")]
     kw = {}
     if extras:
-        kw = dict(rules=draw(st.sampled_from([PLAIN, GAME, PLAIN.with_options(must_ricochet=True)])),
-                  optimal=draw(st.none() | st.integers(0, 40)),
-                  id=draw(st.none() | st.text(max_size=12)))
+        kw = {"rules": draw(st.sampled_from([PLAIN, GAME, PLAIN.with_options(must_ricochet=True)])),
+              "optimal": draw(st.none() | st.integers(0, 40)),
+              "id": draw(st.none() | st.text(max_size=12))}
     return Puzzle(pos, draw(st.sampled_from(free)), active=draw(st.sampled_from(choices)), **kw)
 
 

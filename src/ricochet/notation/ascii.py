@@ -64,12 +64,12 @@ from dataclasses import dataclass, field
 
 from ..board import DIAGONAL_COLORS, ROBOT_COLORS, TARGET_COLORS, TARGET_SYMBOLS, Board, BoardError, Diagonal, Target
 from ..geometry import MAX_SIZE, MIN_SIZE, Cell, Direction, parse_cell
-from ..position import COLOR_OF_LETTER, LETTERS, Position, PositionError, Robot
+from ..position import LETTERS, Position, PositionError, Robot
 from ..puzzle import Puzzle
 from ..rules import PLAIN, PRESETS, Rules
 from .errors import NotationError
 
-__all__ = ["render_ascii", "parse_ascii", "parse_ascii_board"]
+__all__ = ["parse_ascii", "parse_ascii_board", "render_ascii"]
 
 CELL_CHARS = ".TG*#/\\" + "rgbyst"
 _ROBOT_CHARS = {v.lower(): k for k, v in LETTERS.items()}  # "r" -> "red"

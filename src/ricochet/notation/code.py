@@ -50,14 +50,13 @@ import struct
 import zlib
 from dataclasses import replace
 
-from ..board import (DIAGONAL_COLORS, ORIENTATIONS, TARGET_COLORS, TARGET_SYMBOLS, Board, BoardError,
-                     Diagonal, Target)
+from ..board import DIAGONAL_COLORS, ORIENTATIONS, TARGET_COLORS, TARGET_SYMBOLS, Board, BoardError, Diagonal, Target
 from ..geometry import DIRECTIONS, Cell, Direction
 from ..position import COLOR_OF_LETTER, LETTERS, Position, PositionError, Robot
 from ..puzzle import Puzzle
 from .errors import NotationError
 
-__all__ = ["position_code", "puzzle_code", "parse_code", "board_code", "parse_board_code"]
+__all__ = ["board_code", "parse_board_code", "parse_code", "position_code", "puzzle_code"]
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuv"
 _VERSION = 1
@@ -108,10 +107,10 @@ def board_code(board: Board) -> str:
     if tiles is not None and board.width == board.height == 16:
         try:
             names = tiles.identify(board)
-            if names is not None and tiles.assemble(*names) == board:
-                return "".join(names)
-        except Exception:  # noqa: BLE001 - recognition is an optimisation; the raw form always works
-            pass
+        except ValueError:  # recognition is only a shortcut; the raw form always works
+            names = None
+        if names is not None and tiles.assemble(*names) == board:
+            return "".join(names)
     packer = zlib.compressobj(9, zlib.DEFLATED, -15)
     data = packer.compress(_raw_board(board)) + packer.flush()
     return "x" + base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
@@ -238,7 +237,7 @@ def parse_board_code(text: str) -> Board:
         names = [text[i:i + 2] for i in range(0, 8, 2)]
         for i, name in enumerate(names):
             if name not in tiles.TILE_NAMES:
-                raise NotationError(f"{name!r} (tile {'NW NE SE SW'.split()[i]}) is not a tile name; "
+                raise NotationError(f"{name!r} (tile {['NW', 'NE', 'SE', 'SW'][i]}) is not a tile name; "
                                     f"use one of {' '.join(tiles.TILE_NAMES)}", field="board", column=2 * i + 1)
         return tiles.assemble(*names)
     raise NotationError(f"{text[:20]!r} is neither a tile arrangement like 1A3B4A2A nor 'x' + board data",

@@ -30,16 +30,33 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from ..board import (DIAGONAL_COLORS, ORIENTATIONS, ROBOT_COLORS, TARGET_COLORS, TARGET_SYMBOLS, Board,
-                     BoardError, Diagonal, Target)
+from ..board import (
+    DIAGONAL_COLORS,
+    ORIENTATIONS,
+    ROBOT_COLORS,
+    TARGET_COLORS,
+    TARGET_SYMBOLS,
+    Board,
+    BoardError,
+    Diagonal,
+    Target,
+)
 from ..geometry import MAX_SIZE, MIN_SIZE, Cell, Direction
 from ..position import MAX_ROBOTS, Move, Position, PositionError, Robot
 from ..puzzle import Puzzle
 from ..rules import PLAIN, Rules
 from .errors import NotationError
 
-__all__ = ["puzzle_from_json", "puzzle_to_json", "read_jsonl", "dumps_puzzle", "solution_to_json",
-           "solution_from_json", "board_to_json", "board_from_json"]
+__all__ = [
+    "board_from_json",
+    "board_to_json",
+    "dumps_puzzle",
+    "puzzle_from_json",
+    "puzzle_to_json",
+    "read_jsonl",
+    "solution_from_json",
+    "solution_to_json",
+]
 
 FILE_RULES = ("must_ricochet", "no_straight_back")
 """The rule switches a file's ``rules`` key may set."""

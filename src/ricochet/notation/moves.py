@@ -37,7 +37,7 @@ from ..geometry import Direction
 from ..position import COLOR_OF_LETTER, LETTERS, Move, Position
 from .errors import NotationError
 
-__all__ = ["parse_move", "format_move", "parse_solution", "format_solution"]
+__all__ = ["format_move", "format_solution", "parse_move", "parse_solution"]
 
 _ROBOT_LETTERS = "".join(LETTERS.values())  # "RGBYST"
 _DIRECTION_CHARS = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W,
