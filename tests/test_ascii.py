@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from ricochet import Board, Direction, Position, Puzzle, Robot, Rules, check_solution
+from ricochet import Board, Direction, Position, Puzzle, Robot, Rules, Target, check_solution
 from ricochet.notation import NotationError, parse_ascii, parse_ascii_board, parse_solution, render_ascii
 from ricochet.rules import GAME
 from test_notation_code import boards, positions, puzzles
@@ -130,7 +130,7 @@ def test_a_diagram_with_walls_and_legend() -> None:
 
         diagonal: 1,1 green
         opening: 4,3 E
-        chip: 0,3 blue square
+        chip 0,3: blue square
         active: g
     """
     p = parse_ascii(text)
@@ -138,6 +138,7 @@ def test_a_diagram_with_walls_and_legend() -> None:
     b = p.position.board
     assert b.wall((3, 0), Direction.E) and b.wall((3, 0), Direction.S) and b.wall((3, 1), Direction.N)
     assert b.blocked == {(3, 1), (3, 2)} and b.towers == {(2, 3)}
+    assert b.target_at((0, 3)) == Target((0, 3), "blue", "square")
     assert b.diagonal_at((1, 1)).color == "green" and b.is_opening((4, 3), Direction.E)
     assert p.active == 1 and p.target == (2, 3)
     # green robot west from 4,3: the goal tower does not block, the edge stops it.

@@ -57,9 +57,10 @@ def test_solution_round_trips(ms: list[Move], arrows: bool) -> None:
 
 
 @pytest.mark.parametrize("text, match, column", [
-    ("XN", "'X' is not a robot letter; use R, G, B, Y, S, T", 1),
-    ("RN QE", "move 2: 'Q' is not a robot letter", 4),
-    ("RN GQ", "move 2: after robot G expected a direction", 5),
+    ("XN", "move 1 \\('XN'\\): 'X' is not a robot letter; use R, G, B, Y, S, T", 1),
+    ("RN QE", "move 2 \\('QE'\\): 'Q' is not a robot letter", 4),
+    ("RN GQ", "move 2 \\('GQ'\\): after robot G expected a direction", 5),
+    ("RN G  Q", "move 2 \\('G  Q'\\): after robot G expected a direction", 7),
     ("R", "got nothing", 2),
     ("TN@3", "after '@' expected the stop cell", 3),
     ("TN@9,9", "off the 6×6 board", 1),
@@ -73,7 +74,7 @@ def test_errors(text: str, match: str, column: int) -> None:
 
 def test_robot_not_in_position() -> None:
     pos = Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("green", (1, 1))))
-    with pytest.raises(NotationError, match=r"move 2: there is no blue robot \(B\) in this position; its robots are R G"):
+    with pytest.raises(NotationError, match=r"move 2 \('BS'\): there is no blue robot \(B\) in this position; its robots are R G"):
         parse_solution("RN BS", pos)
 
 

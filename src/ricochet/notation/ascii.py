@@ -31,7 +31,9 @@ Grammar::
                                                south side; nothing between cells
     cell     := "." empty | "T" tower | "G" goal tower | "*" goal (no tower) | "#" blocked
               | "/" | "\" diagonal | r g b y s t  robot (red green blue yellow silver transparent)
-    legend   := ( key ":" value )*             one per line, after the grid (blank lines allowed)
+    legend   := ( key ":" value )*             one per line, after the grid (blank lines allowed);
+                                               a key taking a cell may also be written "key x,y: rest",
+                                               e.g. "chip 3,4: red circle"
 
 The board border is always walled; say where it opens with ``opening:``.
 Text may be indented as a whole.  Legend keys (cells are ``x,y``, x east
@@ -76,6 +78,8 @@ _ROBOT_CHARS = {v.lower(): k for k, v in LETTERS.items()}  # "r" -> "red"
 _KEYS = ("active", "robots", "target", "tower", "last", "diagonal", "opening", "chip", "rules", "optimal", "id")
 _SINGLE = ("active", "robots", "target", "last", "rules", "optimal", "id")
 _LEGEND = re.compile(r"^([A-Za-z_]+)[ \t]*:[ \t]*(.*)$")
+_CELL_FIRST = re.compile(r"^([A-Za-z_]+)[ \t]+([^:\s]+)[ \t]*:[ \t]*(.*)$")  # "chip 3,4: red circle"
+_CELL_KEYS = ("target", "tower", "diagonal", "opening", "chip")
 
 
 # -- rendering ------------------------------------------------------------------
@@ -271,6 +275,9 @@ def _scan(text: str) -> _Diagram:
         if not line.strip():
             continue
         m = _LEGEND.match(line.strip())
+        cell_first = _CELL_FIRST.match(line.strip())
+        if not m and cell_first and cell_first.group(1).lower() in _CELL_KEYS:
+            m = _LEGEND.match(f"{cell_first.group(1)}: {cell_first.group(2)} {cell_first.group(3)}")
         if not m:
             raise NotationError("after the grid every line must be 'key: value' "
                                 f"(keys: {', '.join(_KEYS)}), got {line.strip()[:30]!r}", line=n)

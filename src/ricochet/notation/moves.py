@@ -23,8 +23,8 @@ Grammar::
 'RN GW SS'
 >>> format_solution(moves, pos, arrows=True)
 'R↑ G← S↓'
->>> format_move(parse_move("tn@3,4", Position(Board.build(5, 5), (Robot("transparent", (3, 0)),))),
-...             Position(Board.build(5, 5), (Robot("transparent", (3, 0)),)))
+>>> glass = Position(Board.build(5, 5), (Robot("transparent", (3, 0)),))
+>>> format_move(parse_move("tn@3,4", glass), glass)
 'TN@3,4'
 """
 
@@ -51,6 +51,12 @@ def _allowed_robots() -> str:
     return ", ".join(_ROBOT_LETTERS)
 
 
+def _token(text: str, start: int) -> str:
+    """The move starting at ``start`` as written, for messages: robot, spaces, direction, stop."""
+    m = re.compile(r"\S[ \t]*[^\s,;]?(?:[ \t]*@[ \t]*\d*[ \t]*,?[ \t]*\d*)?").match(text, start)
+    return m.group(0) if m else text[start:start + 2]
+
+
 def parse_solution(text: str, position: Position) -> list[Move]:
     """Parse moves for the robots of ``position`` (``"RN GE BS"``, ``"rn,ge,bs"``,
     ``"RNGEBS"``, ``"R↑ G→"``).  Raises :class:`NotationError` naming the move,
@@ -66,24 +72,24 @@ def parse_solution(text: str, position: Position) -> list[Move]:
         if i >= n:
             return moves
         start = i
-        number = len(moves) + 1
+        label = f"move {len(moves) + 1} ({_token(text, start)!r})"
         letter = text[i].upper()
         if letter not in _ROBOT_LETTERS:
-            raise NotationError(f"move {number}: {text[i]!r} is not a robot letter; use {_allowed_robots()} "
+            raise NotationError(f"{label}: {text[i]!r} is not a robot letter; use {_allowed_robots()} "
                                 "(red, green, blue, yellow, silver, transparent)", column=start + 1)
         color = COLOR_OF_LETTER[letter]
         try:
             robot = position.index_of(color)
         except KeyError:
             present = " ".join(r.letter for r in position.robots)
-            raise NotationError(f"move {number}: there is no {color} robot ({letter}) in this position; "
+            raise NotationError(f"{label}: there is no {color} robot ({letter}) in this position; "
                                 f"its robots are {present}", column=start + 1) from None
         i += 1
         while i < n and text[i] in _SPACES:
             i += 1
         if i >= n or text[i].upper() not in _DIRECTION_CHARS:
             got = "nothing" if i >= n else repr(text[i])
-            raise NotationError(f"move {number}: after robot {letter} expected a direction N, E, S, W "
+            raise NotationError(f"{label}: after robot {letter} expected a direction N, E, S, W "
                                 f"or ↑ → ↓ ←, got {got}", column=i + 1)
         direction = _DIRECTION_CHARS[text[i].upper()]
         i += 1
@@ -93,11 +99,11 @@ def parse_solution(text: str, position: Position) -> list[Move]:
             stop = (int(m.group(1)), int(m.group(2)))
             if not position.board.in_bounds(stop):
                 b = position.board
-                raise NotationError(f"move {number}: stop {stop[0]},{stop[1]} is off the {b.width}×{b.height} "
+                raise NotationError(f"{label}: stop {stop[0]},{stop[1]} is off the {b.width}×{b.height} "
                                     "board", column=start + 1)
             i = m.end()
         elif re.match(r"[ \t]*@", text[i:]):
-            raise NotationError(f"move {number}: after '@' expected the stop cell as x,y (e.g. @3,4)",
+            raise NotationError(f"{label}: after '@' expected the stop cell as x,y (e.g. @3,4)",
                                 column=text.index("@", i) + 1)
         moves.append(Move(robot, direction, stop))
 
