@@ -300,3 +300,29 @@ def test_pyramids_goal_tower_slid_over_is_not_reached():
     pz = Puzzle(place(board, ("red", (0, 3))), (5, 3), active=0)
     v = check_solution(pz, moves((0, "E")))
     assert v.failure.reason == "not_reached" and v.position.robots[0].cell == (7, 3)
+
+
+def test_example_1_other_robot_moved_as_obstacle_counts_and_slides():
+    """Seed 000 Example 1: "The red robot is moved to create an obstacle ...; then the
+    green robot uses it as an obstacle ... Notice that the obstacle-robot, like the
+    target robot, had to move without stopping until it hit an obstacle" — and
+    "these moves must be counted too"."""
+    board = Board.build(6, 6)
+    pz = Puzzle(place(board, ("green", (0, 0)), ("red", (4, 0))), (3, 5), active=0)
+    v = check_solution(pz, moves((1, "S"), (0, "S"), (0, "E")), GAME)
+    assert v.ok and v.cost == 3
+    # the red robot cannot be stopped half-way
+    assert verdict_reason(pz, moves((1, "S", (4, 3))), GAME) == "stop"
+    assert verdict_reason(pz, moves((0, "S"), (0, "E")), GAME) == "not_reached"
+
+
+def test_rule_presets_follow_rulings():
+    """Rulings 2 and 3: must ricochet and no straight back are "default on in the
+    game, off in the plain solver interface"; the interchange format's plain rules
+    let a robot move straight back."""
+    assert not PLAIN.must_ricochet and not PLAIN.no_straight_back
+    for name in ("game", "game+transparent"):
+        r = Rules.preset(name)
+        assert r.must_ricochet and r.no_straight_back
+    assert Rules.preset("game+transparent").transparent
+    assert Rules.preset("pyramids").goal_tower_passthrough and not Rules.preset("pyramids").must_ricochet
