@@ -9,8 +9,25 @@ persists the events they return; a game's state is a fold over its events.
 
 from .bidding import MAX_BID, MIN_BID, GameError
 from .ricochet_robots import (
-    EVENT_TYPES, Bid, ConfigError, Demonstrate, EndGame, Event, GameConfig, GameState, GiveUp, Join, Leave,
-    ReportSolution, Start, TurnClock, apply, event_from_dict, fold, new_game, tick,
+    EVENT_TYPES,
+    Bid,
+    ConfigError,
+    Demonstrate,
+    EndGame,
+    Event,
+    GameConfig,
+    GameState,
+    GiveUp,
+    Join,
+    Leave,
+    ReportSolution,
+    Start,
+    TurnClock,
+    apply,
+    event_from_dict,
+    fold,
+    new_game,
+    tick,
 )
 
 __all__ = [

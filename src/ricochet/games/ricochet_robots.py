@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 from ..board import Board
@@ -57,12 +57,46 @@ from . import bidding
 from .bidding import GameError, check_bid, demonstration_order, standing_bids
 
 __all__ = [
-    "GameConfig", "ConfigError", "GameState", "PlayerState", "RoundState", "Attempt", "RoundResult", "Chip",
-    "Join", "Leave", "Start", "Bid", "TurnClock", "Demonstrate", "GiveUp", "EndGame", "ReportSolution",
-    "Event", "PlayerJoined", "PlayerLeft", "GameStarted", "ChipDrawn", "BidPlaced", "ClockStarted",
-    "ClockRanOut", "DemonstrationStarted", "MovePlayed", "DemonstrationEnded", "RoundEnded", "RoundSolved",
-    "GameEnded", "EVENT_TYPES", "event_from_dict",
-    "new_game", "apply", "tick", "evolve", "fold", "target_score_for", "GameError",
+    "EVENT_TYPES",
+    "Attempt",
+    "Bid",
+    "BidPlaced",
+    "Chip",
+    "ChipDrawn",
+    "ClockRanOut",
+    "ClockStarted",
+    "ConfigError",
+    "Demonstrate",
+    "DemonstrationEnded",
+    "DemonstrationStarted",
+    "EndGame",
+    "Event",
+    "GameConfig",
+    "GameEnded",
+    "GameError",
+    "GameStarted",
+    "GameState",
+    "GiveUp",
+    "Join",
+    "Leave",
+    "MovePlayed",
+    "PlayerJoined",
+    "PlayerLeft",
+    "PlayerState",
+    "ReportSolution",
+    "RoundEnded",
+    "RoundResult",
+    "RoundSolved",
+    "RoundState",
+    "Start",
+    "TurnClock",
+    "apply",
+    "event_from_dict",
+    "evolve",
+    "fold",
+    "new_game",
+    "target_score_for",
+    "tick",
 ]
 
 PHASES = ("lobby", "thinking", "bidding", "demonstration", "intermission", "over")
@@ -155,13 +189,13 @@ class GameConfig:
         if self.tiles is not None and self.board is not None:
             raise ConfigError("give either tiles or board, not both")
         if self.tiles is not None:
-            raw = self.tiles
+            raw: object = self.tiles
             if not isinstance(raw, str):
                 if not (isinstance(raw, Sequence) and all(isinstance(n, str) for n in raw)):
                     raise ConfigError(f"tiles must be four tile names like '1A,3B,4A,2A', got {raw!r}")
                 raw = ",".join(raw)
             try:
-                names = parse_arrangement(raw)
+                names = parse_arrangement(str(raw))
                 assemble(*names, require_all_targets=True)
             except TileError as e:
                 raise ConfigError(f"tiles: {e}") from None
@@ -1107,14 +1141,14 @@ def _demonstrate(tx: _Tx, rnd: RoundState, move: object, now: float) -> None:
         raise GameError(f"illegal move: {e}", "illegal_move") from None
     cost = rnd.cost + path.cost
     tx.emit(MovePlayed(rnd.number, rnd.demonstrator or "", move, path, cost, now))
-    rnd = tx.state.round
-    assert rnd is not None
-    verdict = check_solution(rnd.puzzle, rnd.moves, s.config.rules, max_cost=rnd.demo_bid)
+    after = tx.state.round
+    assert after is not None and after.demo_bid is not None
+    verdict = check_solution(after.puzzle, after.moves, s.config.rules, max_cost=after.demo_bid)
     if verdict.ok:
         _end_demo(tx, True, "solved", now)
-    elif cost > rnd.demo_bid:
+    elif cost > after.demo_bid:
         _end_demo(tx, False, "too_long", now)
-    elif cost == rnd.demo_bid:
+    elif cost == after.demo_bid:
         _end_demo(tx, False, "out_of_moves", now)
 
 
