@@ -675,6 +675,24 @@ def test_public_view_never_shows_the_seed_or_the_pile_order(table):
         assert "123456789" not in json.dumps(e.to_dict())
 
 
+def test_intermission_between_rounds(table):
+    """With ``intermission_seconds`` the next chip comes after a pause (default 0: at once, as in the seed)."""
+    t = table(board=TWO, seed=0, intermission_seconds=5)
+    t.seat("Ann", "Bob")
+    end = to_demonstration(t, {"ann": 2})
+    t.do(Demonstrate("ann", Move(RED, S)), end + 1)
+    t.do(Demonstrate("ann", Move(RED, E)), end + 2)
+    assert t.state.phase == "intermission" and t.state.round is None
+    t.refused(Bid("bob", 3), end + 3, "the round is over: wait for the next chip")
+    assert t.tick(end + 6.9) == []
+    assert t.types(t.tick(end + 7)) == ["chip_drawn"] and t.state.round.number == 2
+
+
+def test_solver_report_before_any_round(table):
+    t = table()
+    t.refused(ReportSolution(1, 2), 0, r"there is no round 1 \(no round has begun yet\)")
+
+
 def test_time_never_runs_backwards(table):
     t = table()
     t.seat("Ann", "Bob", now=100)

@@ -1102,7 +1102,8 @@ def _decide(tx: _Tx, action: Action, now: float) -> None:
         n = action.round
         current = s.round.number if s.round is not None else len(s.history)
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= current:
-            raise GameError(f"there is no round {n!r} (rounds so far: 1 to {current})", "round")
+            so_far = f"rounds so far: 1 to {current}" if current else "no round has begun yet"
+            raise GameError(f"there is no round {n!r} ({so_far})", "round")
         opt = action.optimal
         if opt is not None and (isinstance(opt, bool) or not isinstance(opt, int) or opt < 0):
             raise GameError(f"optimal must be a whole number of moves or None, got {opt!r}", "round")
