@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""Search for hard puzzles (long optimal solutions) on the real 16×16 tile boards.
+
+Plain rules, four robots (red, green, blue, yellow; no silver), one active
+robot, the target a printed chip of the active robot's colour.  For a board
+and chip drawn at random the search hill-climbs the robot placement: move one
+robot (anywhere, or a few cells away), keep the change when the optimal length
+does not drop, restart on a new board/chip after ``--stale`` steps without an
+improvement.  Every puzzle whose exact optimal length is at least
+``--min-length`` is appended to ``--out`` as an interchange line with its
+``optimal`` and an id ``hard-<tiles>-<n>-<length>``.
+
+Scores come from :func:`ricochet.solver.solve` with a time limit; a timeout
+still gives a lower bound ("none shorter than N moves"), used to keep
+climbing, and a placement whose bound reaches ``--min-length`` is confirmed
+with ``--confirm-limit`` seconds before it is written.  The random choices
+come from ``--seed``; which placements time out depends on the machine, so
+runs are reproducible only up to that.
+
+    nice -n 10 .venv/bin/python benchmarks/find_hard.py --minutes 25 --out /tmp/hard-found.jsonl --log /tmp/hard.log
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from ricochet.generate import BASE_COLORS  # noqa: E402
+from ricochet.notation import puzzle_to_json  # noqa: E402
+from ricochet.position import Position, Robot  # noqa: E402
+from ricochet.puzzle import Puzzle  # noqa: E402
+from ricochet.solver import solve  # noqa: E402
+from ricochet.tiles import arrangements, assemble, format_arrangement  # noqa: E402
+
+_BOUND = re.compile(r"none shorter than (\d+) moves")
+
+
+def free_cells(board):  # type: ignore[no-untyped-def]
+    taken = set(board.blocked) | {t.cell for t in board.targets} | {d.cell for d in board.diagonals}
+    return [c for c in board.cells() if c not in taken]
+
+
+def evaluate(board, chip, cells, limit):  # type: ignore[no-untyped-def]
+    """(length or lower bound, exact?, puzzle)."""
+    active = BASE_COLORS.index(chip.color)
+    pos = Position(board, tuple(Robot(c, cell) for c, cell in zip(BASE_COLORS, cells)))
+    puzzle = Puzzle(pos, chip.cell, active)
+    sol = solve(puzzle, max_moves=60, time_limit=limit)
+    if sol.solved:
+        return sol.length, True, puzzle, sol.seconds
+    if sol.status == "timeout":
+        m = _BOUND.search(sol.reason or "")
+        return (int(m.group(1)) if m else 0), False, puzzle, sol.seconds
+    return -1, True, puzzle, sol.seconds  # unsolvable / limit: useless
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--minutes", type=float, default=25.0, help="wall-clock budget (default 25)")
+    ap.add_argument("--min-length", type=int, default=20)
+    ap.add_argument("--limit", type=float, default=6.0, help="seconds per evaluation while climbing")
+    ap.add_argument("--confirm-limit", type=float, default=90.0, help="seconds to confirm a long candidate")
+    ap.add_argument("--stale", type=int, default=80, help="steps without improvement before a restart")
+    ap.add_argument("--downhill", type=float, default=0.05,
+                    help="probability of accepting a step one move shorter (default 0.05)")
+    ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to append finds to")
+    ap.add_argument("--log", type=Path, default=None, help="progress log (default: stderr)")
+    args = ap.parse_args(argv)
+
+    log_file = open(args.log, "a", encoding="utf-8") if args.log else sys.stderr  # noqa: SIM115
+    t_start = time.time()
+    deadline = t_start + args.minutes * 60
+
+    def log(msg: str) -> None:
+        log_file.write(f"[{time.time() - t_start:7.1f}s] {msg}\n")
+        log_file.flush()
+
+    rng = random.Random(args.seed)
+    boards = arrangements("AB")
+    seen: set[tuple[object, ...]] = set()
+    found = 0
+    best_overall = 0
+    restarts = 0
+    evals = 0
+    while time.time() < deadline:
+        restarts += 1
+        tiles = rng.choice(boards)
+        board = assemble(*tiles)
+        name = format_arrangement(tiles)
+        chips = [t for t in sorted(board.targets) if t.color in BASE_COLORS]
+        chip = rng.choice(chips)
+        free = free_cells(board)
+        cells = rng.sample(free, 4)
+        score, exact, puzzle, _ = evaluate(board, chip, cells, args.limit)
+        evals += 1
+        best = score
+        stale = 0
+        log(f"restart {restarts}: {name} {chip.name} start {score}{'' if exact else '+'}")
+        while stale < args.stale and time.time() < deadline:
+            new = list(cells)
+            i = rng.randrange(4)
+            if rng.random() < 0.5:
+                cand = rng.choice(free)
+            else:
+                x, y = new[i]
+                cand = (min(15, max(0, x + rng.randint(-3, 3))), min(15, max(0, y + rng.randint(-3, 3))))
+                if cand not in free:
+                    continue
+            if cand in new:
+                continue
+            new[i] = cand
+            s, ex, pz, secs = evaluate(board, chip, new, args.limit)
+            evals += 1
+            if s >= args.min_length and not ex:
+                log(f"  candidate >= {s} after {secs:.1f}s; confirming")
+                s, ex, pz, secs = evaluate(board, chip, new, args.confirm_limit)
+                log(f"  confirmed: {s}{'' if ex else '+ (still timing out)'} in {secs:.1f}s")
+            if s >= score or (s == score - 1 and rng.random() < args.downhill):
+                stale = 0 if s > best else stale + 1
+                best = max(best, s)
+                cells, score, exact = new, s, ex
+                if ex and s >= args.min_length:
+                    key = (name, chip.cell, cells[BASE_COLORS.index(chip.color)],
+                           frozenset(c for j, c in enumerate(cells) if j != BASE_COLORS.index(chip.color)))
+                    if key not in seen:
+                        seen.add(key)
+                        found += 1
+                        obj = puzzle_to_json(pz)
+                        obj["id"] = f"hard-{name}-{found}-{s}"
+                        obj["optimal"] = s
+                        with open(args.out, "a", encoding="utf-8") as f:
+                            f.write(json.dumps(obj) + "\n")
+                        log(f"  FOUND {obj['id']} ({secs:.1f}s to solve)")
+                if s > best_overall:
+                    best_overall = s
+                    log(f"  best so far {s}{'' if ex else '+'} ({name} {chip.name} {cells})")
+            else:
+                stale += 1
+        log(f"  end of climb: {score}{'' if exact else '+'}")
+    log(f"done: {restarts} climbs, {evals} evaluations, {found} puzzles >= {args.min_length}, "
+        f"longest {best_overall}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,567 @@
+"""The ``solve`` and ``bench`` sub-commands of the ``ricochet`` command line.
+
+``ricochet solve FILE`` reads interchange puzzles (JSON Lines, ``-`` for
+stdin) and prints one JSON object per puzzle, in input order, as soon as it
+is known (each line is flushed)::
+
+    {"id": "001-ricochetrobot-12-0", "moves": 12, "solution": [[0, "S"], ...], "seconds": 0.21}
+    {"id": "x", "moves": null, "reason": "no solution within 40 moves", "seconds": 0.5}
+    {"id": null, "line": 7, "moves": null, "error": "line 7: field 'robots': ..."}
+
+``ricochet bench`` runs the solver benchmark (also ``benchmarks/solver.py``):
+see :func:`run_benchmark`.  Importing this module registers both commands in
+:data:`ricochet.cli.COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import resource
+import statistics
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, TextIO
+
+from .cli import EXIT_FAIL, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, add_command, add_rules_argument, rules_from
+from .puzzle import Puzzle
+from .rules import Rules
+
+__all__ = ["BenchRow", "answer", "build_bench", "build_solve", "run_bench", "run_benchmark", "run_solve",
+           "solve_stream"]
+
+
+# -- solving one puzzle (in this process or in a worker) -------------------------------------
+@dataclass(frozen=True)
+class _Options:
+    max_moves: int = 40
+    time_limit: float | None = None
+    all_solutions: bool = False
+    fewest_robots: bool = False
+    check: bool = False
+    max_solutions: int = 1000
+
+
+# What ``answer`` says about a puzzle, for the exit status.
+SOLVED, UNSOLVED, MISMATCH, INTERNAL = "solved", "unsolved", "mismatch", "internal"
+
+
+def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
+    """The output object of one puzzle and its outcome (``solved``, ``unsolved``,
+    ``mismatch`` with ``--check``, ``internal`` for a solver error)."""
+    from .notation import solution_to_json
+    from .solver import SolverError, solve
+
+    try:
+        sol = solve(puzzle, max_moves=options.max_moves, time_limit=options.time_limit,
+                    all_solutions=options.all_solutions, fewest_robots=options.fewest_robots,
+                    max_solutions=options.max_solutions)
+    except SolverError as e:
+        return {"id": puzzle.id, "moves": None, "error": f"internal solver error: {e}"}, INTERNAL
+    obj = sol.to_json()
+    if options.all_solutions and sol.solved:
+        obj["solutions"] = [solution_to_json(alt) for alt in sol.alternatives] or [obj["solution"]]
+        if len(sol.alternatives) >= options.max_solutions:
+            obj["solutions_truncated"] = True
+    outcome = SOLVED if sol.solved else UNSOLVED
+    if options.check:
+        ok = None if puzzle.optimal is None else sol.length == puzzle.optimal
+        obj["optimal_ok"] = ok
+        if ok is False and outcome == SOLVED:
+            outcome = MISMATCH
+    # `seconds` last, as in the documented object.
+    obj["seconds"] = obj.pop("seconds")
+    return obj, outcome
+
+
+def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options) -> list[tuple[dict[str, Any], str]]:
+    return [answer(p, options) for p in puzzles]
+
+
+def _noop() -> int:
+    return os.getpid()
+
+
+def _warm_up() -> None:
+    """Load (or compile) the numba kernel here, so forked workers inherit it."""
+    from .board import Board
+    from .position import Position, Robot
+    from .solver import solve
+
+    pz = Puzzle(Position(Board.build(5, 5), (Robot("red", (0, 0)), Robot("green", (2, 2)))), (4, 4), active=0)
+    solve(pz)
+
+
+# -- the stream: input order in, input order out ----------------------------------------------
+@dataclass
+class _Entry:
+    line: int
+    item: Any  # Puzzle or NotationError
+    future: Future[list[tuple[dict[str, Any], str]]] | None = None
+    index: int = 0
+
+    @property
+    def ready(self) -> bool:
+        return not isinstance(self.item, Puzzle) or (self.future is not None and self.future.done())
+
+
+_EOF = object()
+
+
+def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int = 1, chunksize: int = 1
+                 ) -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
+    """Solve ``(line, Puzzle | NotationError)`` items; yield ``(line, item,
+    (object, outcome) or None for an error)`` in input order, each as soon as it
+    and everything before it is done.  With ``jobs`` > 1 the puzzles go to a
+    pool of forked worker processes, ``chunksize`` at a time; the input is
+    read by a thread, so a slow producer (a pipe) still gets its answers."""
+    from .notation import NotationError
+
+    if jobs <= 1:
+        for line, item in items:
+            yield line, item, None if isinstance(item, NotationError) else answer(item, options)
+        return
+
+    _warm_up()
+    ctx = get_context("fork")
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    try:
+        # Start every worker now, before the reader thread exists (fork + threads).
+        for f in [pool.submit(_noop) for _ in range(jobs)]:
+            f.result()
+        inbox: queue.Queue[Any] = queue.Queue(maxsize=max(64, jobs * chunksize * 8))
+
+        def reader() -> None:
+            try:
+                for got in items:
+                    inbox.put(got)
+            except BaseException as e:  # noqa: BLE001 -- handed to the main thread
+                inbox.put(e)
+            inbox.put(_EOF)
+
+        threading.Thread(target=reader, name="ricochet-solve-reader", daemon=True).start()
+        pending: deque[_Entry] = deque()
+        batch: list[_Entry] = []
+        in_flight = 0  # puzzles pending (submitted or batched)
+        limit = jobs * chunksize * 4
+        eof = False
+
+        def submit() -> None:
+            if batch:
+                fut = pool.submit(_answer_chunk, [e.item for e in batch], options)
+                for k, e in enumerate(batch):
+                    e.future, e.index = fut, k
+                batch.clear()
+
+        while True:
+            while pending and pending[0].ready:
+                e = pending.popleft()
+                if isinstance(e.item, Puzzle):
+                    in_flight -= 1
+                    assert e.future is not None
+                    yield e.line, e.item, e.future.result()[e.index]
+                else:
+                    yield e.line, e.item, None
+            if eof and not pending:
+                break
+            if not eof and in_flight < limit:
+                try:
+                    got = inbox.get(timeout=None if not pending else 0.002)
+                except queue.Empty:
+                    submit()  # the input is slow: do not hold a partial chunk back
+                    continue
+                if got is _EOF:
+                    eof = True
+                    submit()
+                    continue
+                if isinstance(got, BaseException):
+                    raise got
+                line, item = got
+                entry = _Entry(line, item)
+                pending.append(entry)
+                if isinstance(item, Puzzle):
+                    in_flight += 1
+                    batch.append(entry)
+                    if len(batch) >= chunksize:
+                        submit()
+                continue
+            # Enough work queued (or no more input): wait for the oldest.
+            head = pending[0]
+            if head.future is None:
+                submit()
+            assert head.future is not None
+            head.future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- ricochet solve ------------------------------------------------------------------------------
+SOLVE_EPILOG = """\
+output: one JSON object per puzzle, in input order, flushed as soon as it is known:
+  {"id": ..., "moves": N, "solution": [[robot_index, "N"|"E"|"S"|"W"], ...], "seconds": ...}
+  a transparent robot's move is [robot_index, "N", [x, y]] (where it stops);
+  unsolved: "moves": null and "reason"; --all adds "solutions" (every optimal
+  solution); --check adds "optimal_ok" (true/false, null when the file gives no
+  "optimal"); a malformed line: {"id": null, "line": N, "moves": null, "error": "..."}
+  (and a message on stderr; the other lines are still solved).
+
+exit status:
+  0  every puzzle solved (and, with --check, at its recorded optimal length)
+  1  some puzzle got no solution (unsolvable, none within --max-moves, --time-limit),
+     or with --check a length differs from the recorded optimal
+  2  a malformed line (or a missing/unreadable file, a bad option); takes precedence over 1
+  70 an internal solver error (a bug)
+"""
+
+
+def build_solve(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = SOLVE_EPILOG
+    parser.add_argument("file", metavar="FILE", help="puzzles in the JSON Lines interchange format; '-': stdin")
+    add_rules_argument(parser)
+    parser.add_argument("--max-moves", type=int, default=40, metavar="N",
+                        help="give up beyond N moves (default 40; at most 250)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="give up on a puzzle after S seconds (default: no limit)")
+    parser.add_argument("--all", dest="all_solutions", action="store_true",
+                        help='also list every optimal solution ("solutions"; at most --max-solutions, then '
+                             '"solutions_truncated": true)')
+    parser.add_argument("--max-solutions", type=int, default=1000, metavar="N",
+                        help="with --all, list at most N solutions (default 1000)")
+    parser.add_argument("--fewest-robots", action="store_true",
+                        help="among optimal solutions, give one that moves the fewest robots")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="worker processes (default: all cores; 1: solve in this process)")
+    parser.add_argument("--check", action="store_true",
+                        help='compare with the file\'s "optimal" and add "optimal_ok"')
+    parser.add_argument("--progress", action="store_true",
+                        help="show progress on stderr (puzzles done / total, elapsed time)")
+
+
+def _jobs(value: int | None) -> int:
+    if value is None or value == 0:
+        return os.cpu_count() or 1
+    if value < 0:
+        raise CliError(f"--jobs must be 1 or more (0: all cores), got {value}")
+    return value
+
+
+def _open_lines(source: str) -> tuple[Iterable[str], str, int | None]:
+    """The lines of the input, its name for messages, and the number of
+    puzzle lines when known (a file; stdin is read as it comes)."""
+    if source == "-":
+        return sys.stdin, "stdin", None
+    try:
+        with open(source, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise CliError(f"{source}: not a UTF-8 text file") from None
+    except FileNotFoundError:
+        raise CliError(f"{source}: no such file") from None
+    lines = text.splitlines()
+    return lines, source, sum(1 for ln in lines if ln.strip())
+
+
+class _Progress:
+    def __init__(self, enabled: bool, total: int | None, stream: TextIO | None = None) -> None:
+        self.enabled, self.total = enabled, total
+        self.stream = stream or sys.stderr
+        self.t0 = time.perf_counter()
+        self.done = 0
+        try:
+            self.tty = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.tty = False
+
+    def step(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        total = "?" if self.total is None else str(self.total)
+        text = f"solve: {self.done}/{total} puzzles, {time.perf_counter() - self.t0:.1f} s elapsed"
+        self.stream.write(("\r" + text) if self.tty else text + "\n")
+        self.stream.flush()
+
+    def finish(self, summary: str) -> None:
+        if self.enabled:
+            self.stream.write(("\n" if self.tty and self.done else "") + summary + "\n")
+            self.stream.flush()
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Solve every puzzle of a JSON Lines file; see the epilog for output and exit status."""
+    from .notation import NotationError, read_jsonl
+
+    if not 0 <= args.max_moves <= 250:
+        raise CliError(f"--max-moves must be from 0 to 250, got {args.max_moves}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise CliError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    if args.max_solutions < 1:
+        raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
+    jobs = _jobs(args.jobs)
+    base: Rules = rules_from(args)
+    lines, name, total = _open_lines(args.file)
+    if total == 0:
+        raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
+    if total is not None:
+        jobs = max(1, min(jobs, total))
+        chunksize = max(1, min(8, total // (jobs * 8)))
+    else:
+        chunksize = 1
+    options = _Options(max_moves=args.max_moves, time_limit=args.time_limit, all_solutions=args.all_solutions,
+                       fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions)
+    progress = _Progress(args.progress, total)
+    counts = {SOLVED: 0, UNSOLVED: 0, MISMATCH: 0, INTERNAL: 0, "malformed": 0}
+    seen = 0
+    for line, item, result in solve_stream(read_jsonl(lines, base), options, jobs, chunksize):
+        seen += 1
+        if result is None:
+            assert isinstance(item, NotationError)
+            counts["malformed"] += 1
+            obj: dict[str, Any] = {"id": None, "line": line, "moves": None, "error": str(item)}
+            sys.stderr.write(f"ricochet: error: {name}: {' '.join(str(item).split())} (puzzle skipped)\n")
+            sys.stderr.flush()
+        else:
+            obj, outcome = result
+            counts[outcome] += 1
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+        progress.step()
+    if seen == 0:
+        raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
+    progress.finish(f"solve: {seen} puzzles: {counts[SOLVED] + counts[MISMATCH]} solved, {counts[UNSOLVED]} unsolved"
+                    + (f", {counts[MISMATCH]} not at the recorded optimum" if args.check else "")
+                    + f", {counts['malformed']} malformed; {time.perf_counter() - progress.t0:.1f} s")
+    if counts[INTERNAL]:
+        return EXIT_INTERNAL
+    if counts["malformed"]:
+        return EXIT_USAGE
+    if counts[UNSOLVED] or counts[MISMATCH]:
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+# -- the benchmark --------------------------------------------------------------------------------
+REPO = Path(__file__).resolve().parents[2]
+"""The source checkout (``src/ricochet/solve_cli.py`` → the repository)."""
+DEFAULT_DATA = REPO.parent / "shared" / "data"
+DEFAULT_HARD = REPO / "benchmarks" / "hard.jsonl"
+SETS = ("asp", "random", "hard")
+
+# Published numbers of the C solver (the issue), and our targets.
+THEIRS = {"asp": 47.0, "random": 1.8e-3, "25-move": 9.0}
+TARGETS = {"asp": 20.0, "random": 1.0e-3, "25-move": 4.0, "memory_mib": 2048.0}
+
+
+@dataclass
+class BenchRow:
+    name: str
+    count: int
+    wall: float
+    median: float
+    mean: float
+    max: float
+    states_per_second: float
+    peak_mib: float
+    check: str
+    ok: bool
+    longest: tuple[int, float] | None = None  # (optimal length, seconds) of the longest puzzle
+    solutions: list[Any] = field(default_factory=list, repr=False)
+
+
+def peak_mib() -> float:
+    """Peak resident memory of this process plus its (largest) finished child, MiB."""
+    me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB elsewhere
+    return (me + kids) * scale / 2**20
+
+
+def _read_set(path: Path, limit: int | None = None) -> list[Puzzle]:
+    from .notation import read_jsonl
+
+    if not path.exists():
+        raise CliError(f"{path}: no such file (benchmark data)")
+    puzzles = []
+    for line, item in read_jsonl(path.read_text(encoding="utf-8").splitlines()):
+        if not isinstance(item, Puzzle):
+            raise CliError(f"{path}: {item}")
+        puzzles.append(item)
+    return puzzles[:limit] if limit is not None else puzzles
+
+
+def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None) -> BenchRow:
+    from .puzzle import check_solution
+    from .solver import solve_many
+
+    options: dict[str, object] = {}
+    if time_limit is not None:
+        options["time_limit"] = time_limit
+    t0 = time.perf_counter()
+    sols = solve_many(puzzles, processes=jobs, chunksize=8 if name == "random" else 1, **options)
+    wall = time.perf_counter() - t0
+    secs = [s.seconds for s in sols]
+    nodes = sum(s.nodes for s in sols)
+    solved = [s for s in sols if s.solved]
+    valid = sum(1 for s in solved if check_solution(s.puzzle, s.moves).ok)
+    with_opt = [s for s in sols if s.puzzle.optimal is not None]
+    exact = sum(1 for s in with_opt if s.solved and s.length == s.puzzle.optimal)
+    parts = []
+    if with_opt:
+        parts.append(f"{exact}/{len(with_opt)} optimal")
+    parts.append(f"{valid}/{len(sols)} valid")
+    ok = exact == len(with_opt) and valid == len(sols)
+    longest = None
+    if with_opt:
+        top = max(with_opt, key=lambda s: (s.puzzle.optimal or 0, s.seconds))
+        longest = (top.puzzle.optimal or 0, top.seconds)
+    return BenchRow(name, len(sols), wall, statistics.median(secs) if secs else 0.0,
+                    wall / len(sols) if sols else 0.0, max(secs, default=0.0),
+                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols)
+
+
+def _fmt_s(x: float) -> str:
+    if x >= 100:
+        return f"{x:.0f} s"
+    if x >= 1:
+        return f"{x:.2f} s"
+    if x >= 1e-3:
+        return f"{x * 1e3:.2f} ms"
+    return f"{x * 1e6:.0f} µs"
+
+
+def format_table(rows: Sequence[BenchRow]) -> str:
+    header = ("set", "count", "wall", "median", "mean/puzzle", "max", "states/s", "peak MiB", "check")
+    body = [(r.name, str(r.count), _fmt_s(r.wall), _fmt_s(r.median), _fmt_s(r.mean), _fmt_s(r.max),
+             f"{r.states_per_second / 1e6:.1f} M", f"{r.peak_mib:.0f}", r.check) for r in rows]
+    widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) if i in (0, 8) else c.rjust(w) for i, (c, w) in enumerate(zip(b, widths)))
+              for b in body]
+    return "\n".join(lines)
+
+
+def format_comparison(rows: Sequence[BenchRow], quick: bool) -> str:
+    by = {r.name: r for r in rows}
+    lines = ["comparison with the published C solver (the issue; 2-core machine):",
+             "  what                 ours        C solver    ours/C   target     met"]
+
+    def row(what: str, ours: float, theirs: float, target: float) -> None:
+        met = "yes" if ours < target else "NO"
+        lines.append(f"  {what:<20} {_fmt_s(ours):>10}  {_fmt_s(theirs):>10}  {ours / theirs:6.2f}   "
+                     f"< {_fmt_s(target):<8} {met}")
+
+    if "asp" in by:
+        r = by["asp"]
+        what = "ASP 2015 (239)" if r.count == 239 else f"ASP ({r.count} of 239)"
+        row(what, r.wall, THEIRS["asp"] * r.count / 239, TARGETS["asp"] * r.count / 239)
+    if "random" in by:
+        row("random, per puzzle", by["random"].mean, THEIRS["random"], TARGETS["random"])
+    hard = by.get("hard")
+    if hard is not None and hard.longest is not None:
+        n, secs = hard.longest
+        row(f"{n}-move puzzle", secs, THEIRS["25-move"], TARGETS["25-move"])
+        if n != 25:
+            lines.append(f"  (the C figure is for a 25-move puzzle; our longest here has {n} moves)")
+    peak = max((r.peak_mib for r in rows), default=0.0)
+    lines.append(f"  peak memory          {peak:7.0f} MiB  (target < {TARGETS['memory_mib']:.0f} MiB: "
+                 f"{'yes' if peak < TARGETS['memory_mib'] else 'NO'})")
+    if quick:
+        lines.append("  (--quick: subsets, the ASP figures are scaled to the subset size)")
+    return "\n".join(lines)
+
+
+def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int | None = None,
+                  data: Path = DEFAULT_DATA, hard: Path = DEFAULT_HARD, time_limit: float | None = None,
+                  stream: TextIO | None = None) -> list[BenchRow]:
+    """Run the benchmark sets and print the table and the comparison to ``stream``.
+
+    - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
+      their recorded optimal lengths;
+    - ``random``: 1000 random puzzles, ``random_puzzles(2026, 1000)``, in one batch;
+    - ``hard``: ``benchmarks/hard.jsonl``.
+
+    ``quick``: 12 ASP puzzles, 100 random ones, the 2 shortest hard ones.
+    Every set runs through :func:`~ricochet.solver.solve_many` on ``jobs``
+    processes (default all cores) after a warm-up that is not counted."""
+    from .generate import random_puzzles
+
+    stream = stream or sys.stdout
+    unknown = [s for s in sets if s not in SETS]
+    if unknown:
+        raise CliError(f"unknown benchmark set {unknown[0]!r}; choose from {', '.join(SETS)}")
+    jobs = _jobs(jobs)
+
+    def say(text: str) -> None:
+        stream.write(text + "\n")
+        stream.flush()
+
+    say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores"
+        + (", --quick" if quick else ""))
+    t = time.perf_counter()
+    _warm_up()
+    from .solver import solve
+    for p in random_puzzles(1, 3):
+        solve(p)
+    say(f"warm-up (not counted): {time.perf_counter() - t:.2f} s")
+    rows = []
+    for name in sets:
+        if name == "asp":
+            puzzles = _read_set(data / "asp2015.jsonl")
+            if quick:
+                puzzles = sorted(puzzles, key=lambda p: (p.optimal or 0, p.id or ""))[:12]
+        elif name == "random":
+            puzzles = random_puzzles(2026, 100 if quick else 1000)
+        else:
+            puzzles = _read_set(hard)
+            if quick:
+                puzzles = sorted(puzzles, key=lambda p: (p.optimal or 0, p.id or ""))[:2]
+        if not puzzles:
+            say(f"{name}: no puzzles, skipped")
+            continue
+        say(f"{name}: {len(puzzles)} puzzles ...")
+        rows.append(_bench_set(name, puzzles, min(jobs, len(puzzles)), time_limit))
+    say("")
+    say(format_table(rows))
+    say("")
+    say(format_comparison(rows, quick))
+    return rows
+
+
+def build_bench(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true",
+                        help="CI size: 12 ASP puzzles, 100 random, the 2 shortest hard ones")
+    parser.add_argument("--sets", default=",".join(SETS), metavar="SET,...",
+                        help="which sets: asp, random, hard (default: all three)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                        help="worker processes (default: all cores)")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, metavar="DIR",
+                        help=f"directory holding asp2015.jsonl (default {DEFAULT_DATA})")
+    parser.add_argument("--hard", type=Path, default=DEFAULT_HARD, metavar="FILE",
+                        help=f"the hard puzzles (default {DEFAULT_HARD})")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="S",
+                        help="per-puzzle time limit (default: none)")
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """Run the solver benchmark; status 1 when a solution is wrong or not optimal."""
+    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+    if not sets:
+        raise CliError("--sets: name at least one of asp, random, hard")
+    rows = run_benchmark(sets, quick=args.quick, jobs=args.jobs, data=args.data, hard=args.hard,
+                         time_limit=args.time_limit)
+    return EXIT_OK if all(r.ok for r in rows) else EXIT_FAIL
+
+
+add_command("solve", "solve puzzles of a JSON Lines file optimally, one JSON answer per line", build_solve, run_solve)
+add_command("bench", "benchmark the solver (ASP 2015, random and hard puzzles)", build_bench, run_bench)
