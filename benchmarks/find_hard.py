@@ -33,19 +33,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from ricochet.generate import BASE_COLORS  # noqa: E402
-from ricochet.notation import puzzle_to_json  # noqa: E402
-from ricochet.position import Position, Robot  # noqa: E402
-from ricochet.puzzle import Puzzle  # noqa: E402
-from ricochet.solver import solve  # noqa: E402
-from ricochet.tiles import arrangements, assemble, format_arrangement  # noqa: E402
+from ricochet.generate import BASE_COLORS
+from ricochet.notation import puzzle_to_json
+from ricochet.position import Position, Robot
+from ricochet.puzzle import Puzzle
+from ricochet.solver import solve
+from ricochet.tiles import arrangements, assemble, format_arrangement
 
+CORNERS = [(0, 0), (15, 0), (0, 15), (15, 15)]
 _BOUND = re.compile(r"none shorter than (\d+) moves")
 
 
 def free_cells(board):  # type: ignore[no-untyped-def]
     taken = set(board.blocked) | {t.cell for t in board.targets} | {d.cell for d in board.diagonals}
     return [c for c in board.cells() if c not in taken]
+
+
+def active_of(chip):  # type: ignore[no-untyped-def]
+    return BASE_COLORS.index(chip.color)
 
 
 def evaluate(board, chip, cells, limit):  # type: ignore[no-untyped-def]
@@ -69,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-length", type=int, default=20)
     ap.add_argument("--limit", type=float, default=6.0, help="seconds per evaluation while climbing")
     ap.add_argument("--confirm-limit", type=float, default=90.0, help="seconds to confirm a long candidate")
-    ap.add_argument("--stale", type=int, default=80, help="steps without improvement before a restart")
+    ap.add_argument("--stale", type=int, default=150, help="steps without improvement before a restart")
     ap.add_argument("--downhill", type=float, default=0.05,
                     help="probability of accepting a step one move shorter (default 0.05)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to append finds to")
@@ -99,25 +104,50 @@ def main(argv: list[str] | None = None) -> int:
         chips = [t for t in sorted(board.targets) if t.color in BASE_COLORS]
         chip = rng.choice(chips)
         free = free_cells(board)
-        cells = rng.sample(free, 4)
-        score, exact, puzzle, _ = evaluate(board, chip, cells, args.limit)
-        evals += 1
+        fset = set(free)
+        edge = [c for c in free if c[0] in (0, 15) or c[1] in (0, 15)]
+        # Start from the best of a few placements: the robots in the corners (as in
+        # the ASP 2015 set: robots there have little mobility), one per active corner,
+        # and a random placement.
+        starts = []
+        if all(c in fset for c in CORNERS):
+            for k in range(4):
+                order = list(CORNERS)
+                order[active_of(chip)], order[k] = order[k], order[active_of(chip)]
+                starts.append(order)
+        starts.append(rng.sample(free, 4))
+        score, exact, cells = -2, True, starts[0]
+        for st in starts:
+            sc, ex, _, _ = evaluate(board, chip, st, args.limit)
+            evals += 1
+            if sc > score:
+                score, exact, cells = sc, ex, st
         best = score
         stale = 0
         log(f"restart {restarts}: {name} {chip.name} start {score}{'' if exact else '+'}")
         while stale < args.stale and time.time() < deadline:
             new = list(cells)
             i = rng.randrange(4)
-            if rng.random() < 0.5:
+            u = rng.random()
+            if u < 0.1:
+                # Swap the active robot with a helper.
+                a = active_of(chip)
+                j = rng.choice([k for k in range(4) if k != a])
+                new[a], new[j] = new[j], new[a]
+                cand = None
+            elif u < 0.4:
                 cand = rng.choice(free)
+            elif u < 0.6:
+                cand = rng.choice(edge)
             else:
                 x, y = new[i]
                 cand = (min(15, max(0, x + rng.randint(-3, 3))), min(15, max(0, y + rng.randint(-3, 3))))
-                if cand not in free:
+                if cand not in fset:
                     continue
-            if cand in new:
-                continue
-            new[i] = cand
+            if cand is not None:
+                if cand in new:
+                    continue
+                new[i] = cand
             s, ex, pz, secs = evaluate(board, chip, new, args.limit)
             evals += 1
             if s >= args.min_length and not ex:

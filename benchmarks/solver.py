@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""The solver benchmark: ASP 2015, 1000 random puzzles, the hard puzzles.
+
+    .venv/bin/python benchmarks/solver.py [--quick] [--sets asp,random,hard] [--jobs N]
+
+The same code runs as ``ricochet bench`` (``./run bench``); it lives in
+:func:`ricochet.solve_cli.run_benchmark`.  See ``benchmarks/README.md``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+try:
+    import ricochet  # noqa: F401
+except ImportError:  # run from a checkout without the package installed
+    sys.path.insert(0, str(HERE.parent / "src"))
+
+from ricochet.cli import main
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+HARD = HERE / "hard.jsonl"
+
+if __name__ == "__main__":
+    argv = sys.argv[1:]
+    if not any(a == "--data" or a.startswith("--data=") for a in argv):
+        argv += ["--data", str(DATA)]
+    if not any(a == "--hard" or a.startswith("--hard=") for a in argv):
+        argv += ["--hard", str(HARD)]
+    sys.exit(main(["bench", *argv]))

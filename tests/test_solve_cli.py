@@ -1,0 +1,167 @@
+"""``ricochet solve`` and ``ricochet bench`` through ``main([...])``."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from ricochet.cli import main
+from ricochet.notation import read_jsonl, solution_from_json
+from ricochet.puzzle import Puzzle, check_solution
+
+ASP = Path("/work/shared/data/asp2015.jsonl")
+pytestmark = pytest.mark.skipif(not ASP.exists(), reason="the ASP 2015 data set is not here")
+
+
+def asp_lines(n: int = 3) -> list[str]:
+    """The ``n`` quickest ASP puzzles (shortest optimal lengths)."""
+    lines = [ln for ln in ASP.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    return sorted(lines, key=lambda ln: (json.loads(ln)["optimal"], ln))[:n]
+
+
+def puzzles_of(lines: list[str]) -> list[Puzzle]:
+    return [p for _, p in read_jsonl(lines) if isinstance(p, Puzzle)]
+
+
+@pytest.fixture
+def asp_file(tmp_path: Path) -> Path:
+    path = tmp_path / "asp.jsonl"
+    path.write_text("\n".join(asp_lines()) + "\n", encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[dict[str, object]], str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, [json.loads(ln) for ln in captured.out.splitlines()], captured.err
+
+
+def assert_solves(objs: list[dict[str, object]], puzzles: list[Puzzle]) -> None:
+    assert [o["id"] for o in objs] == [p.id for p in puzzles]
+    for obj, puzzle in zip(objs, puzzles):
+        assert obj["moves"] == puzzle.optimal
+        assert list(obj)[-1] == "seconds" and isinstance(obj["seconds"], float)
+        moves = solution_from_json(obj["solution"], puzzle.position)
+        verdict = check_solution(puzzle, moves)
+        assert verdict.ok and verdict.cost == puzzle.optimal
+
+
+def test_solve_file(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
+    status, objs, err = run(capsys, "solve", str(asp_file), "--jobs", "1")
+    assert status == 0, err
+    assert err == ""
+    assert_solves(objs, puzzles_of(asp_lines()))
+
+
+def test_solve_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = asp_lines(2)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n\n"))
+    status, objs, _ = run(capsys, "solve", "-", "-j", "1")
+    assert status == 0
+    assert_solves(objs, puzzles_of(lines))
+
+
+def test_malformed_line_among_good_ones(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = asp_lines(2)
+    bad = json.loads(good[0])
+    bad["robots"] = [[0, 0], [99, 0]]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join([good[0], json.dumps(bad), "{not json", good[1]]) + "\n", encoding="utf-8")
+    status, objs, err = run(capsys, "solve", str(path), "--jobs", "1")
+    assert status == 2
+    assert [o.get("line") for o in objs] == [None, 2, 3, None]
+    assert objs[1]["id"] is None and objs[1]["moves"] is None
+    assert str(objs[1]["error"]).startswith("line 2: field 'robots")
+    assert str(objs[2]["error"]).startswith("line 3")
+    assert_solves([objs[0], objs[3]], puzzles_of(good))
+    err_lines = err.splitlines()
+    assert len(err_lines) == 2 and "line 2" in err_lines[0] and "line 3" in err_lines[1]
+
+
+def test_all_solutions(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
+    status, objs, _ = run(capsys, "solve", str(asp_file), "--all", "--max-solutions", "5", "-j", "1")
+    assert status == 0
+    puzzles = puzzles_of(asp_lines())
+    for obj, puzzle in zip(objs, puzzles):
+        sols = obj["solutions"]
+        assert isinstance(sols, list) and 1 <= len(sols) <= 5
+        assert obj["solution"] in sols
+        for sol in sols:
+            verdict = check_solution(puzzle, solution_from_json(sol, puzzle.position))
+            assert verdict.ok and verdict.cost == puzzle.optimal
+
+
+def test_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lines = asp_lines(2)
+    wrong = json.loads(lines[1])
+    wrong["optimal"] += 1
+    no_optimal = json.loads(lines[0])
+    del no_optimal["optimal"]
+    path = tmp_path / "check.jsonl"
+    path.write_text("\n".join([lines[0], json.dumps(wrong), json.dumps(no_optimal)]) + "\n", encoding="utf-8")
+    status, objs, _ = run(capsys, "solve", str(path), "--check", "-j", "1")
+    assert [o["optimal_ok"] for o in objs] == [True, False, None]
+    assert status == 1  # a length differs from the recorded optimum
+
+
+def test_jobs_two_keeps_input_order(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lines = asp_lines(4)
+    path = tmp_path / "four.jsonl"
+    path.write_text("\n".join(lines + ["[]"]) + "\n", encoding="utf-8")
+    status, objs, _ = run(capsys, "solve", str(path), "--jobs", "2", "--progress")
+    assert status == 2  # the last line is not a puzzle
+    assert_solves(objs[:4], puzzles_of(lines))
+    assert objs[4]["line"] == 5 and objs[4]["moves"] is None
+
+
+def test_unsolved_within_max_moves(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
+    status, objs, _ = run(capsys, "solve", str(asp_file), "--max-moves", "5", "-j", "1")
+    assert status == 1
+    assert all(o["moves"] is None and "5 moves" in str(o["reason"]) for o in objs)
+
+
+def test_progress_on_stderr(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
+    status, objs, err = run(capsys, "solve", str(asp_file), "--progress", "-j", "1")
+    assert status == 0 and len(objs) == 3
+    assert "3/3" in err and "elapsed" in err
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["solve", "/no/such/file.jsonl"], "no such file"),
+    (["solve", "ASP", "--rules", "nope"], "invalid choice: 'nope'"),
+    (["solve", "ASP", "--max-moves", "300"], "--max-moves"),
+    (["solve", "ASP", "--jobs", "-1"], "--jobs"),
+])
+def test_input_errors(capsys: pytest.CaptureFixture[str], asp_file: Path, argv: list[str], says: str) -> None:
+    argv = [str(asp_file) if a == "ASP" else a for a in argv]
+    status = main(argv)
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("ricochet: error: ")
+    assert says in captured.err
+
+
+def test_rules_preset_applies(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
+    # Under the game rules (must ricochet, no straight back) an answer is never shorter.
+    status, objs, _ = run(capsys, "solve", str(asp_file), "--rules", "game", "-j", "1")
+    assert status == 0
+    puzzles = puzzles_of(asp_lines())
+    assert all(isinstance(o["moves"], int) and o["moves"] >= (p.optimal or 0) for o, p in zip(objs, puzzles))
+
+
+def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["bench", "--quick", "--sets", "asp,random", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "states/s" in out and "peak MiB" in out
+    assert "12/12 optimal" in out and "100/100 valid" in out
+    assert "C solver" in out
+
+
+def test_bench_unknown_set(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--sets", "nope"]) == 2
+    assert "unknown benchmark set" in capsys.readouterr().err
