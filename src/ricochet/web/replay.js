@@ -1,0 +1,97 @@
+// Replay of a game from its event log (GET /api/rooms/{id}/events?states=1):
+// step through the events; moves are animated along their paths.
+
+import { t, onLangChange, chipName } from "./i18n.js";
+import { api } from "./net.js";
+import { BoardView, chipIcon } from "./board.js";
+import { h, fill, toast } from "./ui.js";
+import { describe } from "./room.js";
+
+export async function mountReplay(root, roomId, { game = null } = {}) {
+  const board = new BoardView(h("div"));
+  const boardWrap = h("div", { class: "board-wrap", id: "board" });
+  boardWrap.replaceChildren(board.svg);
+  const list = h("ol", { class: "event-list", id: "event-list" });
+  const step = h("p", { class: "replay-step", id: "replay-step", "aria-live": "polite" });
+  const info = h("div", { class: "round-info" });
+  const scores = h("ul", { class: "player-list" });
+  const controls = h("div", { class: "replay-controls", role: "group" });
+  let entries = [];
+  let i = -1;
+  let playing = null;
+
+  fill(root, h("section", { class: "room replay" },
+    h("div", { class: "room-head" }, h("h1", { class: "room-title" }, t("replay.title")),
+      h("a", { class: "button", href: "/" }, t("nav.lobby"))),
+    h("div", { class: "room-body" },
+      h("div", { class: "board-col" }, h("div", { class: "status" }, info, step), boardWrap, controls),
+      h("div", { class: "side-col" }, h("section", { class: "panel" }, h("h2", {}, t("room.players")), scores),
+        h("section", { class: "panel" }, h("h2", {}, t("history")), list)))));
+
+  let data;
+  try {
+    data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events?states=1${game ? `&game=${game}` : ""}`);
+  } catch (e) {
+    toast(e.message, "error", 8000);
+    return () => {};
+  }
+  entries = data.events || [];
+  let last = {};
+  // Every entry carries the state after it; keep names stable across the log.
+  const names = new Map();
+  for (const e of entries) if (e.event.type === "player_joined") names.set(e.event.player, e.event.name);
+  const nameOf = (id) => names.get(id) ?? String(id);
+
+  function stateAt(k) { return k < 0 ? { board: data.board, robots: [], round: null, players: [] } : entries[k].state || last; }
+
+  function go(k, animate = false) {
+    k = Math.max(-1, Math.min(entries.length - 1, k));
+    const ev = k >= 0 ? entries[k].event : null;
+    if (animate && ev?.type === "move_played" && k === i + 1) board.animate(ev.path);
+    i = k;
+    const s = stateAt(k);
+    last = s;
+    board.render(s);
+    const rnd = s.round;
+    fill(info, rnd ? [chipIcon(rnd.chip, 32), h("span", {}, ` ${t("round.number", { n: rnd.number })} · ${chipName(rnd.chip)}`)] : []);
+    step.textContent = `${t("replay.step", { i: k + 1, n: entries.length })}${ev ? ` — ${describe(ev, nameOf, s)}` : ""}`;
+    fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, p.name), " ",
+      h("span", { class: "chips" }, (p.chips || []).map((c) => chipIcon(c, 16))), h("span", { class: "score" }, String(p.score)))));
+    [...list.children].forEach((li, n) => { li.classList.toggle("current", n === k); if (n === k) li.scrollIntoView({ block: "nearest" }); });
+  }
+
+  function renderControls() {
+    const btn = (key, id, fn) => h("button", { type: "button", id, onclick: fn }, t(key));
+    fill(controls,
+      btn("replay.first", "replay-first", () => go(-1)),
+      btn("replay.prev", "replay-prev", () => go(i - 1)),
+      btn(playing ? "replay.pause" : "replay.play", "replay-play", togglePlay),
+      btn("replay.next", "replay-next", () => go(i + 1, true)),
+      btn("replay.last", "replay-last", () => go(entries.length - 1)));
+    fill(list, entries.map((e, n) => h("li", { onclick: () => go(n) }, describe(e.event, nameOf, e.state || {}))));
+  }
+
+  function togglePlay() {
+    if (playing) { clearInterval(playing); playing = null; }
+    else {
+      playing = setInterval(() => {
+        if (i >= entries.length - 1) { togglePlay(); return; }
+        go(i + 1, true);
+      }, 900);
+    }
+    renderControls();
+    go(i);
+  }
+
+  const onKey = (e) => {
+    if (e.target.closest?.("input, textarea, select")) return;
+    if (e.key === "ArrowRight") { go(i + 1, true); e.preventDefault(); }
+    if (e.key === "ArrowLeft") { go(i - 1); e.preventDefault(); }
+  };
+  document.addEventListener("keydown", onKey);
+  if (!entries.length) step.textContent = t("replay.empty");
+  renderControls();
+  go(-1);
+  onLangChange(() => { renderControls(); go(i); });
+  return () => { clearInterval(playing); document.removeEventListener("keydown", onKey); };
+}

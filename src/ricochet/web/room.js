@@ -1,0 +1,421 @@
+// A room: the board, the round (chip, sand clock, bids), the demonstration,
+// players and scores, host controls, chat, spectators, history and solutions.
+// The server is authoritative: this only shows its state and sends intentions.
+
+import { t, onLangChange, chipName, colorName, movesText } from "./i18n.js";
+import { RoomSocket, api, seatToken } from "./net.js";
+import { BoardView, chipIcon, DIRS } from "./board.js";
+import { h, fill, toast, fmtSeconds } from "./ui.js";
+import { nickname } from "./lobby.js";
+
+const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14];
+
+export function mountRoom(root, roomId, { watch = false } = {}) {
+  let state = null;          // the public state (shallow-merged from event messages)
+  let me = null;             // my player id (null: spectator)
+  let roomInfo = null;
+  let presence = { seats: [], spectators: 0 };
+  let shown = null;          // round number whose solution is drawn
+  const solutions = new Map();
+  let autostart = sessionStorage.getItem(`ricochet.autostart.${roomId}`) === "1";
+
+  // -- static skeleton (built once; parts are refilled on every update) ------------------
+  const els = {
+    title: h("h1", { class: "room-title" }),
+    phase: h("p", { class: "phase", id: "phase", "aria-live": "polite" }),
+    clock: h("div", { class: "clock", id: "clock", role: "timer", "aria-label": t("clock.label") }),
+    clockBar: h("div", { class: "clock-bar" }, h("div", { class: "clock-fill" })),
+    roundInfo: h("div", { class: "round-info", id: "round-info" }),
+    board: h("div", { class: "board-wrap", id: "board" }),
+    demo: h("div", { class: "demo-bar", id: "demo-bar", hidden: true }),
+    result: h("div", { class: "result", id: "result", "aria-live": "polite" }),
+    bidPanel: h("section", { class: "panel bid-panel", id: "bid-panel", "aria-labelledby": "bid-h" }),
+    players: h("section", { class: "panel players", id: "players" }),
+    host: h("section", { class: "panel host", id: "host-controls", hidden: true }),
+    join: h("section", { class: "panel join", id: "join", hidden: true }),
+    history: h("section", { class: "panel history", id: "history" }),
+    chatLog: h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
+    chatForm: h("form", { class: "chat-form", id: "chat-form" }),
+    spectators: h("p", { class: "spectators muted", id: "spectators" }),
+    actions: h("div", { class: "room-actions" }),
+  };
+
+  const board = new BoardView(els.board, {
+    onMove: (move) => {
+      const color = state?.robots?.[move.robot]?.color;
+      sock.send("move", { robot: color ?? move.robot, direction: move.direction, ...(move.stop ? { stop: move.stop } : {}) });
+    },
+    onSelect: (i) => announce(t("demo.selected", { robot: colorName(state.robots[i].color) })),
+  });
+
+  // Bid form: built once so typing is never interrupted by updates.
+  const bidInput = h("input", { type: "number", id: "bid-input", name: "moves", min: 1, max: 99, inputmode: "numeric", required: true });
+  const bidBtn = h("button", { type: "submit", class: "primary", id: "bid-submit" });
+  const bidForm = h("form", { class: "bid-form", id: "bid-form" },
+    h("label", { for: "bid-input", id: "bid-label" }), h("div", { class: "bid-row" }, bidInput, bidBtn));
+  const quick = h("div", { class: "quick-bids", role: "group" });
+  const bidsList = h("ol", { class: "bids", id: "bids" });
+  const yourBid = h("p", { class: "your-bid", id: "your-bid" });
+  const turnClock = h("button", { type: "button", id: "turn-clock", hidden: true, onclick: () => sock.send("turn_clock") });
+  bidForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const n = Number(bidInput.value);
+    if (!Number.isInteger(n) || n < 1 || n > 99) { bidInput.focus(); return; }
+    sock.send("bid", { moves: n });
+    bidInput.value = "";
+  });
+  for (const n of QUICK_BIDS) {
+    quick.append(h("button", { type: "button", class: "quick-bid", "data-moves": n, onclick: () => sock.send("bid", { moves: n }) }, String(n)));
+  }
+
+  const chatInput = h("input", { id: "chat-input", name: "text", maxlength: 300, autocomplete: "off" });
+  const chatSend = h("button", { type: "submit" });
+  els.chatForm.append(h("label", { for: "chat-input", class: "sr-only", id: "chat-label" }), chatInput, chatSend);
+  els.chatForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    sock.send("chat", { text });
+    chatInput.value = "";
+  });
+
+  const sr = h("div", { class: "sr-only", "aria-live": "assertive" });
+  const announce = (msg) => { sr.textContent = msg; };
+
+  fill(root, h("section", { class: "room" },
+    h("div", { class: "room-head" }, els.title, els.actions),
+    h("div", { class: "room-body" },
+      h("div", { class: "board-col" },
+        h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
+        els.board, els.demo, els.result),
+      h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
+        h("section", { class: "panel chat", id: "chat" }, h("h2", { id: "chat-h" }), els.chatLog, els.chatForm),
+        els.spectators)),
+    sr));
+
+  // -- socket ------------------------------------------------------------------------------
+  let sock = makeSocket(!watch && (seatToken.get(roomId) || nickname.get()) ? nickname.get() : null, watch);
+
+  function makeSocket(name, spectate) {
+    const s = new RoomSocket(roomId, { name, spectate: spectate || !name && !seatToken.get(roomId) }, {
+      onStatus: (st) => {
+        const conn = document.getElementById("conn");
+        if (conn) {
+          conn.textContent = st === "open" ? "" : t(st === "reconnecting" ? "room.reconnecting" : st === "closed" ? "room.not_found" : "room.connecting");
+          conn.className = `conn conn-${st}`;
+        }
+      },
+      onWelcome: (msg) => {
+        roomInfo = msg.room;
+        me = msg.you?.player ?? null;
+        state = msg.state;
+        presence = msg.presence || presence;
+        fill(els.chatLog);
+        for (const c of msg.chat || []) addChat(c);
+        if (autostart && me && state.phase === "lobby") {
+          autostart = false;
+          sessionStorage.removeItem(`ricochet.autostart.${roomId}`);
+          sock.send("start");
+        }
+        update();
+      },
+      onEvent: (msg) => {
+        Object.assign(state, msg.state);
+        onGameEvent(msg.event);
+        update();
+      },
+      onSync: (msg) => { state = { ...msg.state, you: me }; update(); },
+      onChat: (msg) => addChat(msg),
+      onPresence: (msg) => { presence = msg; update(); },
+      onSolution: (msg) => {
+        solutions.set(msg.round, msg);
+        showSolution(msg.round);
+      },
+      onError: (msg, before) => {
+        if (msg.code === "no_room") { fill(root, h("section", { class: "panel" }, h("p", {}, t("room.not_found")), h("a", { href: "/", class: "button" }, t("nav.lobby")))); return; }
+        toast(msg.message || msg.code, "error", 6000);
+        if (before && (msg.code === "join" || msg.code === "full")) me = null;
+      },
+    });
+    s.connect();
+    return s;
+  }
+
+  // -- events: animations and a readable log -------------------------------------------
+  const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? presence.seats.find((p) => p.player === id)?.name ?? String(id);
+
+  function onGameEvent(ev) {
+    switch (ev.type) {
+      case "move_played": board.animate(ev.path); break;
+      case "chip_drawn": shown = null; board.showPaths([]); break;
+      case "game_reset": shown = null; solutions.clear(); board.showPaths([]); break;
+      case "demonstration_started":
+        if (ev.player === me) {
+          toast(t("demo.you", { cost: 0, bid: ev.bid }), "info");
+          // Start with the active robot selected: one less thing to find out.
+          setTimeout(() => board.select(state.round?.active ?? 0), 0);
+        }
+        break;
+      case "demonstration_ended":
+        if (!ev.success) toast(`${t(`demo.reason.${ev.reason}`, { name: nameOf(ev.player), cost: ev.cost })} ${t("demo.reset")}`, "info");
+        break;
+      default: break;
+    }
+    const line = describe(ev, nameOf, state);
+    if (line && ev.type !== "round_solved") addSys(line);
+  }
+
+  function addChat(c) {
+    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.name), " ", h("span", {}, c.text)));
+    trimChat();
+  }
+  function addSys(text) {
+    els.chatLog.append(h("li", { class: "sys" }, text));
+    trimChat();
+  }
+  function trimChat() {
+    while (els.chatLog.children.length > 200) els.chatLog.firstElementChild.remove();
+    els.chatLog.scrollTop = els.chatLog.scrollHeight;
+  }
+
+  // -- rendering -----------------------------------------------------------------------
+  const isHost = () => me && state?.host === me;
+  const seated = () => me && state?.players?.some((p) => p.id === me && p.seated);
+  const myStanding = () => state?.round?.standing?.find((b) => b.player === me)?.moves ?? null;
+
+  function update() {
+    if (!state) return;
+    const rnd = state.round;
+    const phase = state.phase;
+    els.title.textContent = roomInfo?.name || roomId;
+    fill(els.actions,
+      h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
+      state.phase === "over" ? h("a", { class: "button", href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open")) : null,
+      seated() ? h("button", { type: "button", id: "leave", onclick: () => { sock.send("leave"); setTimeout(() => location.assign("/"), 200); } }, t("room.leave")) : null);
+
+    board.render(state);
+    const demonstrating = phase === "demonstration" && rnd?.demonstrator === me && !!me;
+    board.setInteractive(demonstrating);
+    if (shown !== null && solutions.has(shown)) board.showPaths(solutions.get(shown).paths, state.robots);
+
+    // Status line: chip, target, active robot; phase.
+    if (rnd) {
+      fill(els.roundInfo, chipIcon(rnd.chip, 36),
+        h("div", {}, h("div", { class: "round-n" }, t("round.number", { n: rnd.number })),
+          h("div", { class: "target-name" }, t("round.target", { target: chipName(rnd.chip) })),
+          h("div", { class: "muted small" }, rnd.active_color ? t("round.active", { robot: colorName(rnd.active_color) }) : t("round.active_any"))));
+    } else fill(els.roundInfo, h("div", { class: "round-n" }, state.target_score ? t("room.target_score", { n: state.target_score }) : ""));
+    let phaseText = t(`phase.${phase}`);
+    if (phase === "demonstration" && rnd) {
+      phaseText = demonstrating ? t("demo.you", { cost: rnd.cost, bid: rnd.demo_bid })
+        : t("demo.other", { name: nameOf(rnd.demonstrator), cost: rnd.cost, bid: rnd.demo_bid });
+    }
+    els.phase.textContent = phaseText;
+    els.phase.dataset.phase = phase;
+
+    renderDemo(demonstrating);
+    renderResult();
+    renderBids();
+    renderPlayers();
+    renderHost();
+    renderJoin();
+    renderHistory();
+    fill(els.chatForm.querySelector("#chat-label"), t("room.chat"));
+    els.chatForm.closest(".chat").querySelector("h2").textContent = t("room.chat");
+    chatInput.placeholder = t("room.chat.placeholder");
+    chatSend.textContent = t("room.chat.send");
+    const canChat = !!me;
+    chatInput.disabled = chatSend.disabled = !canChat;
+    els.spectators.textContent = `${t("room.spectators")}: ${presence.spectators || 0}`;
+    tick();
+  }
+
+  function renderDemo(on) {
+    els.demo.hidden = !on;
+    if (!on) return;
+    const dpad = h("div", { class: "dpad", role: "group", "aria-label": t("phase.demonstration") },
+      Object.keys(DIRS).map((d) => h("button", { type: "button", class: `dpad-${d}`, "data-dir": d, "aria-label": t("demo.move", { dir: t(`dir.${d}`) }), onclick: () => board.move(d) }, { N: "↑", E: "→", S: "↓", W: "←" }[d])));
+    fill(els.demo, h("p", { class: "small" }, t("demo.help")), dpad,
+      h("button", { type: "button", class: "danger", id: "give-up", onclick: () => sock.send("give_up") }, t("demo.give_up")));
+  }
+
+  function renderResult() {
+    const last = state.history?.at(-1);
+    const inRound = state.round && state.phase !== "intermission";
+    if (!last || (inRound && state.phase !== "thinking") || state.phase === "lobby") { fill(els.result); els.result.hidden = true; return; }
+    // Shown during the intermission and while the next chip is being thought about.
+    els.result.hidden = false;
+    const winnerText = last.result === "won" ? t("result.won", { name: nameOf(last.winner) }) : t(`result.${last.result}`);
+    const optimal = last.optimal === null || last.optimal === undefined
+      ? (state.history.length ? t("result.optimal_pending") : "") : t("result.optimal", { n: last.optimal });
+    const over = state.phase === "over";
+    fill(els.result,
+      h("p", { class: "winner" }, chipIcon(last.chip, 24), " ", winnerText),
+      h("p", { id: "optimal" }, optimal, " ", solutionButton(last.number)),
+      over ? h("p", { class: "over" }, t("phase.over"), " — ", t("over.winners", { names: (state.winners || []).map(nameOf).join(", ") }), " ", t(`over.reason.${state.end_reason}`)) : null);
+  }
+
+  function solutionButton(number) {
+    const open = shown === number;
+    return h("button", { type: "button", class: "small-btn show-solution", "data-round": number, "aria-pressed": open ? "true" : "false",
+      onclick: () => {
+        if (open) { shown = null; board.showPaths([]); update(); return; }
+        shown = number;
+        if (solutions.has(number)) showSolution(number); else sock.send("request_solution", { round: number });
+        update();
+      } }, t(open ? "result.hide_solution" : "result.show_solution"));
+  }
+
+  function showSolution(number) {
+    if (shown !== number) return;
+    board.showPaths(solutions.get(number).paths, state.robots);
+    update();
+  }
+
+  function renderBids() {
+    const rnd = state.round;
+    const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding");
+    const mine = myStanding();
+    fill(els.bidPanel, h("h2", { id: "bid-h" }, t("bid.list")));
+    if (!rnd) return;
+    bidForm.querySelector("#bid-label").textContent = t("bid.label");
+    bidBtn.textContent = t("bid.submit");
+    bidInput.disabled = bidBtn.disabled = !canBid;
+    for (const b of quick.children) b.disabled = !canBid || (mine !== null && Number(b.dataset.moves) > mine);
+    quick.setAttribute("aria-label", t("bid.label"));
+    if (seated()) els.bidPanel.append(bidForm, quick);
+    yourBid.textContent = mine !== null ? t("bid.yours", { n: mine }) : t("bid.none");
+    if (seated()) els.bidPanel.append(yourBid);
+    turnClock.textContent = t("clock.turn");
+    els.bidPanel.append(turnClock);
+    fill(bidsList, (rnd.standing || []).map((b) => h("li", { class: b.player === me ? "mine" : "" },
+      h("span", { class: "bid-name" }, nameOf(b.player)), h("span", { class: "bid-moves" }, movesText(b.moves)))));
+    els.bidPanel.append(bidsList);
+  }
+
+  function renderPlayers() {
+    const seats = new Map(presence.seats.map((s) => [s.player, s]));
+    const rows = (state.players || []).filter((p) => p.seated || p.score).sort((a, b) => b.score - a.score);
+    fill(els.players, h("h2", {}, t("room.players")),
+      h("p", { class: "muted small" }, state.target_score ? t("room.target_score", { n: state.target_score }) : t("room.target_all")),
+      h("ul", { class: "player-list" }, rows.map((p) => {
+        const s = seats.get(p.id);
+        const badges = [p.id === me && t("room.you"), p.id === state.host && t("room.host"),
+          s?.bot && `${t("room.bot")} · ${t(`room.bot_level.${s.level}`)}`, (!p.seated || (s && !s.online && !s.bot)) && t("room.away")].filter(Boolean);
+        return h("li", { class: `player${p.id === me ? " me" : ""}`, "data-player": p.id },
+          h("span", { class: "pname" }, p.name),
+          badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
+          h("span", { class: "chips", "aria-label": t("room.chips", { n: p.score }) }, p.chips.map((c) => chipIcon(c, 18))),
+          h("span", { class: "score", "data-score": p.score }, String(p.score)),
+          isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => sock.send("remove_bot", { player: p.id }) }, t("room.remove")) : null);
+      })));
+  }
+
+  function renderHost() {
+    els.host.hidden = !isHost();
+    if (!isHost()) return;
+    const level = h("select", { id: "bot-level", "aria-label": t("opt.bot_level") },
+      ["beginner", "intermediate", "expert", "perfect"].map((lv) => h("option", { value: lv }, t(`room.bot_level.${lv}`))));
+    level.value = els.host.querySelector("#bot-level")?.value || "intermediate";
+    fill(els.host, h("h2", {}, t("room.host_controls")),
+      state.phase === "lobby" ? h("button", { type: "button", class: "primary", id: "start", onclick: () => sock.send("start") }, t("room.start")) : null,
+      state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: () => sock.send("restart") }, t("room.restart")) : null,
+      !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: () => sock.send("end_game") }, t("room.end")) : null,
+      h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => sock.send("add_bot", { level: level.value }) }, t("room.add_bot"))));
+  }
+
+  function renderJoin() {
+    const show = !me && state.phase !== "over";
+    els.join.hidden = !show;
+    if (!show) return;
+    const input = h("input", { id: "join-name", maxlength: 32, value: nickname.get(), autocomplete: "nickname" });
+    fill(els.join, h("form", { class: "join-form", onsubmit: (e) => {
+      e.preventDefault();
+      const name = input.value.trim();
+      if (!name) { input.focus(); return; }
+      nickname.set(name);
+      sock.close();
+      sock = makeSocket(name, false);
+    } }, h("label", { for: "join-name" }, t("lobby.nickname")), input, h("button", { type: "submit", class: "primary" }, t("room.join"))));
+  }
+
+  function renderHistory() {
+    const hist = state.history || [];
+    if (!hist.length) { fill(els.history); els.history.hidden = true; return; }
+    els.history.hidden = false;
+    fill(els.history, h("h2", {}, t("history")), h("ol", { class: "history-list" }, hist.slice().reverse().map((r) => h("li", {},
+      chipIcon(r.chip, 18), " ",
+      r.result === "won" ? t("result.won", { name: nameOf(r.winner) }) : t(`result.${r.result}`), " ",
+      h("span", { class: "muted small" }, r.optimal != null ? t("result.optimal", { n: r.optimal }) : ""), " ",
+      solutionButton(r.number)))));
+  }
+
+  // -- the sand clock (from the server's absolute deadlines, corrected by the offset) ---------
+  function tick() {
+    if (!state) return;
+    const rnd = state.round, now = sock.now();
+    let deadline = null, span = null, text = "";
+    if (state.phase === "bidding" && rnd?.clock) { deadline = rnd.clock.deadline; span = state.config?.clock_seconds; }
+    else if (state.phase === "demonstration" && rnd?.demo_deadline) { deadline = rnd.demo_deadline; }
+    else if (state.phase === "intermission" && state.intermission_until) { deadline = state.intermission_until; }
+    if (deadline !== null) {
+      const left = deadline - now;
+      text = state.phase === "demonstration" ? t("demo.time_left", { s: fmtSeconds(left) }) : t("clock.left", { s: fmtSeconds(left) });
+      els.clock.classList.toggle("urgent", left < 10 && state.phase === "bidding");
+    } else if (state.phase === "thinking" && rnd) {
+      const wait = rnd.clock_turnable_at - now;
+      text = wait > 0 ? t("clock.idle") : "";
+      turnClock.hidden = !(seated() && wait <= 0);
+    }
+    if (state.phase !== "thinking") turnClock.hidden = true;
+    els.clock.textContent = text;
+    els.clock.dataset.running = deadline !== null ? "1" : "0";
+    const fillEl = els.clockBar.firstElementChild;
+    const frac = deadline !== null && span ? Math.max(0, Math.min(1, (deadline - now) / span)) : 0;
+    els.clockBar.hidden = !(state.phase === "bidding");
+    fillEl.style.width = `${(frac * 100).toFixed(1)}%`;
+  }
+  const clockTimer = setInterval(tick, 250);
+
+  async function copyLink() {
+    const url = `${location.origin}/r/${roomId}`;
+    try { await navigator.clipboard.writeText(url); toast(t("room.copied")); } catch { toast(url); }
+  }
+
+  // Arrow keys move the selected robot, unless typing in a field.
+  const onKey = (e) => {
+    if (e.target.closest?.("input, textarea, select")) return;
+    if (board.handleKey(e)) e.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+  onLangChange(() => { update(); });
+
+  // Fallback if the socket cannot open at all: say whether the room exists.
+  api(`/api/rooms/${encodeURIComponent(roomId)}`).catch((e) => { if (e.status === 404) toast(t("room.not_found"), "error", 10000); });
+
+  return () => { clearInterval(clockTimer); document.removeEventListener("keydown", onKey); sock.close(); };
+}
+
+/** One line of text for an event (room log and replay). */
+export function describe(ev, nameOf, state) {
+  const p = (k, extra = {}) => t(`ev.${k}`, { name: nameOf(ev.player), ...extra });
+  switch (ev.type) {
+    case "player_joined": return t("ev.player_joined", { name: ev.name });
+    case "player_left": return p("player_left");
+    case "game_started": return t("ev.game_started");
+    case "chip_drawn": return t("ev.chip_drawn", { round: ev.round, chip: chipName(ev) });
+    case "bid_placed": return p("bid_placed", { moves: movesText(ev.moves) });
+    case "clock_started": return p("clock_started");
+    case "clock_ran_out": return t("ev.clock_ran_out");
+    case "demonstration_started": return p("demonstration_started", { bid: ev.bid });
+    case "move_played": {
+      const color = state?.robots?.[ev.move.robot]?.color ?? ev.move.robot;
+      return p("move_played", { robot: colorName(color), dir: t(`dir.${ev.move.direction}`) });
+    }
+    case "demonstration_ended": return t(`demo.reason.${ev.reason}`, { name: nameOf(ev.player), cost: ev.cost });
+    case "round_ended": return ev.result === "won" ? t("result.won", { name: nameOf(ev.winner) }) : t(`result.${ev.result}`);
+    case "round_solved": return t("ev.round_solved", { round: ev.round, optimal: ev.optimal ?? "—" });
+    case "game_ended": return `${t("ev.game_ended")} — ${t("over.winners", { names: (ev.winners || []).map(nameOf).join(", ") })}`;
+    default: return t("ev.other", { type: ev.type });
+  }
+}
