@@ -1,0 +1,172 @@
+"""The solver's compiled tables and kernels against the engine's physics
+(:meth:`Position.paths`) on random small boards: robot-free paths for every
+colour, cell and direction; truncation by other robots; the transparent
+robot's stops, costs and headings; and the relaxed distance as a lower bound
+of the reference optimum."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, note
+from hypothesis import strategies as st
+from reference_solver import reference_optimum
+from strategies import PROPERTY, boards, positions, rule_sets
+
+from ricochet.board import ROBOT_COLORS, Board
+from ricochet.geometry import DIRECTIONS
+from ricochet.position import IllegalMove, Position, Robot
+from ricochet.puzzle import Puzzle
+from ricochet.rules import Rules
+from ricochet.solver import kernel
+from ricochet.solver.tables import board_tables, lower_bound, path_tables
+
+SOLID_COLORS = tuple(c for c in ROBOT_COLORS if c != "transparent")
+BASE = ("red", "green", "blue", "yellow")
+
+
+def engine_move(pos: Position, robot: int, d: int, rules: Rules) -> tuple[tuple[int, int], int, bool] | None:
+    """(end cell, final heading index, deflected) of an ordinary robot's move, or None when illegal."""
+    try:
+        (path,) = pos.paths(robot, DIRECTIONS[d], rules)
+    except IllegalMove:
+        return None
+    return path.end, path.heading.index, path.deflected
+
+
+def kernel_move(board: Board, pos: Position, robot: int, d: int, rules: Rules
+                ) -> tuple[tuple[int, int], int, bool] | None:
+    """The same move read from the path tables as the search reads them: walk
+    the robot-free path; the first cell holding another robot stops the robot
+    before it; a cyclic path that no robot cuts is illegal, as is a move that
+    ends where it started."""
+    table = path_tables(board, rules, pos.goal, pos.robots[robot].color)
+    occupied = {board.index(r.cell) for i, r in enumerate(pos.robots) if i != robot}
+    s = board.index(pos.robots[robot].cell)
+    idx = s * 4 + d
+    o, length = int(table.start[idx]), int(table.length[idx])
+    end, last, broke = s, -1, False
+    for j in range(length):
+        c = int(table.cells[o + j])
+        if c in occupied:
+            broke = True
+            break
+        end, last = c, j
+    if (not broke and table.cyclic[idx]) or end == s:
+        return None
+    return board.cell(end), int(table.heads[o + last]), bool(table.defl[o + last])
+
+
+@st.composite
+def board_goal(draw: st.DrawFn, max_size: int = 8) -> tuple[Board, tuple[int, int] | None]:
+    board = draw(boards(max_size=max_size))
+    free = [c for c in board.cells() if c not in board.blocked]
+    goal = None
+    if draw(st.booleans()):
+        pool = sorted(board.towers) if board.towers and draw(st.booleans()) else free
+        goal = draw(st.sampled_from(pool))
+    return board, goal
+
+
+@PROPERTY
+@given(board_goal(), rule_sets())
+def test_robot_free_paths_match_the_engine(bg: tuple[Board, tuple[int, int] | None], rules: Rules) -> None:
+    """Every colour, every start cell (towers included), every direction, one robot alone."""
+    board, goal = bg
+    for color in SOLID_COLORS:
+        for cell in board.cells():
+            if cell in board.blocked:
+                continue
+            pos = Position(board, (Robot(color, cell),), goal)
+            for d in range(4):
+                assert kernel_move(board, pos, 0, d, rules) == engine_move(pos, 0, d, rules), (color, cell, d)
+
+
+@PROPERTY
+@given(positions(max_size=8, min_robots=2, colors=SOLID_COLORS), rule_sets())
+def test_paths_cut_by_other_robots_match_the_engine(pos: Position, rules: Rules) -> None:
+    board = pos.board
+    for r in range(len(pos.robots)):
+        for d in range(4):
+            assert kernel_move(board, pos, r, d, rules) == engine_move(pos, r, d, rules), (r, d)
+
+
+def transparent_stops(pos: Position, robot: int, d: int, rules: Rules) -> dict[tuple[int, int], tuple[int, int, bool]]:
+    """The kernel's transparent moves (end → cost, heading, deflected), called
+    with workspace arrays allocated as ``kernel.ida`` allocates them."""
+    board = pos.board
+    bt = board_tables(board, rules, pos.goal)
+    n = board.width * board.height
+    occ = np.zeros(n, dtype=np.uint8)
+    for i, r in enumerate(pos.robots):
+        if i != robot:
+            occ[board.index(r.cell)] = 1
+    m = len(pos.robots) * 4 + 4 * n
+    out_end = np.empty(m, dtype=np.int32)
+    out_cost = np.empty(m, dtype=np.int32)
+    out_head = np.empty(m, dtype=np.int32)
+    out_defl = np.empty(m, dtype=np.int32)
+    count = kernel.transparent_moves(
+        board.index(pos.robots[robot].cell), d, board.width, board.height, bt.wall, bt.openm, bt.obst, bt.diag,
+        bt.passable, occ,
+        np.zeros(n * 4, dtype=np.int32), np.zeros(n * 4, dtype=np.int64), 1, np.zeros(n * 4, dtype=np.int32),
+        np.zeros((3, n * 4 + 1), dtype=np.int32), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64),
+        np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int64),
+        out_end, out_cost, out_head, out_defl, 0)
+    ends = [board.cell(int(e)) for e in out_end[:count]]
+    assert len(set(ends)) == len(ends), "a stop listed twice"
+    return {board.cell(int(out_end[j])): (int(out_cost[j]), int(out_head[j]), bool(out_defl[j]))
+            for j in range(count)}
+
+
+@st.composite
+def transparent_positions(draw: st.DrawFn) -> Position:
+    """A transparent robot among up to three others on a small board."""
+    pos = draw(positions(max_size=7, max_robots=3, colors=SOLID_COLORS))
+    free = [c for c in pos.board.cells() if c not in pos.board.blocked and c not in pos.cells]
+    cell = draw(st.sampled_from(free)) if free else None
+    if cell is None:
+        return pos
+    return Position(pos.board, pos.robots + (Robot("transparent", cell),), pos.goal)
+
+
+@PROPERTY
+@given(transparent_positions(), rule_sets())
+def test_transparent_moves_match_the_engine(pos: Position, rules: Rules) -> None:
+    note(repr(pos))
+    for robot, r in enumerate(pos.robots):
+        if r.color != "transparent":
+            continue
+        for d in range(4):
+            try:
+                paths = pos.paths(robot, DIRECTIONS[d], rules)
+            except IllegalMove:
+                paths = []
+            expected = {p.end: (p.cost, p.heading.index, p.deflected) for p in paths}
+            assert transparent_stops(pos, robot, d, rules) == expected, DIRECTIONS[d]
+
+
+@PROPERTY
+@given(positions(max_size=7, max_robots=1, colors=BASE, goal=False), rule_sets(), st.data())
+def test_relaxed_distance_is_a_lower_bound(pos: Position, rules: Rules, data: st.DataObject) -> None:
+    """With one robot the relaxed distance (stop anywhere on a path) never
+    exceeds the true optimum; unreachable in the relaxation means unsolvable."""
+    board = pos.board
+    free = [c for c in board.cells() if c not in board.blocked]
+    target = data.draw(st.sampled_from(free), label="target")
+    puzzle = Puzzle(pos, target, 0)
+    h = lower_bound(board, rules, target, pos.robots[0].color, target)
+    bound = int(h[board.index(pos.robots[0].cell)])
+    ref = reference_optimum(puzzle, rules, max_cost=12, max_states=5_000)
+    note(f"bound {bound}, reference {ref}")
+    if ref.cost is not None:
+        assert bound <= ref.cost
+    if bound == kernel.INF:
+        assert ref.cost is None
+        assert ref.unsolvable or ref.states > 5_000
+    assert int(h[board.index(target)]) == 0
+
+
+def test_transparent_lower_bound_is_one_off_the_target() -> None:
+    board = Board.build(4, 4)
+    h = lower_bound(board, Rules(), (1, 1), "transparent", (1, 1))
+    assert h[board.index((1, 1))] == 0 and (np.delete(h, board.index((1, 1))) == 1).all()
