@@ -1,0 +1,297 @@
+"""A small asyncio client of the protocol (``docs/protocol.md``), for bots,
+tests and the load benchmark.
+
+>>> async def play():                                   # doctest: +SKIP
+...     async with RicochetClient("ws://127.0.0.1:8000/ws/k3x9m2qa7d") as c:
+...         welcome = await c.hello("Ann")
+...         await c.bid(7)
+...         async for msg in c:
+...             print(msg["type"], c.state["phase"])
+
+The client keeps the room's public state up to date (``client.state``,
+``client.version``): ``welcome`` and ``sync`` replace it, each ``event`` is
+merged in (shallow, as the protocol says).  A gap in versions triggers a
+``sync`` by itself.
+
+Transports: :class:`WebSocketTransport` (a real socket, ``websockets``
+library) and :class:`InProcessTransport` (straight into a running server's
+room, used by the server's own bots; same messages, no socket).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .protocol import PROTOCOL_VERSION
+
+if TYPE_CHECKING:
+    from .rooms import RoomManager, Session
+
+
+class ClientError(Exception):
+    """An ``error`` message from the server (``code``, ``message``) or a closed connection (``closed``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Transport(Protocol):
+    async def connect(self) -> None: ...
+    async def send(self, text: str) -> None: ...
+    async def recv(self) -> str | None:
+        """The next frame, or ``None`` once the connection is closed."""
+    async def close(self) -> None: ...
+
+
+class WebSocketTransport:
+    """A real WebSocket (``ws://host:port/ws/ROOM``)."""
+
+    def __init__(self, url: str, *, open_timeout: float = 10.0) -> None:
+        self.url = url
+        self.open_timeout = open_timeout
+        self.ws: Any = None
+        self.close_reason: str | None = None
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(self.url, open_timeout=self.open_timeout, max_size=2**22)
+
+    async def send(self, text: str) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await self.ws.send(text)
+        except ConnectionClosed as e:
+            raise ClientError("closed", f"the connection is closed ({e})") from None
+
+    async def recv(self) -> str | None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            data = await self.ws.recv()
+        except ConnectionClosed as e:
+            self.close_reason = str(e)
+            return None
+        return data if isinstance(data, str) else data.decode()
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+class InProcessTransport:
+    """A connection straight into a room of a :class:`~ricochet.server.rooms.RoomManager`
+    running in this event loop: the same protocol, no socket."""
+
+    def __init__(self, manager: RoomManager, room_id: str) -> None:
+        self.manager = manager
+        self.room_id = room_id
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.session: Session | None = None
+
+    async def connect(self) -> None:
+        from .rooms import Session
+
+        room = await self.manager.get_room(self.room_id)
+        if room is None:
+            raise ClientError("no_room", f"there is no room {self.room_id}")
+        self.session = Session(self.manager, room, self._put, self._closed)
+
+    def _put(self, text: str) -> bool:
+        self.queue.put_nowait(text)
+        return True
+
+    def _closed(self, code: int, reason: str) -> None:
+        self.queue.put_nowait(None)
+
+    async def send(self, text: str) -> None:
+        if self.session is None or self.session.closed:
+            raise ClientError("closed", "the connection is closed")
+        await self.session.receive(text)
+
+    async def recv(self) -> str | None:
+        return await self.queue.get()
+
+    async def close(self) -> None:
+        if self.session is not None:
+            self.session.disconnect()
+        self.queue.put_nowait(None)
+
+
+class RicochetClient:
+    """One connection to one room.  Give a ``ws://…/ws/ROOM`` URL or a transport."""
+
+    def __init__(self, url: str | None = None, *, transport: Transport | None = None, auto_sync: bool = True) -> None:
+        if transport is None:
+            if url is None:
+                raise ValueError("give the room's WebSocket URL (ws://host:port/ws/ROOM) or a transport")
+            transport = WebSocketTransport(url)
+        self.transport = transport
+        self.auto_sync = auto_sync
+        self.state: dict[str, Any] | None = None
+        self.version = 0
+        self.you: dict[str, Any] | None = None
+        self.room: dict[str, Any] | None = None
+        self.closed = False
+        self.skew = 0.0
+        """``server_time - time.time()`` at the last message that carried it."""
+        self._ref = 0
+
+    # -- connection -------------------------------------------------------------------------
+    async def connect(self) -> RicochetClient:
+        await self.transport.connect()
+        return self
+
+    async def close(self) -> None:
+        self.closed = True
+        await self.transport.close()
+
+    async def __aenter__(self) -> RicochetClient:
+        return await self.connect()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def player(self) -> str | None:
+        return self.you["player"] if self.you else None
+
+    def server_now(self) -> float:
+        """The server's clock, as far as this client can tell."""
+        return time.time() + self.skew
+
+    # -- messages --------------------------------------------------------------------------------
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.transport.send(json.dumps(msg))
+
+    async def recv(self, timeout: float | None = None) -> dict[str, Any]:
+        """The next server message (state tracking applied); :class:`ClientError` ``closed`` at the end."""
+        if self.closed:
+            raise ClientError("closed", "the connection is closed")
+        text = await (asyncio.wait_for(self.transport.recv(), timeout) if timeout else self.transport.recv())
+        if text is None:
+            self.closed = True
+            raise ClientError("closed", "the server closed the connection")
+        msg: dict[str, Any] = json.loads(text)
+        await self._track(msg)
+        return msg
+
+    async def _track(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if "server_time" in msg:
+            self.skew = float(msg["server_time"]) - time.time()
+        if kind == "welcome":
+            self.you, self.room = msg["you"], msg["room"]
+            self.state, self.version = msg["state"], msg["version"]
+        elif kind == "sync":
+            self.state, self.version = msg["state"], msg["version"]
+        elif kind == "event" and self.state is not None:
+            v = msg["version"]
+            if v <= self.version:
+                return  # already covered by a sync
+            if v != self.version + 1 and self.auto_sync:
+                await self.sync(self.version)
+            self.state.update(msg["state"])
+            self.version = v
+            if msg["event"]["type"] == "game_reset" and self.room is not None:
+                self.room["game"] = msg["event"]["game"]
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        return self._iter()
+
+    async def _iter(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            try:
+                yield await self.recv()
+            except ClientError as e:
+                if e.code == "closed":
+                    return
+                raise
+
+    async def wait_for(self, match: str | Callable[[dict[str, Any]], bool], timeout: float = 10.0,
+                       *, raise_errors: bool = False) -> dict[str, Any]:
+        """Read messages until one matches (a message type, or a predicate); others are skipped.
+        With ``raise_errors`` an ``error`` message raises :class:`ClientError`."""
+        pred = (lambda m: m.get("type") == match) if isinstance(match, str) else match
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching message within {timeout} s")
+            msg = await self.recv(left)
+            if pred(msg):
+                return msg
+            if raise_errors and msg.get("type") == "error":
+                raise ClientError(msg["code"], msg["message"])
+
+    async def hello(self, name: str | None = None, *, seat_token: str | None = None, since: int | None = None,
+                    spectate: bool = False, timeout: float = 10.0) -> dict[str, Any]:
+        """Say hello and wait for ``welcome`` (:class:`ClientError` with the server's refusal)."""
+        await self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name, "seat_token": seat_token,
+                         "since": since, "spectate": spectate})
+        return await self.wait_for("welcome", timeout, raise_errors=True)
+
+    def next_ref(self) -> int:
+        self._ref += 1
+        return self._ref
+
+    async def _action(self, kind: str, ref: str | int | None = None, **fields: Any) -> None:
+        msg: dict[str, Any] = {"type": kind, **{k: v for k, v in fields.items() if v is not None}}
+        if ref is not None:
+            msg["ref"] = ref
+        await self.send(msg)
+
+    # -- actions (each sends one message; answers come through recv / iteration) -------------------
+    async def bid(self, moves: int, ref: str | int | None = None) -> None:
+        await self._action("bid", ref, moves=moves)
+
+    async def move(self, robot: str | int, direction: str, stop: tuple[int, int] | None = None,
+                   ref: str | int | None = None) -> None:
+        await self._action("move", ref, robot=robot, direction=direction, stop=list(stop) if stop else None)
+
+    async def give_up(self, ref: str | int | None = None) -> None:
+        await self._action("give_up", ref)
+
+    async def turn_clock(self, ref: str | int | None = None) -> None:
+        await self._action("turn_clock", ref)
+
+    async def start(self, ref: str | int | None = None) -> None:
+        await self._action("start", ref)
+
+    async def restart(self, ref: str | int | None = None) -> None:
+        await self._action("restart", ref)
+
+    async def end_game(self, ref: str | int | None = None) -> None:
+        await self._action("end_game", ref)
+
+    async def leave(self, ref: str | int | None = None) -> None:
+        await self._action("leave", ref)
+
+    async def join(self, ref: str | int | None = None) -> None:
+        await self._action("join", ref)
+
+    async def chat(self, text: str, ref: str | int | None = None) -> None:
+        await self._action("chat", ref, text=text)
+
+    async def add_bot(self, level: str = "intermediate", name: str | None = None,
+                      ref: str | int | None = None) -> None:
+        await self._action("add_bot", ref, level=level, name=name)
+
+    async def remove_bot(self, player: str, ref: str | int | None = None) -> None:
+        await self._action("remove_bot", ref, player=player)
+
+    async def request_solution(self, round: int, ref: str | int | None = None) -> None:
+        await self._action("request_solution", ref, round=round)
+
+    async def sync(self, since: int | None = None) -> None:
+        await self.send({"type": "sync", "since": since})
+
+    async def ping(self) -> None:
+        await self.send({"type": "ping"})

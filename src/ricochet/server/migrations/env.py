@@ -1,0 +1,14 @@
+"""Alembic environment: the server hands in an open (sync-facing) connection
+through ``config.attributes["connection"]``; see ``Storage.migrate``."""
+
+from __future__ import annotations
+
+from alembic import context
+
+connection = context.config.attributes.get("connection")
+if connection is None:
+    raise RuntimeError("run migrations through ricochet.server.storage.Storage.migrate() "
+                       "(ricochet serve does it at start)")
+context.configure(connection=connection, target_metadata=None, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()

@@ -1,0 +1,373 @@
+"""The WebSocket protocol, version 1 (``docs/protocol.md``): limits, validation
+of every client message, room options, and the rate limiter.
+
+Pure functions and small values, no I/O: the rooms module feeds text in and
+gets either a clean message dict or a :class:`ProtocolError` whose ``code`` and
+``message`` go back to the client as an ``error`` message.
+
+>>> parse_message('{"type": "bid", "moves": 7, "ref": 3}')
+{'type': 'bid', 'moves': 7, 'ref': 3}
+>>> try:
+...     parse_message('{"type": "fly"}')
+... except ProtocolError as e:
+...     print(e.code)
+unknown_type
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import ConfigError, GameConfig
+from ..rules import Rules
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 4096
+MAX_BODY_BYTES = 16 * 1024
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20
+FLOOD_DROPS = 100
+"""Dropped messages within :data:`FLOOD_WINDOW` seconds after which the connection is closed."""
+FLOOD_WINDOW = 10.0
+MAX_NAME = 32
+MAX_CHAT = 300
+MAX_ROOM_NAME = 40
+MAX_REF = 64
+MAX_TOKEN = 128
+MAX_SEATS = 8
+MAX_BOTS = 6
+MISSED_LIMIT = 200
+"""At most this many missed events are sent on resync; beyond that only the full state."""
+CHAT_HISTORY = 50
+BOT_LEVELS = ("beginner", "intermediate", "expert", "perfect")
+DIRECTIONS = ("N", "E", "S", "W")
+ROBOT_COLORS = ("red", "green", "blue", "yellow", "silver", "transparent")
+
+
+class ProtocolError(ValueError):
+    """A message the server refuses; ``code`` is the ``error`` message's code."""
+
+    def __init__(self, message: str, code: str = "bad_message") -> None:
+        super().__init__(message)
+        self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self)
+
+
+# -- text ---------------------------------------------------------------------------
+def clean_text(value: object, field: str, limit: int, *, allow_empty: bool = False) -> str:
+    """A trimmed text without control characters, at most ``limit`` characters.
+
+    Stored and sent raw otherwise: escaping is the front end's job (it knows the context).
+
+    >>> clean_text("  Ann\\x00 ", "name", 32)
+    'Ann'
+    """
+    if not isinstance(value, str):
+        raise ProtocolError(f"{field} must be a text, got {_kind(value)}")
+    text = "".join(ch for ch in value if ch in "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
+    text = text.strip()
+    if not text and not allow_empty:
+        raise ProtocolError(f"{field} must not be empty")
+    if len(text) > limit:
+        raise ProtocolError(f"{field} may have at most {limit} characters, got {len(text)}")
+    return text
+
+
+def _kind(value: object) -> str:
+    return "null" if value is None else {bool: "true/false", int: "a number", float: "a number", str: "a text",
+                                         list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _int(value: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ProtocolError(f"{field} must be a whole number, got {_kind(value)}")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        rng = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
+        raise ProtocolError(f"{field} must be {rng}, got {value}")
+    return value
+
+
+def _bool(value: object, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{field} must be true or false, got {_kind(value)}")
+    return value
+
+
+# -- client messages ------------------------------------------------------------------
+def _none(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    pass
+
+
+def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    if "protocol" not in msg:
+        raise ProtocolError(f"hello needs \"protocol\": {PROTOCOL_VERSION}", "protocol")
+    proto = msg["protocol"]
+    if proto != PROTOCOL_VERSION or isinstance(proto, bool):
+        raise ProtocolError(f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}: reload the page",
+                            "protocol")
+    out["protocol"] = PROTOCOL_VERSION
+    name = msg.get("name")
+    out["name"] = None if name is None else clean_text(name, "name", MAX_NAME)
+    token = msg.get("seat_token")
+    if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN):
+        raise ProtocolError(f"seat_token must be the text from your welcome message or null, got {_kind(token)}")
+    out["seat_token"] = token
+    since = msg.get("since")
+    out["since"] = None if since is None else _int(since, "since", 0)
+    out["spectate"] = _bool(msg.get("spectate", False), "spectate")
+
+
+def _bid(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    if "moves" not in msg:
+        raise ProtocolError("bid needs \"moves\": the number of moves you bid")
+    out["moves"] = _int(msg["moves"], "moves")  # the range is the game's to judge (code "bid")
+
+
+def _move(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    robot = msg.get("robot")
+    if isinstance(robot, str):
+        if robot not in ROBOT_COLORS:
+            raise ProtocolError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or an index), got {robot!r}")
+    elif isinstance(robot, int) and not isinstance(robot, bool):
+        _int(robot, "robot", 0, 5)
+    else:
+        raise ProtocolError(f"move needs \"robot\": a colour like \"red\" (or an index), got {_kind(robot)}")
+    out["robot"] = robot
+    direction = msg.get("direction")
+    if not isinstance(direction, str) or direction.upper() not in DIRECTIONS:
+        raise ProtocolError(f"move needs \"direction\": one of N, E, S, W, got {direction!r}")
+    out["direction"] = direction.upper()
+    stop = msg.get("stop")
+    if stop is not None:
+        if not (isinstance(stop, list) and len(stop) == 2):
+            raise ProtocolError("stop must be a cell [x, y]")
+        out["stop"] = (_int(stop[0], "stop x", 0, 31), _int(stop[1], "stop y", 0, 31))
+    else:
+        out["stop"] = None
+
+
+def _chat(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    out["text"] = clean_text(msg.get("text"), "text", MAX_CHAT)
+
+
+def _add_bot(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    level = msg.get("level", "intermediate")
+    if level not in BOT_LEVELS:
+        raise ProtocolError(f"level must be one of {', '.join(BOT_LEVELS)}, got {level!r}")
+    out["level"] = level
+    name = msg.get("name")
+    out["name"] = None if name is None else clean_text(name, "name", MAX_NAME)
+
+
+def _remove_bot(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    player = msg.get("player")
+    if not isinstance(player, str) or not 0 < len(player) <= 16:
+        raise ProtocolError(f"remove_bot needs \"player\": the bot's player id, got {_kind(player)}")
+    out["player"] = player
+
+
+def _request_solution(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    if "round" not in msg:
+        raise ProtocolError("request_solution needs \"round\": the round number")
+    out["round"] = _int(msg["round"], "round", 1)
+
+
+def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    since = msg.get("since")
+    out["since"] = None if since is None else _int(since, "since", 0)
+
+
+MESSAGE_TYPES: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], None]] = {
+    "hello": _hello, "bid": _bid, "move": _move, "give_up": _none, "turn_clock": _none, "start": _none,
+    "restart": _none, "end_game": _none, "leave": _none, "join": _none, "chat": _chat, "add_bot": _add_bot,
+    "remove_bot": _remove_bot, "request_solution": _request_solution, "sync": _sync, "ping": _none,
+}
+"""Every client message type and its field validator."""
+
+
+def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
+    """The client's ``ref`` (echoed in errors and acks), or :class:`ProtocolError`."""
+    ref = msg.get("ref")
+    if ref is None:
+        return None
+    if isinstance(ref, bool) or not isinstance(ref, str | int):
+        raise ProtocolError("ref must be a text or a whole number")
+    if isinstance(ref, str) and len(ref) > MAX_REF:
+        raise ProtocolError(f"ref may have at most {MAX_REF} characters")
+    if isinstance(ref, int) and abs(ref) > 2**53:
+        raise ProtocolError("ref is too large a number")
+    return ref
+
+
+def parse_message(text: str | bytes) -> dict[str, Any]:
+    """Validate one client frame: the clean message (``type``, its fields, ``ref``
+    if given; unknown extra fields are dropped) or :class:`ProtocolError`.
+
+    On a refusal after the ``ref`` was read, the error carries it as ``ref``."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(f"message too big: {size} bytes, at most {MAX_MESSAGE_BYTES}", "too_big")
+    try:
+        msg = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("not valid JSON: send one JSON object per message", "bad_json") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError(f"a message must be a JSON object, got {_kind(msg)}", "bad_json")
+    ref = parse_ref(msg)
+    kind = msg.get("type")
+    check = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
+    if check is None:
+        err = ProtocolError(f"unknown message type {kind!r}; known: {', '.join(MESSAGE_TYPES)}", "unknown_type")
+        err.ref = ref  # type: ignore[attr-defined]
+        raise err
+    out: dict[str, Any] = {"type": kind}
+    try:
+        check(msg, out)
+    except ProtocolError as e:
+        e.ref = ref  # type: ignore[attr-defined]
+        raise
+    if ref is not None:
+        out["ref"] = ref
+    return out
+
+
+def error_message(code: str, message: str, ref: object = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, "ref": ref}
+
+
+# -- rate limit ----------------------------------------------------------------------
+class TokenBucket:
+    """``burst`` messages at once, refilled at ``rate`` per second (real time)."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = RATE_BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = float(burst)
+        self.last = clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# -- room options ----------------------------------------------------------------------
+RULE_OPTIONS = ("diagonals", "openings", "silver", "transparent", "must_ricochet", "no_straight_back")
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "name": None, "private": False, "tiles": None, "faces": "AB",
+    "diagonals": True, "openings": True, "silver": True, "transparent": False,
+    "must_ricochet": True, "no_straight_back": True,
+    "clock_seconds": 60, "no_bid_wait_seconds": 300, "demo_seconds": 60, "demo_seconds_per_move": 10,
+    "intermission_seconds": 5, "target_score": None, "tournament": False, "min_players": 2, "bots": [],
+}
+_SECONDS = {"clock_seconds": (5, 600), "no_bid_wait_seconds": (0, 3600), "demo_seconds": (5, 600),
+            "demo_seconds_per_move": (0, 120), "intermission_seconds": (0, 120)}
+
+
+class OptionsError(ValueError):
+    """Room options that cannot be used; the message names the field."""
+
+
+def normalize_options(raw: object) -> dict[str, Any]:
+    """Room options with defaults filled in and every field checked
+    (:class:`OptionsError` names the field).  Unknown fields are refused so a typo
+    does not silently give another game.
+
+    >>> normalize_options({"clock_seconds": 30})["clock_seconds"]
+    30
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise OptionsError(f"room options must be a JSON object, got {_kind(raw)}")
+    unknown = sorted(set(raw) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise OptionsError(f"unknown option {unknown[0]!r}; known: {', '.join(DEFAULT_OPTIONS)}")
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(raw)
+    try:
+        if opts["name"] is not None:
+            opts["name"] = clean_text(opts["name"], "name", MAX_ROOM_NAME, allow_empty=True) or None
+        for key in ("private", "tournament", *RULE_OPTIONS):
+            _bool(opts[key], key)
+        tiles = opts["tiles"]
+        if isinstance(tiles, list):
+            tiles = ",".join(str(t) for t in tiles)
+        if tiles is not None:
+            if not isinstance(tiles, str):
+                raise ProtocolError("tiles must be four tile names like \"1A,3B,4A,2A\" or null (random)")
+            tiles = tiles.strip() or None
+            if tiles is not None and tiles.lower() == "random":
+                tiles = None
+        opts["tiles"] = tiles
+        faces = opts["faces"]
+        if not isinstance(faces, str) or faces.strip().upper() not in ("AB", "CD", "ANY"):
+            raise ProtocolError(f"faces must be \"AB\", \"CD\" or \"any\", got {faces!r}")
+        opts["faces"] = faces.strip().upper() if faces.strip().upper() != "ANY" else "any"
+        for key, (lo, hi) in _SECONDS.items():
+            v = opts[key]
+            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or not lo <= v <= hi:
+                raise ProtocolError(f"{key} must be a number of seconds from {lo} to {hi}, got {v!r}")
+        if opts["target_score"] is not None:
+            _int(opts["target_score"], "target_score", 1, 17)
+        _int(opts["min_players"], "min_players", 1, MAX_SEATS)
+        bots = opts["bots"]
+        if not isinstance(bots, list) or len(bots) > MAX_BOTS:
+            raise ProtocolError(f"bots must be a list of at most {MAX_BOTS} bots like {{\"level\": \"expert\"}}")
+        clean_bots = []
+        for i, b in enumerate(bots):
+            if isinstance(b, str):
+                b = {"level": b}
+            if not isinstance(b, dict) or set(b) - {"level", "name"}:
+                raise ProtocolError(f"bots[{i}] must be an object like {{\"level\": \"expert\"}}")
+            out: dict[str, Any] = {}
+            _add_bot(b, out)
+            clean_bots.append({k: v for k, v in out.items() if v is not None})
+        opts["bots"] = clean_bots
+        config_for(opts, 0, 1)  # the game flow's own checks (tiles, rules)
+    except (ProtocolError, ConfigError, ValueError) as e:
+        raise OptionsError(str(e)) from None
+    return opts
+
+
+def game_seed(room_seed: int, game: int) -> int:
+    """The seed of game ``game`` of a room: stable, and unguessable without the room's secret seed."""
+    digest = hashlib.sha256(f"{room_seed}:{game}".encode()).digest()
+    return int.from_bytes(digest[:7], "big")
+
+
+def config_for(options: Mapping[str, Any], room_seed: int, game: int) -> GameConfig:
+    """The :class:`GameConfig` of game ``game`` of a room with these (normalised) options."""
+    rules = Rules(**{k: bool(options[k]) for k in RULE_OPTIONS})
+    return GameConfig(
+        tiles=options["tiles"], faces=options["faces"], rules=rules,
+        clock_seconds=options["clock_seconds"], no_bid_wait_seconds=options["no_bid_wait_seconds"],
+        demo_seconds=options["demo_seconds"], demo_seconds_per_move=options["demo_seconds_per_move"],
+        intermission_seconds=options["intermission_seconds"], target_score=options["target_score"],
+        tournament=options["tournament"], min_players=options["min_players"], seed=game_seed(room_seed, game))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What ``GET /api/options`` reports."""
+
+    @staticmethod
+    def to_dict() -> dict[str, Any]:
+        return {"message_bytes": MAX_MESSAGE_BYTES, "rate_per_second": RATE_PER_SECOND, "burst": RATE_BURST,
+                "name": MAX_NAME, "chat": MAX_CHAT, "room_name": MAX_ROOM_NAME, "seats": MAX_SEATS,
+                "bots": MAX_BOTS}

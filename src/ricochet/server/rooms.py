@@ -1,0 +1,823 @@
+"""Rooms, sessions and the lobby: the stateful shell around the pure game flow.
+
+A :class:`Room` owns a game configuration and its event log.  Its state is
+the fold of the log; an action is checked by :func:`ricochet.games.apply`,
+the events it produces are appended to the database *first*, then folded in
+and broadcast with the room's increasing ``version``.  A ticker task per room
+calls :func:`ricochet.games.tick` at the next deadline (sand clock,
+demonstration limit, intermission).
+
+A :class:`Session` is one connection (a WebSocket, or an in-process pipe for
+bots) speaking the protocol of ``docs/protocol.md``.  The
+:class:`RoomManager` holds the rooms, loads every unfinished room from the
+database at start and resumes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+import string
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..games import (
+    Bid,
+    Demonstrate,
+    EndGame,
+    GameConfig,
+    GameError,
+    GameState,
+    GiveUp,
+    Join,
+    Leave,
+    ReportSolution,
+    Start,
+    TurnClock,
+    apply,
+    event_from_dict,
+    new_game,
+    tick,
+)
+from ..games.ricochet_robots import Event, evolve
+from ..geometry import Direction
+from ..position import IllegalMove, Move, Position
+from ..puzzle import Puzzle
+from . import protocol as P
+from .protocol import ProtocolError
+from .solving import Answer, SolverService
+from .storage import RoomRow, SeatRow, Storage, hash_token
+
+log = logging.getLogger("ricochet.server")
+
+ROOM_ID_ALPHABET = string.ascii_lowercase + string.digits
+ROOM_ID_LENGTH = 10
+BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Noether", "Turing",
+             "Lovelace", "Shannon")
+SEND_QUEUE = 2000
+"""Messages queued for a slow connection before it is dropped."""
+HEAVY_KEYS = {"board": ("game_started", "game_reset"), "config": ("game_reset",),
+              "history": ("round_ended", "round_solved", "game_ended", "game_reset")}
+
+ConfigFactory = Callable[[Mapping[str, Any], int, int], GameConfig]
+
+
+def new_room_id() -> str:
+    return "".join(secrets.choice(ROOM_ID_ALPHABET) for _ in range(ROOM_ID_LENGTH))
+
+
+def status_of(state: GameState) -> str:
+    return {"lobby": "lobby", "over": "over"}.get(state.phase, "playing")
+
+
+def dumps(msg: Mapping[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def next_deadline(state: GameState) -> float | None:
+    """When :func:`tick` has something to do next (``None``: only an action can change things)."""
+    rnd = state.round
+    if state.phase == "bidding" and rnd is not None:
+        return rnd.clock_deadline
+    if state.phase == "demonstration" and rnd is not None:
+        return rnd.demo_deadline
+    if state.phase == "intermission" and rnd is None:
+        return state.intermission_until
+    return None
+
+
+def _public_event(payload: Mapping[str, Any]) -> dict[str, Any]:
+    if payload.get("type") == "round_solved":
+        return {k: v for k, v in payload.items() if k != "solution"}  # moves only on request_solution
+    return dict(payload)
+
+
+@dataclass
+class Seat:
+    """A seat of a room (a person or a bot), known by its token."""
+
+    player_id: str
+    name: str
+    token_hash: str
+    bot: bool = False
+    level: str | None = None
+    created: float = 0.0
+
+
+class Room:
+    """One room: options, the current game's state (a fold of its log), sessions."""
+
+    def __init__(self, manager: RoomManager, row: RoomRow, seats: list[Seat]) -> None:
+        self.manager = manager
+        self.id = row.id
+        self.name = row.name
+        self.options = row.options
+        self.private = row.private
+        self.seed = row.seed
+        self.created = row.created
+        self.game = row.game
+        self.config = manager.config_factory(self.options, self.seed, self.game)
+        self.state: GameState = new_game(self.config)
+        self.version = 0
+        self.game_start_version = 0
+        """Version of the ``game_reset`` that opened the current game (0 for the first game)."""
+        self.log: list[tuple[int, dict[str, Any]]] = []
+        """The current game's events (``game_reset`` included) with their versions."""
+        self.seats: dict[str, Seat] = {s.player_id: s for s in seats}
+        self.sessions: set[Session] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.solving: dict[tuple[int, int], asyncio.Future[Answer]] = {}
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.ticker: asyncio.Task[None] | None = None
+
+    # -- loading ----------------------------------------------------------------------------
+    def load_events(self, rows: list[Any]) -> None:
+        """Fold the stored log of the current game (rows of :class:`EventRow`, in order)."""
+        state = new_game(self.config)
+        for r in rows:
+            self.version = max(self.version, r.seq)
+            if r.game != self.game:
+                continue
+            if r.payload["type"] == "game_reset":
+                self.game_start_version = r.seq
+            else:
+                state = evolve(state, event_from_dict(r.payload))
+            self.log.append((r.seq, r.payload))
+        self.state = state
+
+    @property
+    def status(self) -> str:
+        return status_of(self.state)
+
+    # -- views ---------------------------------------------------------------------------------
+    def view(self, player: str | None) -> dict[str, Any]:
+        """The full public state for ``player`` (``None``: a spectator)."""
+        v = self.state.public_view(player)
+        return self._fix_view(v, self.version)
+
+    @staticmethod
+    def _fix_view(v: dict[str, Any], version: int) -> dict[str, Any]:
+        v["version"] = version
+        for h in v["history"]:
+            h["solution"] = None
+        return v
+
+    def slim_view(self, state: GameState, version: int, event_type: str) -> dict[str, Any]:
+        v = self._fix_view(state.public_view(None), version)
+        del v["you"]
+        if v["round"] is not None:
+            del v["round"]["your_bid"]
+        for key, when in HEAVY_KEYS.items():
+            if event_type not in when:
+                del v[key]
+        return v
+
+    def presence(self) -> dict[str, Any]:
+        online = {s.player for s in self.sessions if s.player is not None}
+        seats = []
+        for p in self.state.players:
+            if not p.seated:
+                continue
+            seat = self.seats.get(p.id)
+            seats.append({"player": p.id, "name": p.name, "bot": bool(seat and seat.bot),
+                          "level": seat.level if seat else None, "online": p.id in online})
+        return {"seats": seats, "spectators": sum(1 for s in self.sessions if s.player is None)}
+
+    def summary(self) -> dict[str, Any]:
+        pres = {s["player"]: s for s in self.presence()["seats"]}
+        return {
+            "room_id": self.id, "name": self.name, "private": self.private, "status": self.status,
+            "phase": self.state.phase, "created": self.created, "url": f"/r/{self.id}", "game": self.game,
+            "players": [{"id": p.id, "name": p.name, "bot": pres[p.id]["bot"], "online": pres[p.id]["online"],
+                         "score": p.score} for p in self.state.players if p.id in pres],
+            "spectators": sum(1 for s in self.sessions if s.player is None), "options": self.public_options(),
+        }
+
+    def public_options(self) -> dict[str, Any]:
+        return {k: v for k, v in self.options.items() if k != "bots"} | {"name": self.name}
+
+    def missed(self, since: int | None) -> list[dict[str, Any]] | None:
+        if since is None or since < self.game_start_version or since > self.version:
+            return None
+        if self.version - since > P.MISSED_LIMIT:
+            return None
+        return [{"version": v, "event": _public_event(p)} for v, p in self.log if v > since]
+
+    def broadcast(self, msg: Mapping[str, Any]) -> None:
+        text = dumps(msg)
+        for s in list(self.sessions):
+            s.deliver(text)
+
+    def broadcast_presence(self) -> None:
+        self.broadcast({"type": "presence", **self.presence()})
+
+    # -- changing the game ------------------------------------------------------------------------
+    async def act(self, action: Any) -> None:
+        """Apply an action now (clocks first), persist and broadcast; :class:`GameError` if refused."""
+        async with self.lock:
+            await self._act_locked(action)
+
+    async def _act_locked(self, action: Any) -> list[Event]:
+        now = self.manager.now()
+        state, due = tick(self.state, now)
+        if due:
+            await self._commit(due)
+        state, events = apply(self.state, action, now)
+        await self._commit(events)
+        return events
+
+    async def tick(self) -> None:
+        """Let time pass: run out clocks that are due."""
+        async with self.lock:
+            _, events = tick(self.state, self.manager.now())
+            if events:
+                await self._commit(events)
+
+    async def _commit(self, events: list[Event], *, reset_to: int | None = None,
+                      reset_state: GameState | None = None) -> None:
+        """Persist events, then fold, broadcast and react to them.  With ``reset_to``
+        a ``game_reset`` to that game comes first and ``events`` belong to it."""
+        payloads = [e.to_dict() for e in events]
+        if reset_to is not None:
+            payloads.insert(0, {"type": "game_reset", "game": reset_to, "at": self.manager.now()})
+        if not payloads:
+            return
+        state = reset_state if reset_to is not None and reset_state is not None else self.state
+        game = reset_to if reset_to is not None else self.game
+        states: list[GameState] = []
+        for e in events:
+            state = evolve(state, e)
+            states.append(state)
+        if reset_to is not None:
+            states.insert(0, reset_state if reset_state is not None else new_game(self.config))
+        new_status = status_of(state)
+        await self.manager.storage.append_events(
+            self.id, game, self.version + 1, payloads,
+            status=new_status if (new_status != self.status or reset_to is not None) else None,
+            game_changed=reset_to is not None)
+        if reset_to is not None:
+            self.game = reset_to
+            self.log = []
+            self.game_start_version = self.version + 1
+            for key in [k for k in self.solving if k[0] != reset_to]:
+                self.solving.pop(key).cancel()
+        now = self.manager.now()
+        presence_changed = False
+        for payload, st in zip(payloads, states, strict=True):
+            self.version += 1
+            self.log.append((self.version, payload))
+            self.state = st
+            kind = payload["type"]
+            if self.sessions:
+                self.broadcast({"type": "event", "version": self.version, "server_time": now,
+                                "event": _public_event(payload), "state": self.slim_view(st, self.version, kind)})
+            self._react(payload, st)
+            presence_changed |= kind in ("player_joined", "player_left", "game_reset")
+        self.state = state
+        if presence_changed and self.sessions:
+            self.broadcast_presence()
+        self.wake.set()
+
+    def _react(self, payload: Mapping[str, Any], state: GameState) -> None:
+        kind = payload["type"]
+        if kind == "chip_drawn" and state.round is not None:
+            self._solve_round(state.round.number)
+        elif kind == "round_ended":
+            self._spawn(self._report_solution(self.game, int(payload["round"])))
+
+    # -- the solver's answers -----------------------------------------------------------------------
+    def _round_puzzle(self, number: int) -> Puzzle | None:
+        s = self.state
+        if s.round is not None and s.round.number == number:
+            return s.round.puzzle
+        for r in s.history:
+            if r.number == number and s.board is not None:
+                return Puzzle(Position(s.board, r.start), r.target, r.active)
+        return None
+
+    def _solve_round(self, number: int) -> asyncio.Future[Answer] | None:
+        key = (self.game, number)
+        fut = self.solving.get(key)
+        if fut is None:
+            puzzle = self._round_puzzle(number)
+            if puzzle is None:
+                return None
+            fut = self.manager.solver.solve(puzzle, self.config.rules)
+            self.solving[key] = fut
+        return fut
+
+    async def _report_solution(self, game: int, number: int) -> None:
+        """Once round ``number`` is over: tell everyone its optimal length (never before)."""
+        fut = self._solve_round(number)
+        if fut is None:
+            return
+        answer = await asyncio.shield(fut)
+        async with self.lock:
+            self.solving.pop((game, number), None)
+            if self.game != game or self.state.solution_of(number) is not None:
+                return
+            await self._act_locked(ReportSolution(number, answer.optimal, answer.moves))
+
+    def resume_solutions(self) -> None:
+        """After loading: solve the round in play, report finished rounds still lacking their optimum."""
+        s = self.state
+        if s.round is not None:
+            self._solve_round(s.round.number)
+        for r in s.history:
+            if s.solution_of(r.number) is None:
+                self._spawn(self._report_solution(self.game, r.number))
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+
+        def done(t: asyncio.Task[Any]) -> None:
+            self.tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("room %s: background task failed", self.id, exc_info=t.exception())
+        task.add_done_callback(done)
+
+    # -- the ticker ----------------------------------------------------------------------------------
+    def start_ticker(self) -> None:
+        if self.ticker is None:
+            self.ticker = asyncio.ensure_future(self._tick_loop())
+
+    async def _tick_loop(self) -> None:
+        while True:
+            self.wake.clear()
+            deadline = next_deadline(self.state)
+            if deadline is None:
+                await self.wake.wait()
+                continue
+            delay = deadline - self.manager.now()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self.wake.wait(), delay + 0.002)
+                    continue  # something changed: look again
+                except TimeoutError:
+                    pass
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - e.g. the database is down: retry, do not kill the room
+                log.exception("room %s: tick failed; retrying", self.id)
+                await asyncio.sleep(1.0)
+
+    # -- seats ---------------------------------------------------------------------------------------
+    def seat_by_token(self, token: str) -> Seat | None:
+        h = hash_token(token)
+        for seat in self.seats.values():
+            if secrets.compare_digest(seat.token_hash, h):
+                return seat
+        return None
+
+    def bot_token(self, player_id: str) -> str:
+        """A bot's seat token: derived from the room's secret seed, so it survives restarts."""
+        return hash_token(f"bot:{self.seed}:{player_id}")[:32]
+
+    def _check_room_for(self, bot: bool) -> None:
+        seated = [p for p in self.state.players if p.seated]
+        if len(seated) >= P.MAX_SEATS:
+            raise ProtocolError(f"the room is full ({P.MAX_SEATS} seats): watch as a spectator", "full")
+        if bot and sum(1 for p in seated if self.seats.get(p.id) and self.seats[p.id].bot) >= P.MAX_BOTS:
+            raise ProtocolError(f"at most {P.MAX_BOTS} bots per room", "full")
+
+    async def add_seat(self, name: str, *, bot: bool = False, level: str | None = None) -> tuple[Seat, str]:
+        """Seat a new player (``Join``): the seat and its secret token.  Locked by the caller."""
+        self._check_room_for(bot)
+        pid = f"{'b' if bot else 'p'}{len(self.seats) + 1}"
+        now = self.manager.now()
+        _, events = apply(self.state, Join(pid, name), now)  # refuse before anything is stored
+        token = self.bot_token(pid) if bot else secrets.token_urlsafe(24)
+        seat = Seat(pid, name, hash_token(token), bot, level, now)
+        await self.manager.storage.add_seat(self.id, SeatRow(pid, name, seat.token_hash, bot, level, now))
+        self.seats[pid] = seat
+        await self._act_locked(Join(pid, name))
+        return seat, token
+
+    def bot_name(self, level: str) -> str:
+        taken = {p.name.casefold() for p in self.state.players if p.seated}
+        for n in BOT_NAMES:
+            name = f"{n} ({level})"
+            if name.casefold() not in taken:
+                return name
+        return f"Bot {len(self.seats) + 1} ({level})"
+
+    async def add_bot(self, level: str, name: str | None = None) -> Seat:
+        async with self.lock:
+            seat, token = await self.add_seat(name or self.bot_name(level), bot=True, level=level)
+        self.manager.start_bot(self, seat, token)
+        return seat
+
+    async def restart(self, player: str) -> None:
+        """The host opens a new game in this room: the current one ends, everyone is seated again."""
+        async with self.lock:
+            s = self.state
+            if s.player(player) is None or not s.player(player).seated:  # type: ignore[union-attr]
+                raise GameError("you are not in this game: join it first", "not_seated")
+            if s.host != player:
+                raise GameError(f"only the host ({s.name_of(s.host)}) can restart", "not_host")
+            if s.phase == "lobby":
+                raise GameError("the game has not started yet: start it instead", "phase")
+            if s.phase != "over":
+                await self._act_locked(EndGame(player))
+            old = self.state
+            game = self.game + 1
+            config = self.manager.config_factory(self.options, self.seed, game)
+            fresh = new_game(config)
+            order = [old.host] + [p for p in old.seated if p != old.host]
+            state, joins = fresh, []
+            now = self.manager.now()
+            for pid in order:
+                p = old.player(pid) if pid is not None else None
+                if p is None:
+                    continue
+                state, ev = apply(state, Join(p.id, p.name), now)
+                joins.extend(ev)
+            self.config = config
+            await self._commit(joins, reset_to=game, reset_state=fresh)
+
+
+class Session:
+    """One connection to a room, whatever carries it (WebSocket or in-process).
+
+    ``send`` queues a text for the client and returns ``False`` when the queue
+    is full; ``close(code, reason)`` ends the connection after what is queued."""
+
+    def __init__(self, manager: RoomManager, room: Room, send: Callable[[str], bool],
+                 close: Callable[[int, str], None]) -> None:
+        self.manager = manager
+        self.room = room
+        self._send = send
+        self._close = close
+        self.player: str | None = None
+        self.name: str | None = None
+        self.spectator = False
+        self.welcomed = False
+        self.closed = False
+        self.bucket = P.TokenBucket()
+        self.drops: deque[float] = deque()
+
+    # -- output ---------------------------------------------------------------------------------
+    def deliver(self, text: str) -> None:
+        if self.closed:
+            return
+        if not self._send(text):
+            log.warning("room %s: dropping a connection that does not keep up", self.room.id)
+            self.close(1008, "too slow: reconnect")
+
+    def send(self, msg: Mapping[str, Any]) -> None:
+        self.deliver(dumps(msg))
+
+    def error(self, code: str, message: str, ref: object = None) -> None:
+        self.send(P.error_message(code, message, ref))
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.disconnect()
+            self._close(code, reason)
+
+    def disconnect(self) -> None:
+        """The connection is gone: stop broadcasting to it."""
+        self.closed = True
+        if self in self.room.sessions:
+            self.room.sessions.discard(self)
+            self.room.broadcast_presence()
+
+    # -- input ------------------------------------------------------------------------------------
+    async def receive(self, text: str | bytes) -> None:
+        """Handle one frame from the client: an answer, an error message, or broadcast events."""
+        if self.closed:
+            return
+        if not self.bucket.take():
+            now = time.monotonic()
+            self.drops.append(now)
+            while self.drops and self.drops[0] < now - P.FLOOD_WINDOW:
+                self.drops.popleft()
+            if len(self.drops) > P.FLOOD_DROPS:
+                self.error("rate_limited", "too many messages: closing the connection")
+                self.close(4429, "rate limit")
+                return
+            self.error("rate_limited", f"too many messages: at most {P.RATE_BURST} at once and "
+                                       f"{P.RATE_PER_SECOND:g} per second; this one was dropped")
+            return
+        ref: object = None
+        try:
+            msg = P.parse_message(text)
+            ref = msg.get("ref")
+            if msg["type"] == "hello":
+                await self._hello(msg)
+                return
+            if not self.welcomed:
+                raise ProtocolError("send hello first", "not_welcomed")
+            await self._dispatch(msg)
+            if ref is not None:
+                self.send({"type": "ack", "ref": ref})
+        except ProtocolError as e:
+            self.error(e.code, e.message, getattr(e, "ref", ref))
+            if e.code == "protocol":
+                self.close(4400, "unsupported protocol version")
+        except GameError as e:
+            self.error(e.code, e.message, ref)
+        except Exception:  # noqa: BLE001 - a bug must not close the socket silently
+            log.exception("room %s: message failed", self.room.id)
+            self.error("server_error", "something went wrong on the server; nothing was changed", ref)
+
+    async def _hello(self, msg: dict[str, Any]) -> None:
+        if self.welcomed:
+            raise ProtocolError("hello was already sent on this connection (send sync to catch up)")
+        room = self.room
+        token_out: str | None = None
+        if msg["seat_token"] is not None:
+            seat = room.seat_by_token(msg["seat_token"])
+            if seat is None:
+                raise ProtocolError("this seat token is not valid in this room: send hello again without it "
+                                    "to join as a new player", "bad_token")
+            self.player, self.name, token_out = seat.player_id, seat.name, msg["seat_token"]
+            me = room.state.player(seat.player_id)
+            if me is not None and not me.seated and room.state.phase != "over" and not seat.bot:
+                try:
+                    await room.act(Join(seat.player_id, seat.name))  # back after a leave
+                except GameError:
+                    pass
+        elif msg["spectate"]:
+            self.spectator = True
+            self.name = msg["name"]
+        else:
+            if not msg["name"]:
+                raise ProtocolError("hello needs a name to join (or \"spectate\": true to watch)")
+            async with room.lock:
+                seat, token_out = await room.add_seat(msg["name"])
+            self.player, self.name = seat.player_id, seat.name
+        chat = await self.manager.storage.recent_chat(room.id, P.CHAT_HISTORY)
+        async with room.lock:  # no event may slip between the welcome's state and the next broadcast
+            self.send({
+                "type": "welcome", "protocol": P.PROTOCOL_VERSION, "server_time": self.manager.now(),
+                "room": {"room_id": room.id, "name": room.name, "private": room.private, "game": room.game,
+                         "options": room.public_options()},
+                "you": {"player": self.player, "name": self.name, "seat_token": token_out,
+                        "spectator": self.player is None, "host": self.player is not None
+                        and room.state.host == self.player},
+                "version": room.version, "state": room.view(self.player), "missed": room.missed(msg["since"]),
+                "presence": room.presence(), "chat": chat,
+            })
+            self.welcomed = True
+            room.sessions.add(self)
+            room.broadcast_presence()
+
+    def _seated(self) -> str:
+        if self.player is None:
+            raise ProtocolError("spectators cannot play: join the room with a name to play", "spectator")
+        return self.player
+
+    def _host(self) -> str:
+        me = self._seated()
+        if self.room.state.host != me:
+            raise GameError(f"only the host ({self.room.state.name_of(self.room.state.host)}) can do this",
+                            "not_host")
+        return me
+
+    async def _dispatch(self, msg: dict[str, Any]) -> None:
+        room = self.room
+        kind = msg["type"]
+        if kind == "ping":
+            self.send({"type": "pong", "server_time": self.manager.now()})
+        elif kind == "sync":
+            async with room.lock:
+                self.send({"type": "sync", "version": room.version, "server_time": self.manager.now(),
+                           "state": room.view(self.player), "missed": room.missed(msg["since"])})
+        elif kind == "request_solution":
+            self.send(self._solution(msg["round"]))
+        elif kind == "chat":
+            me = self._seated()
+            at = self.manager.now()
+            name = room.state.name_of(me)
+            cid = await self.manager.storage.add_chat(room.id, me, name, msg["text"], at)
+            room.broadcast({"type": "chat", "id": cid, "player": me, "name": name, "text": msg["text"], "at": at})
+        elif kind == "bid":
+            await room.act(Bid(self._seated(), msg["moves"]))
+        elif kind == "move":
+            me = self._seated()
+            await room.act(Demonstrate(me, self._move(msg)))
+        elif kind == "give_up":
+            await room.act(GiveUp(self._seated()))
+        elif kind == "turn_clock":
+            await room.act(TurnClock(self._seated()))
+        elif kind == "start":
+            await room.act(Start(self._seated()))
+        elif kind == "end_game":
+            await room.act(EndGame(self._seated()))
+        elif kind == "leave":
+            await room.act(Leave(self._seated()))
+        elif kind == "join":
+            me = self._seated()
+            seat = room.seats[me]
+            await room.act(Join(me, seat.name))
+        elif kind == "restart":
+            await room.restart(self._seated())
+        elif kind == "add_bot":
+            self._host()
+            if room.state.phase == "over":
+                raise GameError("the game is over: restart it to play again", "phase")
+            await room.add_bot(msg["level"], msg["name"])
+        elif kind == "remove_bot":
+            self._host()
+            seat = room.seats.get(msg["player"])
+            if seat is None or not seat.bot:
+                raise ProtocolError(f"{msg['player']!r} is not a bot of this room")
+            p = room.state.player(seat.player_id)
+            if p is None or not p.seated:
+                raise GameError(f"{seat.name} is not seated", "not_seated")
+            await room.act(Leave(seat.player_id))
+            self.manager.stop_bot(room, seat.player_id)
+        else:  # pragma: no cover - parse_message knows every type
+            raise ProtocolError(f"unknown message type {kind!r}", "unknown_type")
+
+    def _move(self, msg: dict[str, Any]) -> Move:
+        position = self.room.state.position
+        if position is None:
+            raise GameError("the game has not started: there is nothing to move", "phase")
+        robot = msg["robot"]
+        if isinstance(robot, str):
+            try:
+                robot = position.index_of(robot)
+            except KeyError:
+                colors = ", ".join(r.color for r in position.robots)
+                raise ProtocolError(f"there is no {robot} robot in this game; robots: {colors}") from None
+        elif robot >= len(position.robots):
+            raise ProtocolError(f"robot index {robot} is out of range: 0 to {len(position.robots) - 1}")
+        return Move(robot, Direction[msg["direction"]], msg["stop"])
+
+    def _solution(self, number: int) -> dict[str, Any]:
+        s = self.room.state
+        result = next((r for r in s.history if r.number == number), None)
+        if result is None:
+            if s.round is not None and s.round.number == number:
+                raise ProtocolError(f"round {number} is still being played: the solution is shown after it",
+                                    "not_yet")
+            raise ProtocolError(f"there is no finished round {number} in this game", "not_yet")
+        sol = s.solution_of(number)
+        if sol is None:
+            raise ProtocolError(f"the solution of round {number} is still being computed: try again in a moment",
+                                "not_yet")
+        paths: list[dict[str, Any]] = []
+        robots = result.start
+        if s.board is not None:
+            try:
+                _, ps = Position(s.board, robots).replay(sol.solution, self.room.config.rules)
+                paths = [p.to_dict() for p in ps]
+            except IllegalMove:  # pragma: no cover - the solver's moves are checked by the engine
+                paths = []
+        moves = []
+        for m in sol.solution:
+            d: dict[str, Any] = {"robot": m.robot, "color": robots[m.robot].color, "direction": m.direction.name}
+            if m.stop is not None:
+                d["stop"] = list(m.stop)
+            moves.append(d)
+        return {"type": "solution", "round": number, "optimal": sol.optimal, "moves": moves, "paths": paths}
+
+
+class RoomManager:
+    """All rooms of the server.
+
+    ``now`` is the clock (seconds since the epoch; inject a fake one in tests);
+    with ``realtime=False`` no ticker tasks run and the caller calls
+    :meth:`tick_all` after moving its clock.  ``bot_speed`` scales the bots'
+    thinking and move delays (0: instant)."""
+
+    def __init__(self, storage: Storage, *, now: Callable[[], float] = time.time, realtime: bool = True,
+                 solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
+                 config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.now = now
+        self.realtime = realtime
+        self.solver = solver or SolverService()
+        self.bot_speed = bot_speed
+        self.bots_enabled = bots
+        self.config_factory = config_factory
+        self.rng = rng or random.Random()
+        self.rooms: dict[str, Room] = {}
+        self.bots: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+
+    async def start(self) -> None:
+        """Load and resume every room whose game is not over."""
+        for row in await self.storage.active_rooms():
+            try:
+                await self._load(row)
+            except Exception:  # noqa: BLE001 - one broken log must not keep the others down
+                log.exception("room %s could not be resumed", row.id)
+
+    async def _load(self, row: RoomRow) -> Room:
+        seats = [Seat(s.player_id, s.name, s.token_hash, s.bot, s.level, s.created)
+                 for s in await self.storage.seats(row.id)]
+        room = Room(self, row, seats)
+        room.load_events(await self.storage.events(row.id))
+        self.rooms[room.id] = room
+        self._activate(room)
+        return room
+
+    def _activate(self, room: Room) -> None:
+        if room.status == "over" and room.game == 1 and not room.state.players:
+            return
+        if self.realtime:
+            room.start_ticker()
+        room.resume_solutions()
+        for seat in room.seats.values():
+            p = room.state.player(seat.player_id)
+            if seat.bot and p is not None and p.seated:
+                self.start_bot(room, seat, room.bot_token(seat.player_id))
+
+    async def close(self) -> None:
+        for task in list(self.bots.values()):
+            task.cancel()
+        for room in self.rooms.values():
+            for s in list(room.sessions):
+                s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                s.close(1012, "server restarting")
+            if room.ticker is not None:
+                room.ticker.cancel()
+            for t in list(room.tasks):
+                t.cancel()
+        tasks = [*self.bots.values(), *(r.ticker for r in self.rooms.values() if r.ticker)]
+        tasks += [t for r in self.rooms.values() for t in r.tasks]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.bots.clear()
+
+    async def create_room(self, options: Mapping[str, Any]) -> Room:
+        """A new room with normalised ``options`` (see :func:`protocol.normalize_options`), bots seated."""
+        now = self.now()
+        rid = new_room_id()
+        row = RoomRow(rid, options.get("name") or f"Room {rid[:4]}", dict(options), bool(options["private"]),
+                      "lobby", 1, secrets.randbits(62), now, now)
+        await self.storage.create_room(row)
+        room = Room(self, row, [])
+        self.rooms[rid] = room
+        if self.realtime:
+            room.start_ticker()
+        for b in options.get("bots", []):
+            await room.add_bot(b["level"], b.get("name"))
+        return room
+
+    async def get_room(self, room_id: str) -> Room | None:
+        """The room (from memory, or loaded from the database: finished rooms too)."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if not (0 < len(room_id) <= 16) or not all(c in ROOM_ID_ALPHABET for c in room_id):
+            return None
+        fut = self._loading.get(room_id)
+        if fut is None:
+            fut = asyncio.ensure_future(self._fetch(room_id))
+            self._loading[room_id] = fut
+            fut.add_done_callback(lambda _: self._loading.pop(room_id, None))
+        return await fut
+
+    async def _fetch(self, room_id: str) -> Room | None:
+        row = await self.storage.get_room(room_id)
+        if row is None:
+            return None
+        return await self._load(row)
+
+    def public_rooms(self) -> list[dict[str, Any]]:
+        rooms = [r for r in self.rooms.values() if not r.private and r.status != "over"]
+        rooms.sort(key=lambda r: r.created, reverse=True)
+        return [r.summary() for r in rooms[:100]]
+
+    async def tick_all(self) -> None:
+        """Tick every room now (tests with a fake clock; the tickers do this in real time)."""
+        for room in list(self.rooms.values()):
+            await room.tick()
+
+    async def idle(self) -> None:
+        """Wait for background work (solver reports) of every room to finish (tests)."""
+        while True:
+            tasks = [t for r in self.rooms.values() for t in r.tasks]
+            if not tasks:
+                return
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- bots --------------------------------------------------------------------------------------
+    def start_bot(self, room: Room, seat: Seat, token: str) -> None:
+        if not self.bots_enabled or (room.id, seat.player_id) in self.bots:
+            return
+        from .bots import run_in_process_bot
+
+        task = asyncio.ensure_future(run_in_process_bot(self, room.id, token, seat.level or "intermediate"))
+        self.bots[(room.id, seat.player_id)] = task
+        task.add_done_callback(lambda t: self.bots.pop((room.id, seat.player_id), None)
+                               if self.bots.get((room.id, seat.player_id)) is t else None)
+
+    def stop_bot(self, room: Room, player_id: str) -> None:
+        task = self.bots.pop((room.id, player_id), None)
+        if task is not None:
+            task.cancel()

@@ -1,0 +1,57 @@
+"""``ricochet serve``: start the web server (registered in :mod:`ricochet.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from ..cli import CliError, add_command, out
+from .storage import default_database_url, normalize_url
+
+
+def build_serve(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; "
+                                                            "0.0.0.0 to let other machines in)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--database", default=None, metavar="URL",
+                        help="SQLAlchemy URL or SQLite file path, e.g. sqlite+aiosqlite:///ricochet.db or "
+                             "postgresql://user:pass@host/db (default: ricochet.db in $RICOCHET_DATA_DIR, "
+                             "$XDG_DATA_HOME/ricochet or ~/.local/share/ricochet)")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .storage import Storage, StorageError
+
+    if not 0 < args.port < 65536:
+        raise CliError(f"--port must be from 1 to 65535, got {args.port}")
+    url = normalize_url(args.database or default_database_url())
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    import asyncio
+
+    async def check() -> None:  # fail early, with a message, if the database is unusable
+        st = await Storage.open(url)
+        await st.close()
+
+    try:
+        asyncio.run(check())
+    except StorageError as e:
+        raise CliError(str(e)) from None
+    app = create_app(url)
+    shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
+    from sqlalchemy.engine import make_url
+    out(f"ricochet: database {make_url(url).render_as_string(hide_password=True)}")
+    out(f"ricochet: open http://{shown}:{args.port}/ in your browser (Ctrl+C to stop)")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
+                    timeout_graceful_shutdown=3)
+    except OSError as e:
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {e}") from None
+    return 0
+
+
+add_command("serve", "start the web server: play in the browser with friends and bots", build_serve, run_serve)

@@ -1,0 +1,282 @@
+"""The server's database: rooms, their append-only event logs, seats and chat.
+
+SQLAlchemy 2 (async) on SQLite (``sqlite+aiosqlite:///file.db``) or PostgreSQL
+(``postgresql+asyncpg://…``; a plain ``postgresql://`` URL is mapped to asyncpg).
+The schema is created and upgraded by the Alembic migrations shipped in
+``ricochet/server/migrations``, run by :meth:`Storage.migrate` at start.
+
+Events are the truth: a room's game state is the fold of its events; rows of
+``events`` are only ever inserted.  ``(room_id, seq)`` is the primary key, so
+two writers can never both append the same version.  One server process owns
+a database at a time (rooms live in its memory between writes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+metadata = sa.MetaData()
+rooms_table = sa.Table(
+    "rooms", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("game", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+events_table = sa.Table(
+    "events", metadata,
+    sa.Column("room_id", sa.String(16), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("game", sa.Integer, nullable=False),
+    sa.Column("type", sa.String(32), nullable=False),
+    sa.Column("payload", sa.JSON, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+seats_table = sa.Table(
+    "seats", metadata,
+    sa.Column("room_id", sa.String(16), primary_key=True),
+    sa.Column("player_id", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("bot", sa.Boolean, nullable=False),
+    sa.Column("level", sa.String(16), nullable=True),
+    sa.Column("created", sa.Float, nullable=False),
+)
+chat_table = sa.Table(
+    "chat", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("room_id", sa.String(16), nullable=False),
+    sa.Column("player_id", sa.String(16), nullable=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+def default_database_url() -> str:
+    """``sqlite+aiosqlite:///`` a file ``ricochet.db`` in the user's data directory:
+    ``$RICOCHET_DATA_DIR``, else ``$XDG_DATA_HOME/ricochet``, else ``~/.local/share/ricochet``."""
+    base = os.environ.get("RICOCHET_DATA_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+        base = os.path.join(xdg, "ricochet")
+    return f"sqlite+aiosqlite:///{os.path.join(base, 'ricochet.db')}"
+
+
+def normalize_url(url: str) -> str:
+    """An async SQLAlchemy URL: ``postgresql://`` / ``postgres://`` → asyncpg,
+    ``sqlite://`` → aiosqlite, a bare file path → SQLite file.
+
+    >>> normalize_url("postgresql://u@localhost/db")
+    'postgresql+asyncpg://u@localhost/db'
+    >>> normalize_url("games.db")
+    'sqlite+aiosqlite:///games.db'
+    """
+    if "://" not in url:
+        return f"sqlite+aiosqlite:///{url}"
+    scheme, rest = url.split("://", 1)
+    scheme = {"postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg",
+              "postgresql+psycopg2": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}.get(scheme, scheme)
+    return f"{scheme}://{rest}"
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored hashed: a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    id: str
+    name: str
+    options: dict[str, Any]
+    private: bool
+    status: str
+    game: int
+    seed: int
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    game: int
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    player_id: str
+    name: str
+    token_hash: str
+    bot: bool
+    level: str | None
+    created: float
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used; the message says which and why."""
+
+
+class Storage:
+    """Async access to the database.  Create with :meth:`open` (connects and migrates)."""
+
+    def __init__(self, engine: AsyncEngine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str | None = None, *, migrate: bool = True) -> Storage:
+        url = normalize_url(url or default_database_url())
+        parsed = make_url(url)
+        kwargs: dict[str, Any] = {}
+        if parsed.get_backend_name() == "sqlite":
+            path = parsed.database
+            if path and path != ":memory:":
+                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        else:
+            kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
+        try:
+            engine = create_async_engine(url, **kwargs)
+        except Exception as e:  # noqa: BLE001 - unknown driver, bad URL
+            raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {e}") from None
+        if parsed.get_backend_name() == "sqlite":
+            @sa_event.listens_for(engine.sync_engine, "connect")
+            def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                # WAL: readers do not block the writer; NORMAL sync is durable across app crashes.
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.close()
+        storage = cls(engine, url)
+        if migrate:
+            try:
+                await storage.migrate()
+            except Exception as e:
+                await engine.dispose()
+                raise StorageError(f"cannot open database {parsed.render_as_string(hide_password=True)}: "
+                                   f"{type(e).__name__}: {e}") from e
+        return storage
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic, programmatically)."""
+        from alembic import command
+        from alembic.config import Config
+
+        def upgrade(sync_conn: sa.Connection) -> None:
+            cfg = Config()
+            cfg.set_main_option("script_location", str(MIGRATIONS))
+            cfg.attributes["connection"] = sync_conn
+            command.upgrade(cfg, "head")
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # -- rooms ---------------------------------------------------------------------------
+    async def create_room(self, row: RoomRow) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(rooms_table.insert().values(**row.__dict__))
+
+    async def update_room(self, room_id: str, *, status: str | None = None, game: int | None = None,
+                          updated: float) -> None:
+        values: dict[str, Any] = {"updated": updated}
+        if status is not None:
+            values["status"] = status
+        if game is not None:
+            values["game"] = game
+        async with self.engine.begin() as conn:
+            await conn.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
+
+    async def get_room(self, room_id: str) -> RoomRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(rooms_table.select().where(rooms_table.c.id == room_id))).first()
+        return RoomRow(**row._mapping) if row else None
+
+    async def active_rooms(self) -> list[RoomRow]:
+        """Rooms whose current game is not over, oldest first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(rooms_table.select().where(rooms_table.c.status != "over")
+                                      .order_by(rooms_table.c.created))
+            return [RoomRow(**r._mapping) for r in rows]
+
+    # -- events ---------------------------------------------------------------------------
+    async def append_events(self, room_id: str, game: int, first_seq: int, payloads: Sequence[dict[str, Any]],
+                            *, status: str | None = None, game_changed: bool = False) -> None:
+        """Append events with versions ``first_seq``, ``first_seq + 1``, …, in one
+        transaction (with the room's new status, if given)."""
+        if not payloads:
+            return
+        rows = [{"room_id": room_id, "seq": first_seq + i, "game": game, "type": p["type"], "payload": p,
+                 "at": float(p["at"])} for i, p in enumerate(payloads)]
+        async with self.engine.begin() as conn:
+            await conn.execute(events_table.insert(), rows)
+            if status is not None or game_changed:
+                values: dict[str, Any] = {"updated": rows[-1]["at"]}
+                if status is not None:
+                    values["status"] = status
+                if game_changed:
+                    values["game"] = game
+                await conn.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
+
+    async def events(self, room_id: str, game: int | None = None, since: int = 0) -> list[EventRow]:
+        """The room's events after version ``since`` (of one game, if given), in order."""
+        q = sa.select(events_table.c.seq, events_table.c.game, events_table.c.payload).where(
+            events_table.c.room_id == room_id, events_table.c.seq > since)
+        if game is not None:
+            q = q.where(events_table.c.game == game)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(q.order_by(events_table.c.seq))
+            return [EventRow(r.seq, r.game, r.payload) for r in rows]
+
+    async def last_version(self, room_id: str) -> int:
+        async with self.engine.connect() as conn:
+            v = await conn.scalar(sa.select(sa.func.max(events_table.c.seq)).where(events_table.c.room_id == room_id))
+        return int(v or 0)
+
+    # -- seats -------------------------------------------------------------------------------
+    async def add_seat(self, room_id: str, seat: SeatRow) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(seats_table.insert().values(room_id=room_id, **seat.__dict__))
+
+    async def seats(self, room_id: str) -> list[SeatRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(seats_table.select().where(seats_table.c.room_id == room_id)
+                                      .order_by(seats_table.c.created, seats_table.c.player_id))
+            return [SeatRow(r.player_id, r.name, r.token_hash, r.bot, r.level, r.created) for r in rows]
+
+    # -- chat ----------------------------------------------------------------------------------
+    async def add_chat(self, room_id: str, player_id: str | None, name: str, text: str, at: float) -> int:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(chat_table.insert().values(room_id=room_id, player_id=player_id, name=name,
+                                                                   text=text, at=at))
+            return int(result.inserted_primary_key[0])
+
+    async def recent_chat(self, room_id: str, limit: int) -> list[dict[str, Any]]:
+        """The last ``limit`` chat lines, oldest first, as ``chat`` messages."""
+        async with self.engine.connect() as conn:
+            rows = list(await conn.execute(chat_table.select().where(chat_table.c.room_id == room_id)
+                                           .order_by(chat_table.c.id.desc()).limit(limit)))
+        return [{"type": "chat", "id": r.id, "player": r.player_id, "name": r.name, "text": r.text, "at": r.at}
+                for r in reversed(rows)]
