@@ -79,7 +79,7 @@ export function mountLobby(root) {
         " ", t(`opt.board.${m}`))),
       facesLabel, chosen);
     fill(form,
-      h("label", {}, t("room.create"), " ", h("input", { name: "name", maxlength: 40, placeholder: "Friday night" })),
+      h("label", {}, t("opt.name"), " ", h("input", { name: "name", maxlength: 40, placeholder: "Friday night" })),
       mode,
       h("details", { class: "rules" }, h("summary", {}, t("opt.more")),
         h("div", { class: "checks" }, RULES.map((k) => check(k, `opt.${k}`))),

@@ -212,6 +212,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     }
     els.phase.textContent = phaseText;
     els.phase.dataset.phase = phase;
+    els.phase.dataset.cost = rnd?.cost ?? 0;  // for tests and styling
 
     renderDemo(demonstrating);
     renderResult();

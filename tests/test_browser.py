@@ -1,0 +1,214 @@
+"""The web front end in real headless Chromium (Debian's, driven by Playwright):
+two players and a bot play a full round on the real server.
+
+Ann creates a room with a 5 s sand clock, Bob joins through the link, Ann adds
+a (slow, beginner) bot and starts.  The test solves the round's position with
+``ricochet.solver.solve`` so it knows an optimal route; Ann bids its length,
+Bob one more, the clock runs out, Ann demonstrates by clicking robots and
+pressing arrow keys, wins the chip, and both pages show her score.  Screenshots
+(desktop and a 390×844 phone) go to /tmp.
+
+Set RICOCHET_WEB_URL to run against a server that is already up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+SHOTS = Path("/tmp")
+KEYS = {"N": "ArrowUp", "E": "ArrowRight", "S": "ArrowDown", "W": "ArrowLeft"}
+
+if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _real_server(tmp_path: Path) -> Iterator[str]:
+    try:
+        import uvicorn
+
+        from ricochet.server.app import create_app
+    except ImportError as e:  # pragma: no cover - depends on the server package being there
+        pytest.skip(f"the server package is not available: {e}")
+    app = create_app(database_url=f"sqlite+aiosqlite:///{tmp_path / 'browser.db'}")
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(f"{base}/api/health", timeout=1):
+                break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        raise RuntimeError("the server did not come up within 20 s")
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("RICOCHET_WEB_URL")
+    if url:
+        yield url.rstrip("/")
+        return
+    with _real_server(tmp_path_factory.mktemp("web")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def _solve(state: dict) -> list[tuple[str, str]]:
+    """An optimal route for the round in ``state``: [(robot colour, direction), …]."""
+    from ricochet.board import Board, Diagonal, Target
+    from ricochet.geometry import Direction
+    from ricochet.position import Position, Robot
+    from ricochet.puzzle import Puzzle
+    from ricochet.rules import Rules
+    from ricochet.solver import solve
+
+    b = state["board"]
+    board = Board(b["width"], b["height"], tuple(b["walls"]), frozenset(tuple(c) for c in b["blocked"]),
+                  tuple(Target(tuple(t["cell"]), t["color"], t["symbol"]) for t in b["targets"]),
+                  tuple(Diagonal(tuple(d["cell"]), d["color"], d["orientation"]) for d in b["diagonals"]),
+                  frozenset((tuple(c), Direction[s]) for c, s in b["openings"]))
+    rnd = state["round"]
+    robots = tuple(Robot(r["color"], tuple(r["cell"])) for r in state["robots"])
+    target = tuple(rnd["target"])
+    rules = Rules(**{k: v for k, v in state["config"]["rules"].items() if k in Rules.__dataclass_fields__})
+    sol = solve(Puzzle(Position(board, robots, goal=target), target, rnd["active"]), rules, time_limit=20)
+    assert sol.moves, f"no solution found: {sol}"
+    return [(robots[m.robot].color, m.direction.name) for m in sol.moves]
+
+
+def _watch_errors(page, name: str, errors: list[str]) -> None:
+    page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
+    page.on("console", lambda m: errors.append(f"{name} console: {m.text}") if m.type == "error" else None)
+
+
+def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
+    t0 = time.time()
+    errors: list[str] = []
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    bob_ctx = browser.new_context(viewport={"width": 1100, "height": 860}, locale="fr-FR")
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    _watch_errors(ann, "ann", errors)
+    _watch_errors(bob, "bob", errors)
+    for page in (ann, bob):
+        page.set_default_timeout(15000)
+
+    # Ann creates a room from the lobby with a short sand clock.
+    ann.goto(base_url + "/")
+    ann.fill("#nickname", "Ann <i>")
+    ann.click("#create-form details.rules summary")
+    ann.fill("#create-form input[name=clock_seconds]", "5")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url("**/r/*")
+    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    ann.wait_for_selector("#start")
+
+    # Bob (a French browser) opens the link, watches, then takes a seat.
+    bob.goto(f"{base_url}/r/{room_id}")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join button[type=submit]")
+    bob.wait_for_selector("#bid-h")
+    assert bob.locator("html").get_attribute("lang") == "fr"
+
+    # Ann adds a slow bot (it will not bid within the 5 s clock) and starts.
+    ann.select_option("#bot-level", "beginner")
+    ann.click("#add-bot")
+    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 3")
+    ann.click("#start")
+    for page in (ann, bob):
+        page.wait_for_selector("#round-info .target-name")
+        page.wait_for_selector(".board-svg .chip")
+        page.wait_for_selector(".board-svg .goal")
+
+    state = _get(f"{base_url}/api/rooms/{room_id}")["state"]
+    route = _solve(state)
+    n = len(route)
+
+    ann.fill("#bid-input", str(n))
+    ann.press("#bid-input", "Enter")
+    quick = bob.locator(f".quick-bid[data-moves='{n + 1}']")
+    if n + 1 <= 12:
+        quick.click()
+    else:
+        bob.fill("#bid-input", str(n + 1))
+        bob.press("#bid-input", "Enter")
+    for page in (ann, bob):
+        page.wait_for_selector("#bids li:nth-child(2)")
+        page.wait_for_selector("#clock[data-running='1']")
+    ann.screenshot(path=str(SHOTS / "ricochet_bidding.png"))
+
+    # The clock runs out: Ann, the lowest bidder, demonstrates.
+    ann.wait_for_selector("#demo-bar:not([hidden])", timeout=15000)
+    bob.wait_for_selector("#phase[data-phase='demonstration']")
+    assert bob.locator("#demo-bar").is_hidden()
+    for k, (color, direction) in enumerate(route, 1):
+        ann.click(f"#robot-{color}")
+        ann.keyboard.press(KEYS[direction])
+        if k < n:
+            ann.wait_for_selector(f"#phase[data-cost='{k}']")
+
+    # Ann wins the chip; both pages show it.
+    ann.wait_for_selector(".player.me .score:text-is('1')")
+    bob.wait_for_selector(".player-list li:has(.pname:text-is('Ann <i>')) .score:text-is('1')")
+    ann.wait_for_selector("#result .winner")
+    ann.wait_for_timeout(600)  # let the last move's animation finish before the pictures
+    ann.screenshot(path=str(SHOTS / "ricochet_round_won.png"))
+    bob.screenshot(path=str(SHOTS / "ricochet_round_won_fr.png"))
+    # The name was shown as text, never as markup.
+    assert ann.locator(".pname", has_text="Ann <i>").count() >= 1
+    assert ann.locator(".pname i").count() == 0
+
+    # The same room on a phone.
+    bob.set_viewport_size({"width": 390, "height": 844})
+    bob.wait_for_timeout(300)
+    bob.screenshot(path=str(SHOTS / "ricochet_phone.png"))
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 392, "horizontal scroll on a phone"
+
+    assert not [e for e in errors if "favicon" not in e], errors
+    ann_ctx.close()
+    bob_ctx.close()
+    assert time.time() - t0 < 60
