@@ -53,6 +53,44 @@ def active_of(chip):  # type: ignore[no-untyped-def]
     return BASE_COLORS.index(chip.color)
 
 
+_STEPS = ((0, -1, 1), (1, 0, 2), (0, 1, 4), (-1, 0, 8))  # dx, dy, wall bit: N, E, S, W
+
+
+def solo_distances(board, target, helpers):  # type: ignore[no-untyped-def]
+    """Moves the active robot alone needs from each cell to ``target`` when the
+    helpers stay put (None: never).  Plain rules; a cheap guide for placements."""
+    walls, blocked, occupied = board.walls, board.blocked, set(helpers)
+    succ = {}
+    for y in range(16):
+        for x in range(16):
+            if (x, y) in blocked or (x, y) in occupied:
+                continue
+            out = []
+            for dx, dy, bit in _STEPS:
+                cx, cy = x, y
+                while not walls[cy * 16 + cx] & bit and (cx + dx, cy + dy) not in occupied \
+                        and (cx + dx, cy + dy) not in blocked:
+                    cx, cy = cx + dx, cy + dy
+                if (cx, cy) != (x, y):
+                    out.append((cx, cy))
+            succ[(x, y)] = out
+    pred: dict = {}
+    for c, outs in succ.items():
+        for o in outs:
+            pred.setdefault(o, []).append(c)
+    dist = {target: 0}
+    frontier = [target]
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for p in pred.get(c, ()):
+                if p not in dist:
+                    dist[p] = dist[c] + 1
+                    nxt.append(p)
+        frontier = nxt
+    return {c: dist.get(c) for c in succ}
+
+
 def evaluate(board, chip, cells, limit):  # type: ignore[no-untyped-def]
     """(length or lower bound, exact?, puzzle)."""
     active = BASE_COLORS.index(chip.color)
@@ -74,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-length", type=int, default=20)
     ap.add_argument("--limit", type=float, default=6.0, help="seconds per evaluation while climbing")
     ap.add_argument("--confirm-limit", type=float, default=90.0, help="seconds to confirm a long candidate")
-    ap.add_argument("--stale", type=int, default=150, help="steps without improvement before a restart")
+    ap.add_argument("--stale", type=int, default=60, help="steps without improvement before a restart (more for long puzzles)")
     ap.add_argument("--downhill", type=float, default=0.05,
                     help="probability of accepting a step one move shorter (default 0.05)")
     ap.add_argument("--out", type=Path, required=True, help="JSON Lines file to append finds to")
@@ -125,11 +163,26 @@ def main(argv: list[str] | None = None) -> int:
         best = score
         stale = 0
         log(f"restart {restarts}: {name} {chip.name} start {score}{'' if exact else '+'}")
-        while stale < args.stale and time.time() < deadline:
+        # Promising climbs get more patience: each move above 12 adds --stale steps.
+        while stale < args.stale * (1 + max(0, best - 12)) and time.time() < deadline:
             new = list(cells)
             i = rng.randrange(4)
             u = rng.random()
-            if u < 0.1:
+            if u < 0.2:
+                # Put the active robot where it is farthest from the target on its own
+                # (or where it cannot get there alone), given the helpers.
+                a = active_of(chip)
+                helpers = [c for k, c in enumerate(new) if k != a]
+                dist = solo_distances(board, chip.cell, helpers)
+                options = [(d if d is not None else 99, c) for c, d in dist.items() if c in fset and c not in helpers]
+                if rng.random() < 0.5:
+                    top = max(d for d, _ in options)
+                    options = [o for o in options if o[0] >= top - 1]
+                else:
+                    options = sorted(options, reverse=True)[:12]
+                new[a] = rng.choice(options)[1]
+                cand = None
+            elif u < 0.3:
                 # Swap the active robot with a helper.
                 a = active_of(chip)
                 j = rng.choice([k for k in range(4) if k != a])

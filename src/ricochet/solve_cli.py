@@ -20,6 +20,7 @@ import json
 import os
 import queue
 import resource
+import signal
 import statistics
 import sys
 import threading
@@ -87,6 +88,11 @@ def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options) -> list[tuple[di
     return [answer(p, options) for p in puzzles]
 
 
+def _ignore_sigint() -> None:
+    # Ctrl-C is the parent's business: it stops the workers itself (no traceback from each).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _noop() -> int:
     return os.getpid()
 
@@ -133,7 +139,8 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
 
     _warm_up()
     ctx = get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
+    finished = False
     try:
         # Start every worker now, before the reader thread exists (fork + threads).
         for f in [pool.submit(_noop) for _ in range(jobs)]:
@@ -200,8 +207,13 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
                 submit()
             assert head.future is not None
             head.future.result()
+        finished = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if not finished:
+            # Interrupted (Ctrl-C, a closed pipe, an error): do not wait for long searches.
+            for proc in list(getattr(pool, "_processes", {}).values()):
+                proc.terminate()
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 # -- ricochet solve ------------------------------------------------------------------------------
@@ -314,9 +326,9 @@ def run_solve(args: argparse.Namespace) -> int:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
     if total is not None:
         jobs = max(1, min(jobs, total))
-        chunksize = max(1, min(8, total // (jobs * 8)))
-    else:
-        chunksize = 1
+    # One puzzle per task: answers stream out as soon as they are known (the
+    # cost, ~0.3 ms of inter-process traffic per puzzle, is small next to a solve).
+    chunksize = 1
     options = _Options(max_moves=args.max_moves, time_limit=args.time_limit, all_solutions=args.all_solutions,
                        fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions)
     progress = _Progress(args.progress, total)
