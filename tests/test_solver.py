@@ -174,3 +174,186 @@ def test_moving_back_after_wrapping_through_an_opening_is_not_pruned() -> None:
     assert ref.cost == 2 and ref.moves == (Move(0, Direction.W), Move(0, Direction.E))
     sol = solve(pz, max_moves=8)
     assert sol.length == 2, sol.moves
+
+
+# -- the real data ----------------------------------------------------------------
+def asp_puzzles() -> list[Puzzle]:
+    if not ASP.exists():
+        pytest.skip(f"{ASP} is absent")
+    out = []
+    with ASP.open(encoding="utf-8") as f:
+        for n, item in read_jsonl(f):
+            assert isinstance(item, Puzzle), f"line {n}: {item}"
+            out.append(item)
+    return out
+
+
+def test_asp_2015_sample_at_the_published_optimum() -> None:
+    """The 12 shortest of the 239 ASP 2015 instances, at exactly their recorded optimum."""
+    puzzles = asp_puzzles()
+    assert len(puzzles) == 239
+    sample = sorted(puzzles, key=lambda p: (p.optimal, p.id))[:12]
+    for pz in sample:
+        sol = solve(pz)
+        assert sol.length == pz.optimal, pz.id
+        assert_valid(sol, pz, pz.rules)
+        assert solve(pz, max_moves=pz.optimal - 1).status == "limit", pz.id
+
+
+@pytest.mark.parametrize(("preset", "count"), [("plain", 50), ("game", 20)])
+def test_random_real_board_puzzles(preset: str, count: int) -> None:
+    """Random puzzles on the real boards; short ones are confirmed optimal by
+    the reference search."""
+    rules = Rules.preset(preset)
+    for pz in random_puzzles(2024, count, rules):
+        sol = solve(pz)
+        assert_valid(sol, pz, rules)
+        if sol.length <= 3:
+            ref = reference_optimum(pz, rules, max_cost=sol.length, max_states=50_000)
+            assert ref.cost == sol.length, (pz.id, ref)
+
+
+def test_random_puzzles_are_deterministic_and_solver_follows_the_puzzle_rules() -> None:
+    pz = random_puzzles(7, 1, GAME)[0]
+    assert pz.rules == GAME
+    a, b = solve(pz), solve(pz, GAME)
+    assert (a.status, a.moves, a.rules) == (b.status, b.moves, GAME)
+
+
+def test_vortex_any_robot_is_the_best_of_the_robots() -> None:
+    """The cosmic vortex (active None): the optimum is the best over the robots
+    that could each be the active one."""
+    vortex = [p for p in random_puzzles(2024, 50) if p.active is None]
+    assert vortex, "no vortex puzzle among the random ones"
+    samples = vortex + [dataclasses.replace(p, active=None) for p in random_puzzles(99, 4)]
+    for pz in samples:
+        sol = solve(pz)
+        assert_valid(sol, pz, pz.rules)
+        each = [solve(dataclasses.replace(pz, active=i)).length for i in range(len(pz.position.robots))]
+        assert sol.length == min(x for x in each if x is not None), pz.id
+        assert solve(pz, any_robot=True).length == sol.length
+
+
+def test_all_solutions_and_fewest_robots_on_real_boards() -> None:
+    for pz in random_puzzles(11, 6):
+        sol = solve(pz, all_solutions=True, max_solutions=500)
+        alts = sol.alternatives
+        assert alts and len(set(alts)) == len(alts)
+        assert sol.moves in alts
+        for alt in alts:
+            verdict = check_solution(pz, alt)
+            assert verdict.ok and verdict.cost == sol.length, (pz.id, alt, verdict.failure)
+        few = solve(pz, fewest_robots=True, max_solutions=500)
+        assert few.length == sol.length
+        assert_valid(few, pz, pz.rules)
+        robots = len({m.robot for m in few.moves})
+        assert robots == min(len({m.robot for m in alt}) for alt in few.alternatives)
+        assert set(few.alternatives) == set(alts)
+
+
+def test_max_solutions_caps_the_alternatives() -> None:
+    pz = Puzzle(Position(Board.build(5, 5), (Robot("red", (0, 0)),)), (4, 4), active=0)
+    assert len(solve(pz, all_solutions=True).alternatives) == 2
+    capped = solve(pz, all_solutions=True, max_solutions=1)
+    assert len(capped.alternatives) == 1 and capped.length == 2
+
+
+# -- statuses -----------------------------------------------------------------------
+def hard_puzzle() -> Puzzle:
+    return max(random_puzzles(2024, 50)[20:25], key=lambda p: solve(p).length or 0)
+
+
+def test_status_limit() -> None:
+    pz = hard_puzzle()
+    sol = solve(pz, max_moves=3)
+    assert sol.status == "limit" and not sol.solved and sol.length is None and sol.moves == ()
+    assert "3 moves" in sol.reason
+    assert sol.to_json()["moves"] is None and "reason" in sol.to_json()
+
+
+def test_status_unsolvable_walled_in_target() -> None:
+    board = Board.build(5, 5, walls=[(2, 2, "N"), (2, 2, "E"), (2, 2, "S"), (2, 2, "W")])
+    robots = (Robot("red", (0, 0)), Robot("green", (4, 4)), Robot("blue", (0, 4)))
+    for active in (0, None):
+        pz = Puzzle(Position(board, robots), (2, 2), active)
+        for rules in (PLAIN, GAME):
+            sol = solve(pz, rules)
+            assert sol.status == "unsolvable" and sol.reason, sol
+    alone = Puzzle(Position(board, robots[:1]), (2, 2), 0)
+    assert reference_optimum(alone, GAME, max_cost=50).unsolvable
+    assert solve(alone, GAME).status == "unsolvable"
+
+
+def test_status_timeout() -> None:
+    pz = hard_puzzle()
+    sol = solve(pz, time_limit=1e-4)
+    assert sol.status == "timeout" and "s" in sol.reason and sol.length is None
+
+
+def test_zero_moves_and_must_ricochet() -> None:
+    """Already on the target: 0 moves, except with must-ricochet (the robot
+    has to leave and come back having turned: S, E, N, W)."""
+    pz = Puzzle(Position(Board.build(3, 3), (Robot("red", (0, 0)),)), (0, 0), active=0)
+    assert solve(pz).length == 0 and solve(pz).moves == ()
+    game = solve(pz, GAME)
+    assert game.length == 4
+    assert_valid(game, pz, GAME)
+    assert reference_optimum(pz, GAME).cost == 4
+    # Two robots on an open 4×4 board cannot bring red back to its cell having turned.
+    stuck = Puzzle(Position(Board.build(4, 4), (Robot("red", (1, 1)), Robot("green", (3, 3)))), (1, 1), active=0)
+    assert solve(stuck).length == 0
+    assert solve(stuck, GAME).status in ("limit", "unsolvable")
+    assert reference_optimum(stuck, GAME, max_cost=50).unsolvable
+
+
+# -- solve_many, hint, options -------------------------------------------------------
+def test_solve_many_in_two_processes_equals_solve() -> None:
+    puzzles = random_puzzles(5, 8) + random_puzzles(6, 4, GAME)
+    many = solve_many(puzzles, processes=2, max_moves=20)
+    one = [solve(p, max_moves=20) for p in puzzles]
+    assert [(s.status, s.length, s.moves) for s in many] == [(s.status, s.length, s.moves) for s in one]
+    assert [s.puzzle.id for s in many] == [p.id for p in puzzles]
+    assert [(s.length, s.moves) for s in solve_many(puzzles[:3], processes=1)] == \
+           [(s.length, s.moves) for s in one[:3]]
+
+
+def test_hint_kinds() -> None:
+    pz = next(p for p in random_puzzles(2024, 50) if (solve(p).length or 0) >= 5 and p.active is not None)
+    sol = solve(pz)
+    assert hint(pz, None, "length") == sol.length
+    assert hint(pz, None, "first") == sol.moves[0]
+    assert hint(pz, None, "robots") == sorted({m.robot for m in sol.moves})
+    last = sol.moves[-1].robot
+    assert last == pz.active
+    assert hint(pz, None, "active") == sum(1 for m in sol.moves if m.robot == last)
+    assert hint(pz, None, "length", max_moves=2) is None
+    with pytest.raises(ValueError, match="unknown hint kind 'bogus'"):
+        hint(pz, None, "bogus")
+
+
+@pytest.mark.parametrize("max_moves", [-1, 251, 2.5, "5", None])
+def test_bad_max_moves(max_moves: object) -> None:
+    pz = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)),)), (3, 3), active=0)
+    with pytest.raises(ValueError, match="max_moves must be an integer from 0 to 250"):
+        solve(pz, max_moves=max_moves)  # type: ignore[arg-type]
+
+
+def test_any_robot_false_needs_an_active_robot() -> None:
+    pz = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)),)), (3, 3), active=None)
+    with pytest.raises(ValueError, match="any_robot=False needs a puzzle with an active robot"):
+        solve(pz, any_robot=False)
+    assert solve(pz).length == 2
+
+
+def test_moving_back_towards_a_tower_the_robot_started_on_is_not_pruned() -> None:
+    """A robot may start on a tower (not the goal) but never re-enter it:
+    red on the tower (0,0) moves E to (2,0), then W stops at (1,0) in front of
+    the tower.  The kernel's ``no_undo`` pruning must not drop E, W.
+
+    3×3 board, tower (0,0), red (0,0), target (1,0)."""
+    board = Board.build(3, 3, towers=[(0, 0)])
+    pz = Puzzle(Position(board, (Robot("red", (0, 0)),)), (1, 0), active=0)
+    ref = reference_optimum(pz)
+    assert ref.cost == 2 and ref.moves == (Move(0, Direction.E), Move(0, Direction.W))
+    sol = solve(pz, max_moves=8)
+    assert sol.length == 2, sol.moves
