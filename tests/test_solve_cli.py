@@ -88,7 +88,10 @@ def test_all_solutions(capsys: pytest.CaptureFixture[str], asp_file: Path) -> No
     for obj, puzzle in zip(objs, puzzles):
         sols = obj["solutions"]
         assert isinstance(sols, list) and 1 <= len(sols) <= 5
-        assert obj["solution"] in sols
+        if obj.get("solutions_truncated"):
+            assert len(sols) == 5
+        else:
+            assert obj["solution"] in sols
         for sol in sols:
             verdict = check_solution(puzzle, solution_from_json(sol, puzzle.position))
             assert verdict.ok and verdict.cost == puzzle.optimal
