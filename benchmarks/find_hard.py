@@ -7,7 +7,7 @@ and chip drawn at random the search hill-climbs the robot placement: move one
 robot (anywhere, or a few cells away), keep the change when the optimal length
 does not drop, restart on a new board/chip after ``--stale`` steps without an
 improvement.  Every puzzle whose exact optimal length is at least
-``--min-length`` is appended to ``--out`` as an interchange line with its
+``--min-length`` (and the best of each climb with at least ``--keep``) is appended to ``--out`` as an interchange line with its
 ``optimal`` and an id ``hard-<tiles>-<n>-<length>``.
 
 Scores come from :func:`ricochet.solver.solve` with a time limit; a timeout
@@ -38,7 +38,7 @@ from ricochet.notation import puzzle_to_json
 from ricochet.position import Position, Robot
 from ricochet.puzzle import Puzzle
 from ricochet.solver import solve
-from ricochet.tiles import arrangements, assemble, format_arrangement
+from ricochet.tiles import arrangements, assemble, format_arrangement, identify
 
 CORNERS = [(0, 0), (15, 0), (0, 15), (15, 15)]
 _BOUND = re.compile(r"none shorter than (\d+) moves")
@@ -110,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--minutes", type=float, default=25.0, help="wall-clock budget (default 25)")
     ap.add_argument("--min-length", type=int, default=20)
+    ap.add_argument("--keep", type=int, default=16,
+                    help="also write the best puzzle of each climb when it has at least this many moves")
     ap.add_argument("--limit", type=float, default=6.0, help="seconds per evaluation while climbing")
     ap.add_argument("--confirm-limit", type=float, default=90.0, help="seconds to confirm a long candidate")
     ap.add_argument("--stale", type=int, default=60, help="steps without improvement before a restart (more for long puzzles)")
@@ -134,6 +136,22 @@ def main(argv: list[str] | None = None) -> int:
     best_overall = 0
     restarts = 0
     evals = 0
+    def write(pz: Puzzle, length: int, secs: float) -> None:
+        nonlocal found
+        cells = [r.cell for r in pz.position.robots]
+        a = pz.active if pz.active is not None else 0
+        name = format_arrangement(identify(pz.position.board) or ("?",) * 4)
+        key = (name, pz.target, cells[a], frozenset(c for j, c in enumerate(cells) if j != a))
+        if key in seen:
+            return
+        seen.add(key)
+        found += 1
+        obj = {"id": f"hard-{name}-{found}-{length}", **puzzle_to_json(pz)}
+        obj["optimal"] = length
+        with open(args.out, "a", encoding="utf-8") as f:
+            f.write(json.dumps(obj) + "\n")
+        log(f"  FOUND {obj['id']} ({secs:.1f}s to solve)")
+
     while time.time() < deadline:
         restarts += 1
         tiles = rng.choice(boards)
@@ -162,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 score, exact, cells = sc, ex, st
         best = score
         stale = 0
+        climb_best: tuple[int, Puzzle | None] = (0, None)
         log(f"restart {restarts}: {name} {chip.name} start {score}{'' if exact else '+'}")
         # Promising climbs get more patience: each move above 12 adds --stale steps.
         while stale < args.stale * (1 + max(0, best - 12)) and time.time() < deadline:
@@ -207,29 +226,23 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"  candidate >= {s} after {secs:.1f}s; confirming")
                 s, ex, pz, secs = evaluate(board, chip, new, args.confirm_limit)
                 log(f"  confirmed: {s}{'' if ex else '+ (still timing out)'} in {secs:.1f}s")
+            if ex and s >= args.keep and s > climb_best[0]:
+                climb_best = (s, pz)
             if s >= score or (s == score - 1 and rng.random() < args.downhill):
                 stale = 0 if s > best else stale + 1
                 best = max(best, s)
                 cells, score, exact = new, s, ex
                 if ex and s >= args.min_length:
-                    key = (name, chip.cell, cells[BASE_COLORS.index(chip.color)],
-                           frozenset(c for j, c in enumerate(cells) if j != BASE_COLORS.index(chip.color)))
-                    if key not in seen:
-                        seen.add(key)
-                        found += 1
-                        obj = puzzle_to_json(pz)
-                        obj["id"] = f"hard-{name}-{found}-{s}"
-                        obj["optimal"] = s
-                        with open(args.out, "a", encoding="utf-8") as f:
-                            f.write(json.dumps(obj) + "\n")
-                        log(f"  FOUND {obj['id']} ({secs:.1f}s to solve)")
+                    write(pz, s, secs)
                 if s > best_overall:
                     best_overall = s
                     log(f"  best so far {s}{'' if ex else '+'} ({name} {chip.name} {cells})")
             else:
                 stale += 1
+        if climb_best[1] is not None and climb_best[0] < args.min_length:
+            write(climb_best[1], climb_best[0], 0.0)  # the best of a climb that stayed short
         log(f"  end of climb: {score}{'' if exact else '+'}")
-    log(f"done: {restarts} climbs, {evals} evaluations, {found} puzzles >= {args.min_length}, "
+    log(f"done: {restarts} climbs, {evals} evaluations, {found} puzzles written, "
         f"longest {best_overall}")
     return 0
 
