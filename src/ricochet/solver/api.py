@@ -41,8 +41,10 @@ from .tables import board_tables, lower_bound, path_tables
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
-MAX_TT_BITS = 25  # 2**25 slots * 13 bytes ≈ 436 MB at most
+MAX_TT_BITS = 26  # 2**26 entries * 16 bytes = 1 GiB at most
 START_TT_BITS = 16
+ASTAR_MAX_STATES = 20_000_000  # ≈ 1 GiB of A* bookkeeping; beyond it IDA* (fixed memory) continues
+ASTAR_STATES_PER_SECOND = 2_000_000  # conservative, to keep A* inside a time limit
 
 
 class SolverError(RuntimeError):
@@ -86,10 +88,9 @@ class Solution:
         return out
 
 
-def _new_tt(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.uint64]:
-    size = 1 << bits
-    return (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint32), np.zeros(size, dtype=np.uint8),
-            np.uint64(size - 1))
+def _new_tt(bits: int) -> np.ndarray:
+    """A table of 2**bits entries of 16 bytes (see kernel.tt_lookup)."""
+    return np.zeros(2 << bits, dtype=np.uint64)
 
 
 class _Table:
@@ -101,13 +102,17 @@ class _Table:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.bits = START_TT_BITS
-        self.arrays = _new_tt(self.bits)
+        self.array = _new_tt(self.bits)
         self.gen = 0
+
+    @property
+    def mask(self) -> np.uint64:
+        return np.uint64((1 << self.bits) - 1)
 
     def next_generation(self) -> int:
         self.gen += 1
         if self.gen > kernel.MAX_GEN:
-            self.arrays[2].fill(0)
+            self.array.fill(0)
             self.gen = 1
         return self.gen
 
@@ -116,8 +121,8 @@ class _Table:
         while filled > (1 << self.bits) // 2 and self.bits < max_bits:
             self.bits = min(self.bits + 2, max_bits)
             new = _new_tt(self.bits)
-            filled = kernel.tt_rehash(*self.arrays[:3], *new, np.uint32(self.gen))
-            self.arrays = new
+            filled = kernel.tt_rehash(self.array, new, self.mask, np.uint64(self.gen))
+            self.array = new
         return filled
 
 
@@ -170,6 +175,17 @@ class _Search:
     def grow_tt(self) -> None:
         self.filled = _TABLE.grow(self.filled, self.max_tt_bits)
 
+    def astar(self, t: int, max_cost: int, max_states: int) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+        """A* for target robot t: (status, cost, expanded states, moves)."""
+        bt = self.bt
+        status, cost, expanded, _stored, r, d, e = kernel.astar(
+            t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.colors, self.tr,
+            self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
+            self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
+            bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, self.bits, self.sort_helpers(t), self.no_undo,
+            max_cost, max_states, self.max_moves_per_node)
+        return status, cost, expanded, [(int(a), int(b), int(c)) for a, b, c in zip(r, d, e)]
+
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
             ) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
         rows = max(1, max_solutions)
@@ -182,7 +198,7 @@ class _Search:
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet, 0, -1,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
             bt.wall, bt.openm, bt.obst, bt.diag, bt.passable,
-            self.bits, self.sort_helpers(t), *_TABLE.arrays,
+            self.bits, self.sort_helpers(t), _TABLE.array, _TABLE.mask,
             budget, all_mode, sol_r, sol_d, sol_e, self.max_moves_per_node, self.no_undo, self.gen)
         self.filled += filled
         found = []
@@ -222,7 +238,8 @@ def _one_at_a_time(fn: F) -> F:
 @_one_at_a_time
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
           time_limit: float | None = None, any_robot: bool | None = None, all_solutions: bool = False,
-          fewest_robots: bool = False, max_solutions: int = 1000, max_tt_bits: int = MAX_TT_BITS) -> Solution:
+          fewest_robots: bool = False, max_solutions: int = 1000, max_tt_bits: int = MAX_TT_BITS,
+          max_states: int = ASTAR_MAX_STATES) -> Solution:
     """An optimal solution of ``puzzle`` under ``rules`` (default: the puzzle's).
 
     - ``any_robot``: True lets any robot reach the target (cosmic vortex),
@@ -233,6 +250,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
       fewest distinct robots (implies collecting them).
     - ``max_moves``: give up with status ``limit`` beyond that many moves;
       ``time_limit`` (seconds): status ``timeout``.
+    - ``max_states``: memory cap of the A* phase (then IDA* continues).
     """
     rules = puzzle.rules if rules is None else rules
     if not isinstance(max_moves, int) or not 0 <= max_moves <= 250:
@@ -262,8 +280,30 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         return done("unsolvable", reason="the target cannot be reached by the robot(s) that count, "
                                          "whatever the other robots do")
     nodes = 0
-    rate = 5e6  # states per second, refined as we go
     order = sorted(live, key=lambda t: starts[t])
+    # A* first: each state once.  It needs memory, so it is capped; past the
+    # cap (or when a time limit must be honoured) IDA* takes over.
+    cap = max_states if time_limit is None else min(max_states, max(10_000, int(time_limit * ASTAR_STATES_PER_SECOND)))
+    best: tuple[int, int, list[tuple[int, int, int]]] | None = None
+    exhausted = True
+    for t in order:
+        limit = max_moves if best is None else best[0] - 1
+        if starts[t] > limit:
+            continue
+        status, cost, expanded, seq = search.astar(t, limit, cap)
+        nodes += expanded
+        if status == 2:
+            exhausted = False
+            break
+        if status == 1:
+            best = (cost, t, seq)
+    if exhausted:
+        if best is None:
+            return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
+        cost, t, seq = best
+        return _finish(search, puzzle, rules, cost, t, seq, nodes, t0,
+                       all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts)
+    rate = 5e6  # states per second, refined as we go
     first_bound = max(1, min(starts.values()))
     for bound in range(first_bound, max_moves + 1):
         for t in order:

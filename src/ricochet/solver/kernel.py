@@ -19,6 +19,9 @@ DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 DEFLECT = np.array([[0, 1, 2, 3], [1, 0, 3, 2], [3, 2, 1, 0]], dtype=np.int64)
 INF = 255
 TRANSPARENT = 5
+# States this close to the bound are searched rather than looked up: the
+# table's memory miss costs more than their few remaining moves.
+TT_MIN_REMAINING = 0
 
 
 @njit(cache=True)
@@ -218,56 +221,61 @@ def _hash(k1, k2):
     return x ^ (x >> np.uint64(29))
 
 
-PROBES = 8
+PROBES = 4  # entries per bucket: 4 × 16 bytes = one cache line
 GEN_SHIFT = 20
 MAX_GEN = (1 << 12) - 1
+LOW32 = np.uint64(0xFFFFFFFF)
+
+# The transposition table is one uint64 array of 2 words per entry: the packed
+# robot cells (k1), then k2 (rule state, target robot, generation) in the low
+# 32 bits and the value in the next 8.  A key probes the 4 entries of its
+# bucket, which share a cache line: one memory miss per lookup.
 
 
 @njit(cache=True)
-def tt_lookup(k1, k2, tk1, tk2, tv, mask):
+def tt_lookup(k1, k2, tt, mask):
     """Stored value for a key (0: unknown)."""
-    i = _hash(k1, k2)
+    base = (_hash(k1, k2) & mask) & ~np.uint64(3)
     for p in range(PROBES):
-        j = (i + np.uint64(p)) & mask
-        v = tv[j]
-        if v == 0:
+        j = (base + np.uint64(p)) * np.uint64(2)
+        meta = tt[j + 1]
+        if meta == 0:
             return 0
-        if tk1[j] == k1 and tk2[j] == k2:
-            return v
+        if tt[j] == k1 and (meta & LOW32) == k2:
+            return (meta >> np.uint64(32)) & np.uint64(0xFF)
     return 0
 
 
 @njit(cache=True)
-def tt_store(k1, k2, v, tk1, tk2, tv, mask):
+def tt_store(k1, k2, v, tt, mask):
     """Record value v for a key; returns 1 when a slot was newly taken.  An
-    entry of another generation is free; when the probe window is full the
+    entry of another generation is free; when the bucket is full the
     shallowest entry is replaced (entries are hints: losing one costs time,
     never correctness)."""
-    i = _hash(k1, k2)
-    gen = k2 >> np.uint32(GEN_SHIFT)
-    worst = i & mask
-    worst_v = 256
+    base = (_hash(k1, k2) & mask) & ~np.uint64(3)
+    gen = np.uint64(k2) >> np.uint64(GEN_SHIFT)
+    worst = base * np.uint64(2)
+    worst_v = np.uint64(256)
+    meta_new = np.uint64(k2) | (np.uint64(v) << np.uint64(32))
     for p in range(PROBES):
-        j = (i + np.uint64(p)) & mask
-        tvj = tv[j]
-        if tvj == 0 or (tk2[j] >> np.uint32(GEN_SHIFT)) != gen:
-            tk1[j] = k1
-            tk2[j] = k2
-            tv[j] = v
+        j = (base + np.uint64(p)) * np.uint64(2)
+        meta = tt[j + 1]
+        if meta == 0 or ((meta & LOW32) >> np.uint64(GEN_SHIFT)) != gen:
+            tt[j] = k1
+            tt[j + 1] = meta_new
             return 1
-        if tk1[j] == k1 and tk2[j] == k2:
-            if v > tvj:
-                tv[j] = v
+        if tt[j] == k1 and (meta & LOW32) == k2:
+            if np.uint64(v) > (meta >> np.uint64(32)):
+                tt[j + 1] = meta_new
             return 0
-        if tvj < worst_v:
-            worst_v = tvj
+        mv = meta >> np.uint64(32)
+        if mv < worst_v:
+            worst_v = mv
             worst = j
-    if v >= worst_v:
-        tk1[worst] = k1
-        tk2[worst] = k2
-        tv[worst] = v
+    if np.uint64(v) >= worst_v:
+        tt[worst] = k1
+        tt[worst + 1] = meta_new
     return 0
-
 
 
 @njit(cache=True)
@@ -309,7 +317,7 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
     k2 = k2 * 8 + t
     # The search's generation tags every entry, so a table can serve many
     # searches without being cleared (see tt_lookup / tt_store).
-    return k1, np.uint32(k2 | (gen << GEN_SHIFT))
+    return k1, np.uint64(k2 | (gen << GEN_SHIFT))
 
 
 @njit(cache=True)
@@ -373,7 +381,7 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
         nsb, last_r0, last_h0, mr, turned0, t_head0,
         pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
         wall, openm, obst, diag, passable,
-        bits, sort_helpers, tk1, tk2, tv, mask,
+        bits, sort_helpers, tt, mask,
         node_budget, all_mode, sol_r, sol_d, sol_e, max_moves_per_node, no_undo, gen):
     """One cost-bounded depth-first iteration (IDA*) for target robot ``t``.
 
@@ -433,9 +441,9 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
     it[0] = 0
     while True:
         if it[depth] >= nmv[depth]:
-            if found_below[depth] == 0:
+            if found_below[depth] == 0 and bound - g[depth] > TT_MIN_REMAINING:
                 k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen)
-                filled += tt_store(k1, k2, np.uint8(bound - g[depth] + 1), tk1, tk2, tv, mask)
+                filled += tt_store(k1, k2, bound - g[depth] + 1, tt, mask)
             if depth == 0:
                 break
             depth -= 1
@@ -502,8 +510,10 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
         turned = n_turned
         t_head = n_th
         nodes += 1
-        k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen)
-        stored = tt_lookup(k1, k2, tk1, tk2, tv, mask)
+        stored = 0
+        if bound - g2 > TT_MIN_REMAINING:
+            k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen)
+            stored = tt_lookup(k1, k2, tt, mask)
         if stored > bound - g2:
             occ[e] = 0
             pos[r] = sv_pos[depth]
@@ -528,10 +538,265 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
 
 
 @njit(cache=True)
-def tt_rehash(tk1, tk2, tv, nk1, nk2, nv, nmask, gen):
+def tt_rehash(tt, new, nmask, gen):
     """Move the entries of generation ``gen`` into a larger table; returns the count."""
     n = 0
-    for j in range(tv.shape[0]):
-        if tv[j] != 0 and (tk2[j] >> np.uint32(GEN_SHIFT)) == gen:
-            n += tt_store(tk1[j], tk2[j], tv[j], nk1, nk2, nv, nmask)
+    for j in range(0, tt.shape[0], 2):
+        meta = tt[j + 1]
+        if meta != 0 and ((meta & LOW32) >> np.uint64(GEN_SHIFT)) == gen:
+            n += tt_store(tt[j], meta & LOW32, (meta >> np.uint64(32)) & np.uint64(0xFF), new, nmask)
     return n
+
+
+LOW16 = np.uint64(0xFFFF)
+
+
+@njit(cache=True)
+def _map_find(k1, k2, hm, hmask):
+    """Slot of a key in the A* state map: one uint64 array of 2 words per slot,
+    k1, then k2 (16 bits) | g << 16 (8 bits) | (state index + 1) << 24 (0:
+    free).  The cost is in the entry so a duplicate is rejected with one
+    memory access; linear probing stays in a cache line most of the time."""
+    j = _hash(k1, k2) & hmask
+    while True:
+        w = hm[2 * j + 1]
+        if w == 0 or (hm[2 * j] == k1 and (w & LOW16) == k2):
+            return j
+        j = (j + np.uint64(1)) & hmask
+
+
+@njit(cache=True)
+def _map_index(hm, slot):
+    """State index stored in a slot (-1: free)."""
+    return np.int64(hm[2 * slot + 1] >> np.uint64(24)) - 1
+
+
+@njit(cache=True)
+def _map_cost(hm, slot):
+    return np.int64((hm[2 * slot + 1] >> np.uint64(16)) & np.uint64(0xFF))
+
+
+@njit(cache=True)
+def _rebuild(i, r, d, e, rec, bits, R):
+    """Moves from the root to state ``i`` along parent links, then (r, d, e)."""
+    length = 1
+    s = i
+    while np.int64(rec[2 * s + 1] & LOW32) != 0:
+        length += 1
+        s = np.int64(rec[2 * s + 1] & LOW32) - 1
+    out_r = np.empty(length, dtype=np.int32)
+    out_d = np.empty(length, dtype=np.int32)
+    out_e = np.empty(length, dtype=np.int32)
+    out_r[length - 1] = r
+    out_d[length - 1] = d
+    out_e[length - 1] = e
+    cmask = np.uint64((1 << bits) - 1)
+    s = i
+    q = length - 2
+    while np.int64(rec[2 * s + 1] & LOW32) != 0:
+        w1 = rec[2 * s + 1]
+        mr_ = np.int64((w1 >> np.uint64(40)) & np.uint64(7))
+        out_r[q] = mr_
+        out_d[q] = np.int64((w1 >> np.uint64(43)) & np.uint64(3))
+        out_e[q] = np.int64((rec[2 * s] >> np.uint64(mr_ * bits)) & cmask)
+        q -= 1
+        s = np.int64(w1 & LOW32) - 1
+    return out_r, out_d, out_e
+
+
+@njit(cache=True)
+def astar(t, target, R, N, W, H, pos0, colors, tr, nsb, last_r0, last_h0, mr,
+          pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
+          wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
+          max_cost, max_states, max_moves_per_node):
+    """A* over full states for target robot ``t``.
+
+    States are kept once (keyed like the transposition table) and expanded in
+    order of f = g + h from buckets, newest first (depth-first within a
+    layer).  h is consistent, so each state is expanded once and the first
+    goal of cost F found while expanding layer F is optimal.
+
+    A state record is 2 words: the robots' cells packed ``bits`` apiece, then
+    parent+1 (32 bits), g (8), the move (robot 3, direction 2) and the rule
+    state (last robot+1 3, last heading 2, turned 1, target heading+1 3).
+
+    Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
+    0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
+    falls back to IDA*, which needs no memory)."""
+    cap = 1 << 10  # small start: most puzzles are short; everything doubles as needed
+    rec = np.empty(2 * cap, dtype=np.uint64)
+    hbits = 11
+    hmask = np.uint64((1 << hbits) - 1)
+    hm = np.zeros(2 << hbits, dtype=np.uint64)
+    icap = 1 << 10
+    it_state = np.empty(icap, dtype=np.int32)
+    it_next = np.empty(icap, dtype=np.int32)
+    head = np.full(max_cost + 3, -1, dtype=np.int32)
+    scratch = np.empty(8, dtype=np.int64)
+    M = max_moves_per_node
+    mv_r = np.empty((1, M), dtype=np.int32)
+    mv_d = np.empty((1, M), dtype=np.int32)
+    mv_e = np.empty((1, M), dtype=np.int32)
+    mv_h = np.empty((1, M), dtype=np.int32)
+    mv_f = np.empty((1, M), dtype=np.int32)
+    mv_c = np.empty((1, M), dtype=np.int32)
+    ws_best = np.zeros(N * 4, dtype=np.int32)
+    ws_bstamp = np.zeros(N * 4, dtype=np.int64)
+    ws_bdefl = np.zeros(N * 4, dtype=np.int32)
+    ws_queue = np.zeros((3, N * 4 + 1), dtype=np.int32) if tr >= 0 else np.zeros((3, 1), dtype=np.int32)
+    ws_qh = np.zeros(3, dtype=np.int64)
+    ws_qt = np.zeros(3, dtype=np.int64)
+    ws_stopc = np.zeros(N, dtype=np.int32)
+    ws_sstamp = np.zeros(N, dtype=np.int64)
+    stamp = 0
+    empty_moves = np.zeros(0, dtype=np.int32)
+    cmask = np.uint64((1 << bits) - 1)
+
+    pos = np.empty(R, dtype=np.int64)
+    occ = np.zeros(N, dtype=np.uint8)
+    w0 = np.uint64(0)
+    for q in range(R):
+        w0 |= np.uint64(pos0[q]) << np.uint64(q * bits)
+    rec[0] = w0
+    rec[1] = np.uint64((last_r0 + 1) * 64 + last_h0 * 16) << np.uint64(45)
+    nstates = 1
+    k1, k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, last_r0, last_h0, mr, 0, -1, scratch, 0)
+    j = _map_find(k1, k2, hm, hmask)
+    hm[2 * j] = k1
+    hm[2 * j + 1] = k2 | (np.uint64(1) << np.uint64(24))
+    f0 = hdist[pos0[t]]
+    if f0 == 0:
+        f0 = 1
+    if f0 > max_cost:
+        return 0, 0, 0, 1, empty_moves, empty_moves, empty_moves
+    it_state[0] = 0
+    it_next[0] = -1
+    head[f0] = 0
+    nitems = 1
+    F = f0
+    expanded = 0
+    goal_cost = max_cost + 1
+    goal_par = -1
+    goal_r = 0
+    goal_d = 0
+    goal_e = 0
+    while F <= max_cost:
+        if goal_cost <= F:
+            out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
+            return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
+        n_it = head[F]
+        if n_it < 0:
+            F += 1
+            continue
+        head[F] = it_next[n_it]
+        i = it_state[n_it]
+        w0 = rec[2 * i]
+        w1 = rec[2 * i + 1]
+        g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
+        ex = np.int64(w1 >> np.uint64(45))
+        for q in range(R):
+            pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
+        hh = hdist[pos[t]]
+        if hh == 0:
+            hh = 1
+        if g + hh != F:
+            continue  # stale: this state was reached more cheaply since
+        t_head = ex % 8 - 1
+        turned = (ex // 8) % 2
+        last_h = (ex // 16) % 4
+        last_r = ex // 64 - 1
+        expanded += 1
+        for q in range(R):
+            occ[pos[q]] = 1
+        n, stamp = _gen(0, pos, occ, R, t, colors, tr, nsb, last_r, last_h,
+                        g + 1 + hdist[pos[t]] <= max_cost, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
+                        W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
+                        ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        for q in range(R):
+            occ[pos[q]] = 0
+        for k in range(n):
+            r = mv_r[0, k]
+            d = mv_d[0, k]
+            e = mv_e[0, k]
+            g2 = g + mv_c[0, k]
+            n_turned = turned
+            n_th = t_head
+            if mr and r == t:
+                if mv_f[0, k] or (t_head >= 0 and (t_head - d) % 2 != 0):
+                    n_turned = 1
+                n_th = mv_h[0, k]
+            if r == t and e == target and (n_turned or not mr):
+                if g2 < goal_cost:
+                    goal_cost = g2
+                    goal_par = i
+                    goal_r = r
+                    goal_d = d
+                    goal_e = e
+                if g2 == F:
+                    break
+                continue
+            pt = e if r == t else pos[t]
+            h2 = hdist[pt]
+            if h2 == 0:
+                h2 = 1
+            f2 = g2 + h2
+            if f2 > max_cost:
+                continue
+            old = pos[r]
+            pos[r] = e
+            k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, r, mv_h[0, k], mr, n_turned, n_th, scratch, 0)
+            slot = _map_find(k1, k2, hm, hmask)
+            idx = _map_index(hm, slot)
+            if idx >= 0 and _map_cost(hm, slot) <= g2:
+                pos[r] = old
+                continue
+            if idx < 0:
+                if nstates >= max_states:
+                    return 2, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
+                if nstates >= cap:
+                    rec2 = np.empty(4 * cap, dtype=np.uint64)
+                    rec2[:2 * cap] = rec
+                    rec = rec2
+                    cap *= 2
+                idx = nstates
+                nstates += 1
+                if nstates * 2 > (1 << hbits):
+                    hbits += 1
+                    nhmask = np.uint64((1 << hbits) - 1)
+                    nm = np.zeros(2 << hbits, dtype=np.uint64)
+                    for jj in range(hm.shape[0] // 2):
+                        w = hm[2 * jj + 1]
+                        if w != 0:
+                            s2 = _map_find(hm[2 * jj], w & LOW16, nm, nhmask)
+                            nm[2 * s2] = hm[2 * jj]
+                            nm[2 * s2 + 1] = w
+                    hm = nm
+                    hmask = nhmask
+                    slot = _map_find(k1, k2, hm, hmask)
+            hm[2 * slot] = k1
+            hm[2 * slot + 1] = k2 | (np.uint64(g2) << np.uint64(16)) | (np.uint64(idx + 1) << np.uint64(24))
+            w0 = np.uint64(0)
+            for q in range(R):
+                w0 |= np.uint64(pos[q]) << np.uint64(q * bits)
+            rec[2 * idx] = w0
+            ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
+            rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32))
+                                | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
+                                | (np.uint64(ext) << np.uint64(45)))
+            pos[r] = old
+            if nitems >= icap:
+                s2a = np.empty(icap * 2, dtype=np.int32)
+                s2a[:icap] = it_state
+                it_state = s2a
+                n2a = np.empty(icap * 2, dtype=np.int32)
+                n2a[:icap] = it_next
+                it_next = n2a
+                icap *= 2
+            it_state[nitems] = idx
+            it_next[nitems] = head[f2]
+            head[f2] = nitems
+            nitems += 1
+    if goal_cost <= max_cost:
+        out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
+        return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
+    return 0, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
