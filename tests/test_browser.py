@@ -151,7 +151,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     bob.goto(f"{base_url}/r/{room_id}")
     bob.fill("#join-name", "Bob")
     bob.click("#join button[type=submit]")
-    bob.wait_for_selector("#bid-h")
+    bob.wait_for_selector(".player.me")
     assert bob.locator("html").get_attribute("lang") == "fr"
 
     # Ann adds a slow bot (it will not bid within the 5 s clock) and starts.
@@ -194,7 +194,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     # Ann wins the chip; both pages show it.
     ann.wait_for_selector(".player.me .score:text-is('1')")
     bob.wait_for_selector(".player-list li:has(.pname:text-is('Ann <i>')) .score:text-is('1')")
-    ann.wait_for_selector("#result .winner")
+    ann.wait_for_selector("#winner")
     ann.wait_for_timeout(600)  # let the last move's animation finish before the pictures
     ann.screenshot(path=str(SHOTS / "ricochet_round_won.png"))
     bob.screenshot(path=str(SHOTS / "ricochet_round_won_fr.png"))
@@ -202,10 +202,20 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     assert ann.locator(".pname", has_text="Ann <i>").count() >= 1
     assert ann.locator(".pname i").count() == 0
 
+    # Bob reloads: his seat token (localStorage) takes his seat back.
+    bob.reload()
+    bob.wait_for_selector(".player.me .pname:text-is('Bob')")
+    # Once the solver has reported, the optimal route of round 1 can be drawn.
+    bob.wait_for_selector(".history-list li[data-round='1']:not([data-optimal=''])", timeout=20000)
+    assert int(bob.get_attribute(".history-list li[data-round='1']", "data-optimal")) <= n
+    bob.click(".history-list li[data-round='1'] .show-solution")
+    bob.wait_for_selector(".layer-paths .path")
+
     # The same room on a phone.
     bob.set_viewport_size({"width": 390, "height": 844})
     bob.wait_for_timeout(300)
     bob.screenshot(path=str(SHOTS / "ricochet_phone.png"))
+    bob.screenshot(path=str(SHOTS / "ricochet_phone_full.png"), full_page=True)
     assert bob.evaluate("document.documentElement.scrollWidth") <= 392, "horizontal scroll on a phone"
 
     assert not [e for e in errors if "favicon" not in e], errors

@@ -240,6 +240,8 @@ export class BoardView {
   }
 
   /** The square tokens: where each robot started the round (robots go back there on failure). */
+  showTokens(start) { this._drawTokens(start); }
+
   _drawTokens(start) {
     const g = this.layers.tokens;
     g.replaceChildren();

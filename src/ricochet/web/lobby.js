@@ -14,9 +14,13 @@ const FALLBACK_LEVELS = ["beginner", "intermediate", "expert", "perfect"];
 const TILES = ["1", "2", "3", "4"].flatMap((p) => ["A", "B", "C", "D"].map((f) => p + f));
 const RULES = ["diagonals", "openings", "silver", "transparent", "must_ricochet", "no_straight_back", "tournament"];
 
-/** Go to a room; autostart: as host, start as soon as welcomed (the bot game). */
-export function openRoom(roomId, { autostart = false } = {}) {
-  if (autostart) sessionStorage.setItem(`ricochet.autostart.${roomId}`, "1");
+/**
+ * Go to a room.  setup: what the creator does once seated as host — seat bots
+ * ({bots: [level…]}) and start.  Bots are added after the creator has joined
+ * (not as RoomOptions.bots) so the creator, not a bot, is the host.
+ */
+export function openRoom(roomId, setup = null) {
+  if (setup) sessionStorage.setItem(`ricochet.setup.${roomId}`, JSON.stringify(setup));
   location.assign(`/r/${encodeURIComponent(roomId)}`);
 }
 
@@ -47,8 +51,8 @@ export function mountLobby(root) {
     quickBtn.disabled = true;
     try {
       const level = document.getElementById("quick-level")?.value || "intermediate";
-      const res = await api("/api/rooms", { method: "POST", body: { private: true, name: `${name} vs bots`.slice(0, 40), bots: [{ level }, { level }], min_players: 1 } });
-      openRoom(res.room_id, { autostart: true });
+      const res = await api("/api/rooms", { method: "POST", body: { private: true, name: `${name} vs bots`.slice(0, 40) } });
+      openRoom(res.room_id, { bots: [level, level], start: true });
     } catch (e) {
       toast(e.message, "error");
       quickBtn.disabled = false;
@@ -104,10 +108,9 @@ export function mountLobby(root) {
     body.clock_seconds = Number(f.get("clock_seconds")) || 60;
     body.target_score = f.get("target_score") ? Number(f.get("target_score")) : null;
     const n = Number(f.get("bots")) || 0;
-    if (n) body.bots = Array.from({ length: n }, () => ({ level: f.get("create-level") }));
     try {
       const res = await api("/api/rooms", { method: "POST", body });
-      openRoom(res.room_id);
+      openRoom(res.room_id, n ? { bots: Array.from({ length: n }, () => f.get("create-level")), start: false } : null);
     } catch (err) {
       toast(err.message, "error", 8000);
     }

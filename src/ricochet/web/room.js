@@ -17,7 +17,9 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   let presence = { seats: [], spectators: 0 };
   let shown = null;          // round number whose solution is drawn
   const solutions = new Map();
-  let autostart = sessionStorage.getItem(`ricochet.autostart.${roomId}`) === "1";
+  // Set-up asked for in the lobby (bots to seat, start at once), done once we are the host.
+  let setup = null;
+  try { setup = JSON.parse(sessionStorage.getItem(`ricochet.setup.${roomId}`) || "null"); } catch { setup = null; }
 
   // -- static skeleton (built once; parts are refilled on every update) ------------------
   const els = {
@@ -87,7 +89,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     h("div", { class: "room-body" },
       h("div", { class: "board-col" },
         h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
-        els.board, els.demo, els.result),
+        els.result, els.board, els.demo),
       h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
         h("section", { class: "panel chat", id: "chat" }, h("h2", { id: "chat-h" }), els.chatLog, els.chatForm),
         els.spectators)),
@@ -112,10 +114,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         presence = msg.presence || presence;
         fill(els.chatLog);
         for (const c of msg.chat || []) addChat(c);
-        if (autostart && me && state.phase === "lobby") {
-          autostart = false;
-          sessionStorage.removeItem(`ricochet.autostart.${roomId}`);
-          sock.send("start");
+        if (setup && me && state.host === me && state.phase === "lobby") {
+          sessionStorage.removeItem(`ricochet.setup.${roomId}`);
+          for (const level of setup.bots || []) sock.send("add_bot", { level });
+          if (setup.start) sock.send("start");
+          setup = null;
         }
         update();
       },
@@ -196,7 +199,19 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     board.render(state);
     const demonstrating = phase === "demonstration" && rnd?.demonstrator === me && !!me;
     board.setInteractive(demonstrating);
-    if (shown !== null && solutions.has(shown)) board.showPaths(solutions.get(shown).paths, state.robots);
+    if (shown === null) {
+      // Everyone sees the moves of the demonstration so far.
+      // After the running animations, so a trail never runs ahead of its robot.
+      board.idle().then(() => {
+        if (shown === null) board.showPaths(state.phase === "demonstration" ? state.round?.paths || [] : [], state.robots);
+      });
+    }
+    if (shown !== null && solutions.has(shown)) {
+      // The solution runs from that round's start: show its square tokens too.
+      board.showPaths(solutions.get(shown).paths, state.robots);
+      const past = state.history?.find((r) => r.number === shown);
+      if (past && !(rnd && rnd.number !== shown)) board.showTokens(past.start);
+    }
 
     // Status line: chip, target, active robot; phase.
     if (rnd) {
@@ -211,11 +226,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         : t("demo.other", { name: nameOf(rnd.demonstrator), cost: rnd.cost, bid: rnd.demo_bid });
     }
     els.phase.textContent = phaseText;
+    renderResult();
     els.phase.dataset.phase = phase;
     els.phase.dataset.cost = rnd?.cost ?? 0;  // for tests and styling
 
     renderDemo(demonstrating);
-    renderResult();
     renderBids();
     renderPlayers();
     renderHost();
@@ -241,19 +256,23 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   function renderResult() {
+    // Between rounds the status line tells the result; at the end a summary sits above the board.
     const last = state.history?.at(-1);
-    const inRound = state.round && state.phase !== "intermission";
-    if (!last || (inRound && state.phase !== "thinking") || state.phase === "lobby") { fill(els.result); els.result.hidden = true; return; }
-    // Shown during the intermission and while the next chip is being thought about.
-    els.result.hidden = false;
-    const winnerText = last.result === "won" ? t("result.won", { name: nameOf(last.winner) }) : t(`result.${last.result}`);
-    const optimal = last.optimal === null || last.optimal === undefined
-      ? (state.history.length ? t("result.optimal_pending") : "") : t("result.optimal", { n: last.optimal });
+    const between = last && (state.phase === "intermission" || state.phase === "over");
+    if (between) {
+      const winnerText = last.result === "won" ? t("result.won", { name: nameOf(last.winner) }) : t(`result.${last.result}`);
+      const optimal = last.optimal == null ? t("result.optimal_pending") : t("result.optimal", { n: last.optimal });
+      fill(els.roundInfo, chipIcon(last.chip, 36),
+        h("div", {}, h("div", { class: "winner", id: "winner" }, winnerText),
+          h("div", { class: "small", id: "optimal" }, optimal, " ", solutionButton(last.number))));
+    }
     const over = state.phase === "over";
+    els.result.hidden = !over;
+    if (!over) { fill(els.result); return; }
     fill(els.result,
-      h("p", { class: "winner" }, chipIcon(last.chip, 24), " ", winnerText),
-      h("p", { id: "optimal" }, optimal, " ", solutionButton(last.number)),
-      over ? h("p", { class: "over" }, t("phase.over"), " — ", t("over.winners", { names: (state.winners || []).map(nameOf).join(", ") }), " ", t(`over.reason.${state.end_reason}`)) : null);
+      h("p", { class: "over" }, t("phase.over"), " — ", t("over.winners", { names: (state.winners || []).map(nameOf).join(", ") })),
+      h("p", { class: "muted" }, t(`over.reason.${state.end_reason}`), " ",
+        h("a", { href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open"))));
   }
 
   function solutionButton(number) {
@@ -278,6 +297,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding");
     const mine = myStanding();
     fill(els.bidPanel, h("h2", { id: "bid-h" }, t("bid.list")));
+    els.bidPanel.hidden = !rnd;
     if (!rnd) return;
     bidForm.querySelector("#bid-label").textContent = t("bid.label");
     bidBtn.textContent = t("bid.submit");
@@ -344,7 +364,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const hist = state.history || [];
     if (!hist.length) { fill(els.history); els.history.hidden = true; return; }
     els.history.hidden = false;
-    fill(els.history, h("h2", {}, t("history")), h("ol", { class: "history-list" }, hist.slice().reverse().map((r) => h("li", {},
+    fill(els.history, h("h2", {}, t("history")), h("ol", { class: "history-list" }, hist.slice().reverse().map((r) => h("li", { "data-round": r.number, "data-optimal": r.optimal ?? "" },
       chipIcon(r.chip, 18), " ",
       r.result === "won" ? t("result.won", { name: nameOf(r.winner) }) : t(`result.${r.result}`), " ",
       h("span", { class: "muted small" }, r.optimal != null ? t("result.optimal", { n: r.optimal }) : ""), " ",
@@ -361,11 +381,12 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     else if (state.phase === "intermission" && state.intermission_until) { deadline = state.intermission_until; }
     if (deadline !== null) {
       const left = deadline - now;
-      text = state.phase === "demonstration" ? t("demo.time_left", { s: fmtSeconds(left) }) : t("clock.left", { s: fmtSeconds(left) });
+      const key = { demonstration: "demo.time_left", intermission: "clock.next" }[state.phase] || "clock.left";
+      text = t(key, { s: fmtSeconds(left) });
       els.clock.classList.toggle("urgent", left < 10 && state.phase === "bidding");
     } else if (state.phase === "thinking" && rnd) {
       const wait = rnd.clock_turnable_at - now;
-      text = wait > 0 ? t("clock.idle") : "";
+      text = wait > 60 ? t("clock.idle") : wait > 0 ? t("clock.turn_in", { s: fmtSeconds(wait) }) : "";
       turnClock.hidden = !(seated() && wait <= 0);
     }
     if (state.phase !== "thinking") turnClock.hidden = true;

@@ -39,7 +39,6 @@ export function fill(el, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
-let toastTimer = null;
 /** A short message in the aria-live toast area; kind "error" makes it red and assertive. */
 export function toast(message, kind = "info", ms = 4000) {
   const box = document.getElementById("toasts");
@@ -50,12 +49,11 @@ export function toast(message, kind = "info", ms = 4000) {
   box.append(item);
   while (box.children.length > 4) box.firstElementChild.remove();
   setTimeout(() => item.remove(), ms);
-  clearTimeout(toastTimer);
 }
 
-/** Seconds as "m:ss" or "s" (at least 0). */
+/** A duration for people: "45 s" or "2:09". */
 export function fmtSeconds(s) {
   s = Math.max(0, Math.ceil(s));
-  if (s < 60) return String(s);
+  if (s < 60) return `${s} s`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
