@@ -3,7 +3,7 @@
 // selected, moved (keys, swipe, on-board arrows, tap a cell in line) and
 // animated along the paths the server broadcasts.
 
-import { t, colorName, chipName } from "./i18n.js";
+import { t, colorName, chipName, getLang } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const CELL = 40;
@@ -134,7 +134,7 @@ export class BoardView {
       this.boardKey = null;
       return;
     }
-    const key = JSON.stringify([board.width, board.height, board.walls, board.openings, board.diagonals, board.targets, view.config?.rules?.openings, view.config?.rules?.diagonals]);
+    const key = JSON.stringify([board.width, board.height, board.walls, board.openings, board.diagonals, board.targets, view.config?.rules?.openings, view.config?.rules?.diagonals, getLang()]);
     if (key !== this.boardKey) {
       this.board = board;
       this.boardKey = key;
@@ -448,6 +448,9 @@ export class BoardView {
     return this.queue;
   }
 
+  /** True while an animation is queued or running. */
+  busy() { return [...this.pending.values()].some((n) => n > 0); }
+
   /** Wait for every queued animation. */
   idle() { return this.queue; }
 
@@ -463,7 +466,9 @@ export class BoardView {
     segs.pop();
     const total = segs.reduce((s, sg) => s + (sg ? Math.hypot(sg[1][0] - sg[0][0], sg[1][1] - sg[0][1]) : 0), 0);
     const reduced = globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-    const ms = reduced ? 0 : Math.min(900, 120 + (total / CELL) * 55);
+    // Catch up when moves arrive faster than they animate.
+    const backlog = [...this.pending.values()].reduce((a, b) => a + b, 0);
+    const ms = reduced ? 0 : Math.min(900, 120 + (total / CELL) * 55) / (backlog > 1 ? 2 : 1);
     const node = this.robotNodes[path.robot];
     if (!node || ms === 0 || total === 0) return Promise.resolve();
     node.classList.add("moving");

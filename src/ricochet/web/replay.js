@@ -26,7 +26,7 @@ export async function mountReplay(root, roomId, { game = null } = {}) {
     h("div", { class: "room-body" },
       h("div", { class: "board-col" }, h("div", { class: "status" }, info, step), boardWrap, controls),
       h("div", { class: "side-col" }, h("section", { class: "panel" }, h("h2", {}, t("room.players")), scores),
-        h("section", { class: "panel" }, h("h2", {}, t("history")), list)))));
+        h("section", { class: "panel" }, h("h2", {}, t("replay.events")), list)))));
 
   let data;
   try {
@@ -47,7 +47,8 @@ export async function mountReplay(root, roomId, { game = null } = {}) {
   function go(k, animate = false) {
     k = Math.max(-1, Math.min(entries.length - 1, k));
     const ev = k >= 0 ? entries[k].event : null;
-    if (animate && ev?.type === "move_played" && k === i + 1) board.animate(ev.path);
+    // Animate single steps forward; fast clicking just jumps.
+    if (animate && ev?.type === "move_played" && k === i + 1 && !board.busy()) board.animate(ev.path);
     i = k;
     const s = stateAt(k);
     last = s;
@@ -57,7 +58,12 @@ export async function mountReplay(root, roomId, { game = null } = {}) {
     step.textContent = `${t("replay.step", { i: k + 1, n: entries.length })}${ev ? ` — ${describe(ev, nameOf, s)}` : ""}`;
     fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, p.name), " ",
       h("span", { class: "chips" }, (p.chips || []).map((c) => chipIcon(c, 16))), h("span", { class: "score" }, String(p.score)))));
-    [...list.children].forEach((li, n) => { li.classList.toggle("current", n === k); if (n === k) li.scrollIntoView({ block: "nearest" }); });
+    board.idle().then(() => { if (i === k) board.showPaths(s.phase === "demonstration" ? s.round?.paths || [] : [], s.robots || []); });
+    [...list.children].forEach((li, n) => {
+      li.classList.toggle("current", n === k);
+      // Scroll the list only (scrollIntoView would scroll the page too).
+      if (n === k) list.scrollTop = Math.max(0, li.offsetTop - list.clientHeight / 2);
+    });
   }
 
   function renderControls() {
