@@ -98,27 +98,48 @@ def _get(url: str) -> dict:
         return json.loads(r.read())
 
 
-def _solve(state: dict) -> list[tuple[str, str]]:
-    """An optimal route for the round in ``state``: [(robot colour, direction), …]."""
+def _position(state: dict):
+    """The round's position (robots now) from a public state."""
     from ricochet.board import Board, Diagonal, Target
     from ricochet.geometry import Direction
     from ricochet.position import Position, Robot
-    from ricochet.puzzle import Puzzle
     from ricochet.rules import Rules
-    from ricochet.solver import solve
 
     b = state["board"]
     board = Board(b["width"], b["height"], tuple(b["walls"]), frozenset(tuple(c) for c in b["blocked"]),
                   tuple(Target(tuple(t["cell"]), t["color"], t["symbol"]) for t in b["targets"]),
                   tuple(Diagonal(tuple(d["cell"]), d["color"], d["orientation"]) for d in b["diagonals"]),
                   frozenset((tuple(c), Direction[s]) for c, s in b["openings"]))
-    rnd = state["round"]
     robots = tuple(Robot(r["color"], tuple(r["cell"])) for r in state["robots"])
-    target = tuple(rnd["target"])
     rules = Rules(**{k: v for k, v in state["config"]["rules"].items() if k in Rules.__dataclass_fields__})
-    sol = solve(Puzzle(Position(board, robots, goal=target), target, rnd["active"]), rules, time_limit=20)
+    return Position(board, robots, goal=tuple(state["round"]["target"])), rules
+
+
+def _solve(state: dict) -> list[tuple[str, str]]:
+    """An optimal route for the round in ``state``: [(robot colour, direction), …]."""
+    from ricochet.puzzle import Puzzle
+    from ricochet.solver import solve
+
+    position, rules = _position(state)
+    rnd = state["round"]
+    sol = solve(Puzzle(position, tuple(rnd["target"]), rnd["active"]), rules, time_limit=20)
     assert sol.moves, f"no solution found: {sol}"
-    return [(robots[m.robot].color, m.direction.name) for m in sol.moves]
+    return [(position.robots[m.robot].color, m.direction.name) for m in sol.moves]
+
+
+def _blocked_move(state: dict) -> tuple[str, str] | None:
+    """A robot and a direction it cannot move in (a wall or robot right next to it), if any."""
+    from ricochet.geometry import Direction
+    from ricochet.position import IllegalMove, Move
+
+    position, rules = _position(state)
+    for i, robot in enumerate(position.robots):
+        for d in Direction:
+            try:
+                position.play(Move(i, d), rules)
+            except IllegalMove:
+                return robot.color, d.name
+    return None
 
 
 def _watch_errors(page, name: str, errors: list[str]) -> None:
@@ -185,6 +206,13 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     ann.wait_for_selector("#demo-bar:not([hidden])", timeout=15000)
     bob.wait_for_selector("#phase[data-phase='demonstration']")
     assert bob.locator("#demo-bar").is_hidden()
+    blocked = _blocked_move(state)
+    if blocked:
+        # A refused move: the server's reason appears as a toast and nothing moves.
+        ann.click(f"#robot-{blocked[0]}")
+        ann.keyboard.press(KEYS[blocked[1]])
+        ann.wait_for_selector(".toast-error")
+        assert ann.get_attribute("#phase", "data-cost") == "0"
     for k, (color, direction) in enumerate(route, 1):
         ann.click(f"#robot-{color}")
         ann.keyboard.press(KEYS[direction])

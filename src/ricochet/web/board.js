@@ -132,6 +132,7 @@ export class BoardView {
       for (const layer of Object.values(this.layers)) layer.replaceChildren();
       this.board = null;
       this.boardKey = null;
+      this.robotNodes = [];  // their layer was just emptied
       return;
     }
     const key = JSON.stringify([board.width, board.height, board.walls, board.openings, board.diagonals, board.targets, view.config?.rules?.openings, view.config?.rules?.diagonals, getLang()]);

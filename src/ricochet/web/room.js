@@ -267,6 +267,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
           h("div", { class: "small", id: "optimal" }, optimal, " ", solutionButton(last.number))));
     }
     const over = state.phase === "over";
+    if (state.phase === "lobby") {
+      // Before the start: what to do now, and the rules in one paragraph.
+      els.result.hidden = false;
+      fill(els.result, h("p", { class: "winner" }, isHost() ? t("room.lobby.host") : t("phase.lobby")),
+        h("p", { class: "muted" }, t("lobby.how.text")));
+      return;
+    }
     els.result.hidden = !over;
     if (!over) { fill(els.result); return; }
     fill(els.result,
