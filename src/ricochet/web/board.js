@@ -282,7 +282,10 @@ export class BoardView {
   /** Robots at their latest known cells; robots with a queued animation stay where the animation is. */
   setRobots(robots) {
     this.robots = robots.map((r) => ({ color: r.color, cell: [...r.cell] }));
-    if (this.robotNodes.length !== robots.length || this.robotNodes.some((n, i) => n.dataset.color !== robots[i].color)) {
+    // Rebuilt when the robots change (a new game) or the language does (their labels).
+    if (this.robotNodes.length !== robots.length || this.robotLang !== getLang() ||
+        this.robotNodes.some((n, i) => n.dataset.color !== robots[i].color)) {
+      this.robotLang = getLang();
       this._buildRobots();
     }
     this.robots.forEach((r, i) => {

@@ -172,6 +172,20 @@ export const STRINGS = {
     "symbol.hexagon": "hexagon", "symbol.vortex": "Vortex cosmique",
     "chip.name": "{color} {symbol}",
     "error": "Error",
+    "err.raise": "You may not raise your own bid.",
+    "err.bid": "That bid is not allowed.",
+    "err.closed": "The sand clock has run out: no more bids.",
+    "err.turn": "It is not your demonstration.",
+    "err.illegal_move": "That move is not possible.",
+    "err.not_host": "Only the host can do that.",
+    "err.not_seated": "Take a seat to play.",
+    "err.phase": "Not possible at this moment of the game.",
+    "err.clock": "The sand clock cannot be turned now.",
+    "err.join": "Cannot take a seat (name taken or game over).",
+    "err.full": "The room is full.",
+    "err.spectator": "Spectators cannot play: take a seat.",
+    "err.rate_limited": "Slow down a little.",
+    "err.not_yet": "The solution is not ready yet.",
     "error.network": "Network error: {msg}",
     "close": "Close",
   },
@@ -340,6 +354,20 @@ export const STRINGS = {
     "symbol.hexagon": "hexagone", "symbol.vortex": "Vortex cosmique",
     "chip.name": "{symbol} {color}",
     "error": "Erreur",
+    "err.raise": "Vous ne pouvez pas augmenter votre propre annonce.",
+    "err.bid": "Cette annonce n’est pas permise.",
+    "err.closed": "Le sablier est écoulé : plus d’annonce possible.",
+    "err.turn": "Ce n’est pas votre démonstration.",
+    "err.illegal_move": "Ce mouvement est impossible.",
+    "err.not_host": "Seul l’hôte peut faire cela.",
+    "err.not_seated": "Prenez place pour jouer.",
+    "err.phase": "Impossible à ce moment de la partie.",
+    "err.clock": "Le sablier ne peut pas être retourné maintenant.",
+    "err.join": "Impossible de prendre place (pseudo déjà pris ou partie terminée).",
+    "err.full": "La salle est pleine.",
+    "err.spectator": "Les spectateurs ne jouent pas : prenez place.",
+    "err.rate_limited": "Doucement !",
+    "err.not_yet": "La solution n’est pas encore prête.",
     "error.network": "Erreur réseau : {msg}",
     "close": "Fermer",
   },
@@ -382,6 +410,13 @@ export function chipName(chip) {
   if (!chip) return "";
   if (chip.symbol === "vortex") return t("symbol.vortex");
   return t("chip.name", { color: colorName(chip.color), symbol: t(`symbol.${chip.symbol}`) });
+}
+
+/** A server error for people: the server's precise English message, or our translation of its code. */
+export function errorText(msg) {
+  const key = `err.${msg.code}`;
+  if (lang === "en" || !(key in STRINGS[lang])) return msg.message || t(key);
+  return t(key);
 }
 
 export function movesText(n) { return n === 1 ? t("bid.one_move") : t("bid.moves", { n }); }

@@ -2,7 +2,7 @@
 // players and scores, host controls, chat, spectators, history and solutions.
 // The server is authoritative: this only shows its state and sends intentions.
 
-import { t, onLangChange, chipName, colorName, movesText } from "./i18n.js";
+import { t, onLangChange, chipName, colorName, movesText, errorText } from "./i18n.js";
 import { RoomSocket, api, seatToken } from "./net.js";
 import { BoardView, chipIcon, DIRS } from "./board.js";
 import { h, fill, toast, fmtSeconds } from "./ui.js";
@@ -136,7 +136,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       },
       onError: (msg, before) => {
         if (msg.code === "no_room") { fill(root, h("section", { class: "panel" }, h("p", {}, t("room.not_found")), h("a", { href: "/", class: "button" }, t("nav.lobby")))); return; }
-        toast(msg.message || msg.code, "error", 6000);
+        toast(errorText(msg), "error", 6000);
         if (before && (msg.code === "join" || msg.code === "full")) me = null;
       },
     });
