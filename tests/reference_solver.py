@@ -67,7 +67,8 @@ class Reference:
 
 
 # A state: (cells, last_move or None, ((robot, turned, heading or None), ...)).
-State = tuple[object, ...]
+Flags = tuple[tuple[int, bool, Direction | None], ...]
+State = tuple[tuple[tuple[int, int], ...], tuple[int, Direction] | None, Flags]
 
 
 class _Search:
@@ -76,21 +77,21 @@ class _Search:
         self.rules = puzzle.rules if rules is None else rules
         use_any = puzzle.active is None if any_robot is None else any_robot
         n = len(puzzle.position.robots)
-        self.counting = tuple(range(n)) if use_any else (puzzle.active,)
+        self.counting: tuple[int, ...] = tuple(range(n)) if use_any or puzzle.active is None else (puzzle.active,)
 
     def start(self) -> tuple[State, Position]:
         pos = self.puzzle.position
-        flags = tuple((r, False, None) for r in self.counting)
+        flags: Flags = tuple((r, False, None) for r in self.counting)
         return self.key(pos, flags), pos
 
-    def key(self, pos: Position, flags: tuple[tuple[int, bool, Direction | None], ...]) -> State:
+    def key(self, pos: Position, flags: Flags) -> State:
         last = pos.last_move if self.rules.no_straight_back else None
         return (pos.cells, last, flags if self.rules.must_ricochet else ())
 
     def successors(self, state: State, pos: Position) -> Iterator[tuple[int, Move, State, Position]]:
-        flags = state[2] if self.rules.must_ricochet else tuple((r, False, None) for r in self.counting)
+        flags: Flags = state[2] if self.rules.must_ricochet else tuple((r, False, None) for r in self.counting)
         for move, nxt, path in self.moves(pos):
-            new_flags = []
+            new_flags: list[tuple[int, bool, Direction | None]] = []
             for r, turned, heading in flags:
                 if r == move.robot:
                     # check_solution: deflected, or perpendicular to the previous final heading.

@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, note
 from hypothesis import strategies as st
-from reference_solver import reference_optimum
-from strategies import PROPERTY, boards, positions, rule_sets
 
+from reference_solver import reference_optimum
 from ricochet.board import ROBOT_COLORS, Board
 from ricochet.geometry import DIRECTIONS
 from ricochet.position import IllegalMove, Position, Robot
@@ -19,6 +18,7 @@ from ricochet.puzzle import Puzzle
 from ricochet.rules import Rules
 from ricochet.solver import kernel
 from ricochet.solver.tables import board_tables, lower_bound, path_tables
+from strategies import PROPERTY, boards, positions, rule_sets
 
 SOLID_COLORS = tuple(c for c in ROBOT_COLORS if c != "transparent")
 BASE = ("red", "green", "blue", "yellow")
@@ -61,8 +61,8 @@ def board_goal(draw: st.DrawFn, max_size: int = 8) -> tuple[Board, tuple[int, in
     board = draw(boards(max_size=max_size))
     free = [c for c in board.cells() if c not in board.blocked]
     goal = None
-    if draw(st.booleans()):
-        pool = sorted(board.towers) if board.towers and draw(st.booleans()) else free
+    if draw(st.booleans(), label="has goal"):
+        pool = sorted(board.towers) if bool(board.towers) and draw(st.booleans(), label="goal tower") else free
         goal = draw(st.sampled_from(pool))
     return board, goal
 
@@ -82,7 +82,7 @@ def test_robot_free_paths_match_the_engine(bg: tuple[Board, tuple[int, int] | No
 
 
 @PROPERTY
-@given(positions(max_size=8, min_robots=2, colors=SOLID_COLORS), rule_sets())
+@given(boards(max_size=8).flatmap(lambda b: positions(b, min_robots=2, colors=SOLID_COLORS)), rule_sets())
 def test_paths_cut_by_other_robots_match_the_engine(pos: Position, rules: Rules) -> None:
     board = pos.board
     for r in range(len(pos.robots)):
@@ -121,7 +121,7 @@ def transparent_stops(pos: Position, robot: int, d: int, rules: Rules) -> dict[t
 @st.composite
 def transparent_positions(draw: st.DrawFn) -> Position:
     """A transparent robot among up to three others on a small board."""
-    pos = draw(positions(max_size=7, max_robots=3, colors=SOLID_COLORS))
+    pos = draw(positions(draw(boards(max_size=7)), max_robots=3, colors=SOLID_COLORS))
     free = [c for c in pos.board.cells() if c not in pos.board.blocked and c not in pos.cells]
     cell = draw(st.sampled_from(free)) if free else None
     if cell is None:
@@ -146,7 +146,8 @@ def test_transparent_moves_match_the_engine(pos: Position, rules: Rules) -> None
 
 
 @PROPERTY
-@given(positions(max_size=7, max_robots=1, colors=BASE, goal=False), rule_sets(), st.data())
+@given(boards(max_size=7).flatmap(lambda b: positions(b, max_robots=1, colors=BASE, goal=False)), rule_sets(),
+       st.data())
 def test_relaxed_distance_is_a_lower_bound(pos: Position, rules: Rules, data: st.DataObject) -> None:
     """With one robot the relaxed distance (stop anywhere on a path) never
     exceeds the true optimum; unreachable in the relaxation means unsolvable."""
