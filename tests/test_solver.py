@@ -95,6 +95,11 @@ def test_solver_agrees_with_reference_search(case: tuple[Puzzle, Rules, bool | N
     if ref.complete:
         sol = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot)
         assert sol.length == ref.cost, (sol, ref)
+        # IDA*, the fixed-memory fallback once A* reaches its state cap
+        ida = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot, max_states=1)
+        assert ida.length == ref.cost, (ida, ref)
+        if ida.solved:
+            assert_valid(ida, judged(puzzle, any_robot), rules)
         if ref.cost is None:
             assert sol.status in ("limit", "unsolvable"), sol
         else:
@@ -121,8 +126,9 @@ def test_solver_agrees_with_reference_search(case: tuple[Puzzle, Rules, bool | N
 
 
 @PROPERTY
-@given(small_puzzles(max_size=5, max_robots=3), st.booleans())
-def test_all_solutions_are_every_optimal_solution(case: tuple[Puzzle, Rules, bool | None], fewest: bool) -> None:
+@given(small_puzzles(max_size=5, max_robots=3), st.booleans(), st.sampled_from([api.ASTAR_MAX_STATES, 1]))
+def test_all_solutions_are_every_optimal_solution(case: tuple[Puzzle, Rules, bool | None], fewest: bool,
+                                                  max_states: int) -> None:
     puzzle, rules, any_robot = case
     note(describe(puzzle, rules, any_robot))
     ref = reference_optimum(puzzle, rules, any_robot=any_robot, max_cost=5, max_states=REF_STATES)
@@ -130,7 +136,8 @@ def test_all_solutions_are_every_optimal_solution(case: tuple[Puzzle, Rules, boo
     assert ref.cost is not None
     expected = all_optimal(puzzle, ref.cost, rules, any_robot=any_robot, limit=200)
     assume(expected is not None)
-    sol = solve(puzzle, rules, max_moves=5, any_robot=any_robot, all_solutions=True, fewest_robots=fewest)
+    sol = solve(puzzle, rules, max_moves=5, any_robot=any_robot, all_solutions=True, fewest_robots=fewest,
+                max_states=max_states)
     assert_valid(sol, judged(puzzle, any_robot), rules)
     alternatives = sol.alternatives
     assert len(set(alternatives)) == len(alternatives), "the same solution twice"
@@ -203,6 +210,10 @@ def test_asp_2015_sample_at_the_published_optimum() -> None:
         assert sol.length == pz.optimal, pz.id
         assert_valid(sol, pz, pz.rules)
         assert pz.optimal is not None and solve(pz, max_moves=pz.optimal - 1).status == "limit", pz.id
+    for pz in sample[:3]:  # IDA* alone (A* capped at once)
+        sol = solve(pz, max_states=1)
+        assert sol.length == pz.optimal, pz.id
+        assert_valid(sol, pz, pz.rules)
 
 
 @pytest.mark.parametrize(("preset", "count"), [("plain", 50), ("game", 20)])
@@ -291,7 +302,8 @@ def test_status_unsolvable_walled_in_target() -> None:
 
 
 def test_status_timeout() -> None:
-    pz = hard_puzzle()
+    """A tiny time limit on a long puzzle (an ASP 20-mover when the data is there)."""
+    pz = max(asp_puzzles(), key=lambda p: p.optimal or 0) if ASP.exists() else hard_puzzle()
     sol = solve(pz, time_limit=1e-4)
     assert sol.status == "timeout" and sol.length is None
     assert sol.reason is not None and "within 0.0001 s" in sol.reason
