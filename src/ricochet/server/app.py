@@ -45,7 +45,8 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 def create_app(database_url: str | None = None, *, now: Callable[[], float] | None = None, realtime: bool = True,
                solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                config_factory: ConfigFactory | None = None, web_dir: Path | None = None,
-               storage: Storage | None = None) -> Starlette:
+               storage: Storage | None = None,
+               rate: tuple[float, int] = (P.RATE_PER_SECOND, P.RATE_BURST)) -> Starlette:
     """The server application.
 
     ``database_url``: SQLAlchemy URL (default: a SQLite file in the user's data
@@ -54,7 +55,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     ``app.state.manager.tick_all()``).  ``solver``: where optimal solutions
     are computed (default: a worker process).  ``bot_speed`` scales the bots'
     delays.  ``config_factory(options, seed, game)`` builds each game's
-    configuration (tests use small boards)."""
+    configuration (tests use small boards).  ``rate``: per-connection messages
+    per second and burst."""
     web = web_dir or WEB_DIR
 
     @contextlib.asynccontextmanager
@@ -62,7 +64,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         st = storage or await Storage.open(database_url)
         svc = solver or SolverService()
         manager = RoomManager(st, now=now or time.time, realtime=realtime, solver=svc, bot_speed=bot_speed,
-                              bots=bots, config_factory=config_factory or P.config_for)
+                              bots=bots, config_factory=config_factory or P.config_for, rate=rate)
         app.state.manager = manager
         app.state.storage = st
         if solver is None:

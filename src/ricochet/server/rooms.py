@@ -463,7 +463,7 @@ class Session:
         self.spectator = False
         self.welcomed = False
         self.closed = False
-        self.bucket = P.TokenBucket()
+        self.bucket = P.TokenBucket(manager.rate[0], manager.rate[1])
         self.drops: deque[float] = deque()
 
     # -- output ---------------------------------------------------------------------------------
@@ -517,6 +517,9 @@ class Session:
             if msg["type"] == "hello":
                 await self._hello(msg)
                 return
+            if msg["type"] == "ping":  # allowed before hello too: keep-alives and round trips
+                self.send({"type": "pong", "server_time": self.manager.now()})
+                return
             if not self.welcomed:
                 raise ProtocolError("send hello first", "not_welcomed")
             await self._dispatch(msg)
@@ -558,8 +561,13 @@ class Session:
             async with room.lock:
                 seat, token_out = await room.add_seat(msg["name"])
             self.player, self.name = seat.player_id, seat.name
+            if (room.game == 1 and room.options.get("bots") and len(room.seats) == 1):
+                for b in room.options["bots"]:  # the room's bots sit down after the first person (the host)
+                    await room.add_bot(b["level"], b.get("name"))
         chat = await self.manager.storage.recent_chat(room.id, P.CHAT_HISTORY)
         async with room.lock:  # no event may slip between the welcome's state and the next broadcast
+            self.welcomed = True
+            room.sessions.add(self)
             self.send({
                 "type": "welcome", "protocol": P.PROTOCOL_VERSION, "server_time": self.manager.now(),
                 "room": {"room_id": room.id, "name": room.name, "private": room.private, "game": room.game,
@@ -570,9 +578,10 @@ class Session:
                 "version": room.version, "state": room.view(self.player), "missed": room.missed(msg["since"]),
                 "presence": room.presence(), "chat": chat,
             })
-            self.welcomed = True
-            room.sessions.add(self)
-            room.broadcast_presence()
+            presence = dumps({"type": "presence", **room.presence()})
+            for other in list(room.sessions):
+                if other is not self:
+                    other.deliver(presence)
 
     def _seated(self) -> str:
         if self.player is None:
@@ -696,8 +705,11 @@ class RoomManager:
 
     def __init__(self, storage: Storage, *, now: Callable[[], float] = time.time, realtime: bool = True,
                  solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
-                 config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None) -> None:
+                 config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None,
+                 rate: tuple[float, int] = (P.RATE_PER_SECOND, P.RATE_BURST)) -> None:
         self.storage = storage
+        self.rate = rate
+        """Per connection: messages per second and burst (the token bucket)."""
         self.now = now
         self.realtime = realtime
         self.solver = solver or SolverService()
@@ -727,8 +739,6 @@ class RoomManager:
         return room
 
     def _activate(self, room: Room) -> None:
-        if room.status == "over" and room.game == 1 and not room.state.players:
-            return
         if self.realtime:
             room.start_ticker()
         room.resume_solutions()
@@ -764,8 +774,6 @@ class RoomManager:
         self.rooms[rid] = room
         if self.realtime:
             room.start_ticker()
-        for b in options.get("bots", []):
-            await room.add_bot(b["level"], b.get("name"))
         return room
 
     async def get_room(self, room_id: str) -> Room | None:

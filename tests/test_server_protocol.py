@@ -1,0 +1,473 @@
+"""The server end to end, in process (Starlette's TestClient): lobby, every rule
+of a round through the WebSocket protocol, errors, reconnects, spectators,
+private rooms and bots.  Time is a fake clock moved by the tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_server_harness import T0, Harness, Player, solution_of
+
+from ricochet.server import protocol as P
+
+
+@pytest.fixture
+def h(tmp_path: Path):  # type: ignore[no-untyped-def]
+    with Harness(tmp_path) as harness:
+        yield harness
+
+
+def two_players(h: Harness, **options: object) -> tuple[str, Player, Player]:
+    rid = h.room(**options)
+    ann = h.join(rid, "Ann")
+    bob = h.join(rid, "Bob")
+    ann.drain()
+    return rid, ann, bob
+
+
+def started(h: Harness, **options: object) -> tuple[str, Player, Player]:
+    rid, ann, bob = two_players(h, **options)
+    events = ann.ok(type="start")
+    assert [e["type"] for e in events] == ["game_started", "chip_drawn"]
+    bob.drain()
+    return rid, ann, bob
+
+
+def wrong_move(state: dict) -> dict:
+    """A legal move that does not solve the round: the robot that is not active moves."""
+    active = state["round"]["active"]
+    other = 1 - active
+    cell = state["robots"][other]["cell"]
+    direction = "N" if cell[1] > 0 else "S"
+    return {"type": "move", "robot": other, "direction": direction}
+
+
+# -- lobby --------------------------------------------------------------------------------------
+def test_lobby_create_list_get_and_private_rooms(h: Harness) -> None:
+    public = h.room(name="Friday")
+    private = h.room(name="Secret", private=True)
+    listed = h.client.get("/api/rooms").json()["rooms"]
+    assert [r["room_id"] for r in listed] == [public]
+    assert listed[0]["name"] == "Friday" and listed[0]["status"] == "lobby"
+    got = h.client.get(f"/api/rooms/{private}").json()
+    assert got["private"] is True and got["state"]["phase"] == "lobby"
+    assert "seed" not in json.dumps(got["options"])
+    # a private room is reachable by its link
+    p = h.join(private, "Ann")
+    assert p.welcome and p.welcome["room"]["private"] is True
+    assert h.client.get("/api/rooms/nosuchroom").status_code == 404
+    assert h.client.get("/api/health").json()["protocol"] == 1
+    assert "perfect" in h.client.get("/api/options").json()["bot_levels"]
+
+
+def test_create_room_refuses_bad_options_with_the_field(h: Harness) -> None:
+    for body, word in (({"clock_seconds": 0}, "clock_seconds"), ({"colour": "red"}, "colour"),
+                       ({"tiles": "1A,1A,1A,1A"}, "tiles"), ({"bots": [{"level": "god"}]}, "level"),
+                       ({"silver": "yes"}, "silver")):
+        r = h.client.post("/api/rooms", json=body)
+        assert r.status_code == 400, body
+        assert r.json()["error"]["code"] == "bad_options" and word in r.json()["error"]["message"]
+    r = h.client.post("/api/rooms", content=b"[1,2", headers={"content-type": "application/json"})
+    assert r.status_code == 400
+    r = h.client.post("/api/rooms", content=b" " * (P.MAX_BODY_BYTES + 1))
+    assert r.status_code == 413
+
+
+def test_real_tiles_room_and_board_svg(tmp_path: Path) -> None:
+    from ricochet.server.protocol import config_for
+    with Harness(tmp_path, factory=config_for) as h:
+        rid = h.room(tiles="1A,2A,3A,4A", silver=False)
+        assert h.client.get(f"/api/rooms/{rid}/board.svg").status_code == 404
+        ann, bob = h.join(rid, "Ann"), h.join(rid, "Bob")
+        ann.ok(type="start")
+        assert ann.state["arrangement"] == ["1A", "2A", "3A", "4A"]
+        assert len(ann.state["robots"]) == 4
+        r = h.client.get(f"/api/rooms/{rid}/board.svg")
+        assert r.status_code == 200 and r.text.startswith("<svg")
+        bob.drain()
+
+
+# -- joining -------------------------------------------------------------------------------------
+def test_hello_joins_and_names_must_differ(h: Harness) -> None:
+    rid = h.room()
+    ann = h.join(rid, "Ann")
+    assert ann.welcome["you"]["host"] is True and ann.id == "p1" and ann.token
+    assert ann.welcome["presence"]["seats"][0]["online"] is True
+    bob = h.connect(rid)
+    err = bob.hello("ann")
+    assert err["type"] == "error" and err["code"] == "join" and "taken" in err["message"]
+    w = bob.hello("Bob")  # the connection stays usable after a refused hello
+    assert w["type"] == "welcome" and w["you"]["host"] is False
+    joined = [e for e in ann.events() if e["type"] == "player_joined"]
+    assert [e["name"] for e in joined] == ["Bob"]
+    err = bob.error(type="hello", protocol=1, name="Again")
+    assert err["code"] == "bad_message"
+
+
+def test_hello_requires_a_name_or_spectate(h: Harness) -> None:
+    rid = h.room()
+    p = h.connect(rid)
+    err = p.hello(None)
+    assert err["code"] == "bad_message" and "name" in err["message"]
+
+
+def test_start_needs_host_and_players(h: Harness) -> None:
+    rid = h.room()
+    ann = h.join(rid, "Ann")
+    assert ann.error(type="start")["code"] == "phase"  # alone, min_players 2
+    bob = h.join(rid, "Bob")
+    assert bob.error(type="start")["code"] == "not_host"
+    assert ann.ok(type="start")
+    assert ann.error(type="start")["code"] == "phase"
+
+
+# -- a round -----------------------------------------------------------------------------------------
+def test_bids_clock_and_successful_demonstration(h: Harness) -> None:
+    rid, ann, bob = started(h, clock_seconds=60)
+    rnd = ann.state["round"]
+    assert ann.state["phase"] == "thinking" and rnd["number"] == 1
+    # a solution is never in the state while the round is played
+    assert "solution" not in json.dumps(ann.state["history"]) or ann.state["history"] == []
+    events = bob.ok(type="bid", moves=3, ref="b1")
+    assert [e["type"] for e in events] == ["bid_placed", "clock_started"]
+    assert events[1]["deadline"] == pytest.approx(T0 + 60)
+    assert bob.error(type="bid", moves=4, ref=9) == {
+        "type": "error", "code": "raise", "ref": 9,
+        "message": "you may not raise your own bid (you bid 3); bid 3 or less"}
+    ann.ok(type="bid", moves=2)
+    assert [e["type"] for e in ann.ok(type="bid", moves=2)] == ["bid_placed"]  # equal re-bid allowed
+    assert ann.error(type="bid", moves=0)["code"] == "bid"
+    h.advance(59)
+    assert ann.events() == []
+    h.advance(1)
+    events = ann.events()
+    assert [e["type"] for e in events] == ["clock_ran_out", "demonstration_started"]
+    assert events[0]["order"] == [ann.id, bob.id] and events[1]["player"] == ann.id
+    assert bob.error(type="bid", moves=1)["code"] == "closed"
+    # Bob may not move for Ann
+    moves = solution_of(ann.state)
+    assert bob.error(**moves[0])["code"] == "turn"
+    for m in moves:
+        events = ann.ok(**m)
+    assert [e["type"] for e in events][-3:] == ["move_played", "demonstration_ended", "round_ended"]
+    played = [e for e in events if e["type"] == "move_played"][-1]
+    assert played["path"]["steps"] and played["cost"] == len(moves)
+    assert events[-1] == {**events[-1], "result": "won", "winner": ann.id}
+    assert ann.state["players"][0]["score"] == 1
+    # during the round nobody gets the solution; after it, the optimum is broadcast and the moves on request
+    h.idle()
+    solved = [e for e in bob.events() if e["type"] == "round_solved"]
+    assert solved == [{"type": "round_solved", "round": 1, "optimal": len(moves), "at": solved[0]["at"]}]
+    assert bob.state["history"][0]["optimal"] == len(moves) and bob.state["history"][0]["solution"] is None
+    sol = [m for m in bob.do(type="request_solution", round=1) if m["type"] == "solution"][0]
+    assert sol["optimal"] == len(moves) and len(sol["moves"]) == len(sol["paths"]) == len(moves)
+    assert sol["moves"][0]["color"] in ("red", "green")
+
+
+def test_no_solution_before_the_round_ends(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    h.idle()  # the solver has finished: its answer must still be held back
+    err = ann.error(type="request_solution", round=1)
+    assert err["code"] == "not_yet"
+    assert all(e["type"] != "round_solved" for e in ann.events())
+    r = h.client.get(f"/api/rooms/{rid}/events").json()
+    assert all(e["event"]["type"] != "round_solved" for e in r["events"])
+    assert ann.error(type="request_solution", round=7)["code"] == "not_yet"
+
+
+def test_ties_fewer_chips_first_then_earlier_bid(h: Harness) -> None:
+    rid, ann, bob = started(h, intermission_seconds=0)
+    # round 1: Bob wins a chip
+    bob.ok(type="bid", moves=1)
+    h.advance(60)
+    for m in solution_of(bob.state):
+        bob.ok(**m)
+    ann.drain()
+    assert ann.state["round"]["number"] == 2
+    # round 2: Bob bids first, Ann the same number later: Ann has fewer chips, so she goes first
+    bob.ok(type="bid", moves=1)
+    h.advance(1)
+    ann.ok(type="bid", moves=1)
+    h.advance(60)
+    events = ann.events()
+    assert events[0]["type"] == "clock_ran_out" and events[0]["order"] == [ann.id, bob.id]
+
+
+def test_tournament_ties_earlier_bid_first(h: Harness) -> None:
+    rid, ann, bob = started(h, intermission_seconds=0, tournament=True)
+    bob.ok(type="bid", moves=1)
+    h.advance(60)
+    for m in solution_of(bob.state):
+        bob.ok(**m)
+    ann.drain()
+    bob.ok(type="bid", moves=1)
+    h.advance(1)
+    ann.ok(type="bid", moves=1)
+    h.advance(60)
+    assert ann.events()[0]["order"] == [bob.id, ann.id]
+
+
+def test_failure_passes_to_next_bidder_robots_go_back_and_chip_returns(h: Harness) -> None:
+    rid, ann, bob = started(h, intermission_seconds=10)
+    start = ann.state["round"]["start"]
+    ann.ok(type="bid", moves=1)
+    bob.ok(type="bid", moves=2)
+    h.advance(60)
+    ann.drain()
+    events = ann.ok(**wrong_move(ann.state))
+    assert [e["type"] for e in events] == ["move_played", "demonstration_ended", "demonstration_started"]
+    assert events[1]["success"] is False and events[1]["reason"] == "out_of_moves"
+    assert events[2]["player"] == bob.id
+    assert ann.state["robots"] == start  # the robots went back to their square tokens
+    bob.drain()
+    events = bob.ok(type="give_up")
+    assert [e["type"] for e in events] == ["demonstration_ended", "round_ended"]
+    assert events[0]["reason"] == "gave_up" and events[1]["result"] == "failed" and events[1]["winner"] is None
+    assert bob.state["phase"] == "intermission" and bob.state["pile_size"] == 2  # the chip is back
+    h.advance(10)
+    assert [e["type"] for e in bob.events() if e["type"] != "round_solved"] == ["chip_drawn"]
+
+
+def test_demonstration_times_out(h: Harness) -> None:
+    rid, ann, bob = started(h, demo_seconds=30, demo_seconds_per_move=5)
+    ann.ok(type="bid", moves=2)
+    h.advance(60)
+    deadline = ann.events()[-1]["deadline"]
+    assert deadline == pytest.approx(h.t + 40)
+    h.advance(40)
+    events = ann.events()
+    assert events[0] == {**events[0], "type": "demonstration_ended", "reason": "timeout"}
+    assert events[1]["type"] == "round_ended" and events[1]["result"] == "failed"
+
+
+def test_illegal_move_is_refused_and_demonstration_goes_on(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    ann.ok(type="bid", moves=3)
+    h.advance(60)
+    ann.drain()
+    red = ann.state["robots"][0]["cell"]
+    assert red == [0, 0]
+    err = ann.error(type="move", robot="red", direction="N")  # against the wall: not a move
+    assert err["code"] == "illegal_move"
+    err = ann.error(type="move", robot="blue", direction="N")
+    assert err["code"] == "bad_message" and "red, green" in err["message"]
+    assert ann.state["phase"] == "demonstration"
+
+
+def test_no_bid_wait_turn_clock_and_no_bid_round(h: Harness) -> None:
+    rid, ann, bob = started(h, no_bid_wait_seconds=120, clock_seconds=30, intermission_seconds=0)
+    err = ann.error(type="turn_clock")
+    assert err["code"] == "clock" and "2 min" in err["message"]
+    h.advance(120)
+    events = bob.ok(type="turn_clock")
+    assert events[0]["type"] == "clock_started" and events[0]["reason"] == "turned"
+    assert ann.error(type="turn_clock")["code"] == "clock"
+    h.advance(30)
+    types = [e["type"] for e in ann.events()]
+    assert types[:3] == ["clock_ran_out", "round_ended", "chip_drawn"]
+    assert ann.state["history"][0]["result"] == "no_bid"
+
+
+def test_end_of_game_by_score_and_restart(h: Harness) -> None:
+    rid, ann, bob = started(h, target_score=1)
+    ann.ok(type="bid", moves=1)
+    h.advance(60)
+    ann.drain()
+    events = []
+    for m in solution_of(ann.state):
+        events += ann.ok(**m)
+    assert events[-1] == {**events[-1], "type": "game_ended", "reason": "target_score", "winners": [ann.id]}
+    assert ann.state["phase"] == "over"
+    assert h.client.get("/api/rooms").json()["rooms"] == []  # finished rooms leave the lobby
+    assert ann.error(type="bid", moves=1)["code"] == "phase"
+    assert bob.error(type="restart")["code"] == "not_host"
+    events = ann.ok(type="restart")
+    assert [e["type"] for e in events] == ["game_reset", "player_joined", "player_joined"]
+    assert ann.state["phase"] == "lobby" and ann.state["board"] is None
+    assert [p["id"] for p in ann.state["players"]] == [ann.id, bob.id]
+    bob.drain()
+    assert ann.ok(type="start")
+    # the replay of the first game is still there
+    r = h.client.get(f"/api/rooms/{rid}/events?game=1&states=1").json()
+    assert r["games"] == 2 and r["events"][-1]["event"]["type"] in ("game_ended", "round_solved")
+    assert r["events"][-1]["state"]["phase"] == "over" and r["board"]["width"] == 6
+
+
+def test_host_ends_the_game(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    assert bob.error(type="end_game")["code"] == "not_host"
+    events = ann.ok(type="end_game")
+    assert events[-1]["type"] == "game_ended" and events[-1]["reason"] == "host_ended"
+
+
+def test_leave_and_join_again(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    bob.ok(type="leave")
+    ann.drain()
+    assert [p["seated"] for p in ann.state["players"]] == [True, False]
+    assert bob.error(type="bid", moves=3)["code"] == "not_seated"
+    bob.ok(type="join")
+    assert bob.ok(type="bid", moves=3)
+
+
+# -- safety and errors -------------------------------------------------------------------------------------
+def test_malformed_messages_change_nothing(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    version = ann.version
+    cases = [
+        ("{not json", "bad_json"), ("[1, 2]", "bad_json"), ('{"type": "fly"}', "unknown_type"),
+        ('{"moves": 3}', "unknown_type"), ('{"type": "bid"}', "bad_message"),
+        ('{"type": "bid", "moves": "3"}', "bad_message"), ('{"type": "bid", "moves": true}', "bad_message"),
+        ('{"type": "move", "robot": "red"}', "bad_message"),
+        ('{"type": "move", "robot": "red", "direction": "UP"}', "bad_message"),
+        ('{"type": "chat", "text": ""}', "bad_message"), ('{"type": "bid", "moves": 3, "ref": [1]}', "bad_message"),
+        (json.dumps({"type": "chat", "text": "x" * 5000}), "too_big"),
+    ]
+    for text, code in cases:
+        ann.send_text(text)
+        msgs = ann.drain()
+        assert [m["code"] for m in msgs if m["type"] == "error"] == [code], text
+    err = ann.error(type="bid", moves="3", ref="r7")
+    assert err["ref"] == "r7" and "moves" in err["message"]
+    assert ann.version == version and ann.state["round"]["bids"] == []
+
+
+def test_actions_before_hello_and_wrong_protocol(h: Harness) -> None:
+    rid = h.room()
+    with h.socket(rid) as p:
+        assert p.error(type="bid", moves=3)["code"] == "not_welcomed"
+        p.send(type="hello", protocol=2, name="Ann")
+        err = p.recv()
+        assert err["code"] == "protocol"
+        from starlette.websockets import WebSocketDisconnect
+        with pytest.raises(WebSocketDisconnect) as e:
+            p.recv()
+        assert e.value.code == 4400
+
+
+def test_unknown_room_is_an_error_then_a_close(h: Harness) -> None:
+    from starlette.websockets import WebSocketDisconnect
+    with h.socket("nosuchroom") as p:
+        err = p.recv()
+        assert err["code"] == "no_room"
+        with pytest.raises(WebSocketDisconnect) as e:
+            p.recv()
+        assert e.value.code == 4404
+
+
+def test_spectators_see_but_cannot_act(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    spec = h.connect(rid)
+    w = spec.hello(spectate=True)
+    assert w["you"]["spectator"] is True and w["you"]["seat_token"] is None and w["state"]["phase"] == "thinking"
+    for msg in ({"type": "bid", "moves": 3}, {"type": "chat", "text": "hi"}, {"type": "start"},
+                {"type": "add_bot", "level": "expert"}):
+        assert spec.error(**msg)["code"] == "spectator"
+    ann.ok(type="bid", moves=4)
+    assert [e["type"] for e in spec.events()] == ["bid_placed", "clock_started"]
+    assert h.client.get(f"/api/rooms/{rid}").json()["spectators"] == 1
+
+
+def test_rate_limit(tmp_path: Path) -> None:
+    with Harness(tmp_path, rate=(1.0, 5)) as h:
+        rid = h.room()
+        with h.socket(rid) as p:
+            for _ in range(8):
+                p.send(type="ping")
+            msgs = [p.recv() for _ in range(8)]
+            kinds = [m["type"] for m in msgs]
+            assert kinds.count("pong") == 5 and kinds.count("error") == 3
+            assert {m["code"] for m in msgs if m["type"] == "error"} == {"rate_limited"}
+
+
+def test_rate_limit_flood_closes(tmp_path: Path) -> None:
+    from starlette.websockets import WebSocketDisconnect
+    with Harness(tmp_path, rate=(0.001, 1)) as h:
+        rid = h.room()
+        with h.socket(rid) as p:
+            for _ in range(P.FLOOD_DROPS + 3):
+                p.send(type="ping")
+            with pytest.raises(WebSocketDisconnect) as e:
+                while True:
+                    p.recv()
+            assert e.value.code == 4429
+
+
+def test_chat_is_stored_raw_and_limited(h: Harness) -> None:
+    rid, ann, bob = two_players(h)
+    ann.do(type="chat", text="  <b>hi</b> & bye\x07 ")
+    msg = [m for m in bob.drain() if m["type"] == "chat"][0]
+    assert msg["text"] == "<b>hi</b> & bye" and msg["name"] == "Ann" and msg["player"] == ann.id
+    assert ann.error(type="chat", text="x" * (P.MAX_CHAT + 1))["code"] == "bad_message"
+    late = h.join(rid, "Cleo")
+    assert [c["text"] for c in late.welcome["chat"]] == ["<b>hi</b> & bye"]
+
+
+# -- reconnecting -------------------------------------------------------------------------------------------
+def test_reconnect_with_seat_token_and_since(h: Harness) -> None:
+    rid = h.room()
+    ann = h.join(rid, "Ann")
+    token = ann.token
+    with h.socket(rid) as bob:
+        w = bob.hello("Bob")
+        bob_token, seen = w["you"]["seat_token"], w["version"]
+        bob.drain()
+        seen = bob.version
+    ann.ok(type="start")
+    ann.ok(type="bid", moves=4)
+    with h.socket(rid) as bob2:
+        w = bob2.hello(seat_token=bob_token, since=seen)
+        assert w["you"]["player"] == "p2" and w["you"]["name"] == "Bob"
+        assert [m["event"]["type"] for m in w["missed"]] == ["game_started", "chip_drawn", "bid_placed",
+                                                               "clock_started"]
+        assert [m["version"] for m in w["missed"]] == list(range(seen + 1, w["version"] + 1))
+        assert w["state"]["phase"] == "bidding" and w["state"]["round"]["your_bid"] is None
+        assert bob2.ok(type="bid", moves=3)
+        # sync on demand: too old → no missed list, but the full state
+        s = [m for m in bob2.do(type="sync", since=0) if m["type"] == "sync"][0]
+        assert s["missed"] is not None and s["version"] == bob2.version
+        s = [m for m in bob2.do(type="sync", since=None) if m["type"] == "sync"][0]
+        assert s["missed"] is None and s["state"]["round"]["your_bid"] == 3
+    with h.socket(rid) as thief:
+        err = thief.hello(seat_token="not-a-token")
+        assert err["code"] == "bad_token"
+    with h.socket(rid) as ann2:
+        w = ann2.hello(seat_token=token)
+        assert w["you"]["player"] == ann.id and w["you"]["host"] is True
+        assert w["state"]["round"]["your_bid"] == 4
+
+
+# -- bots -------------------------------------------------------------------------------------------------
+def test_bots_bid_and_demonstrate_a_round(h: Harness) -> None:
+    rid = h.room(bots=[{"level": "perfect"}])
+    ann = h.join(rid, "Ann")  # the room's bots sit down once the first person has: Ann is the host
+    seen = h.wait(ann, lambda m: m["type"] == "presence" and len(m["seats"]) == 2)
+    seats = [m for m in seen if m["type"] == "presence"][-1]["seats"]
+    assert seats[1]["bot"] is True and seats[1]["level"] == "perfect" and seats[1]["online"] is True
+    bot = seats[1]["player"]
+    assert ann.state["host"] == ann.id
+    ann.ok(type="start")
+    seen = h.wait(ann, lambda m: m.get("event", {}).get("type") == "bid_placed" and m["event"]["player"] == bot)
+    h.advance(60)
+    seen = h.wait(ann, lambda m: m.get("event", {}).get("type") == "round_ended")
+    ended = [m["event"] for m in seen if m.get("event", {}).get("type") == "round_ended"][0]
+    assert ended["result"] == "won" and ended["winner"] == bot
+    assert any(m.get("event", {}).get("type") == "move_played" for m in seen)
+
+
+def test_host_adds_and_removes_bots(h: Harness) -> None:
+    rid = h.room()
+    ann = h.join(rid, "Ann")
+    ann.ok(type="add_bot", level="expert")
+    bots = [p for p in ann.state["players"] if p["id"].startswith("b")]
+    assert len(bots) == 1 and bots[0]["name"].endswith("(expert)")
+    bob = h.join(rid, "Bob")
+    assert bob.error(type="add_bot", level="expert")["code"] == "not_host"
+    assert bob.error(type="remove_bot", player=bots[0]["id"])["code"] == "not_host"
+    assert ann.error(type="remove_bot", player=bob.id)["code"] == "bad_message"
+    ann.ok(type="remove_bot", player=bots[0]["id"])
+    assert [p["seated"] for p in ann.state["players"] if p["id"] == bots[0]["id"]] == [False]
+    assert ann.ok(type="start")
+    assert (rid, bots[0]["id"]) not in h.manager.bots
