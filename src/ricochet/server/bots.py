@@ -174,6 +174,14 @@ class Bot:
     async def _demonstrate(self, key: tuple[int, int]) -> None:
         moves = self.solutions.get(key)
         state = self.client.state
+        if not moves and state is not None:
+            # e.g. after a server restart: find again what this bot found when it bid
+            found = puzzle_from_view(state)
+            if found is not None:
+                answer: Answer = await self.solve(*found)
+                if answer.optimal is not None and answer.optimal <= (state["round"]["demo_bid"] or 0):
+                    moves = self.solutions[key] = answer.moves
+            state = self.client.state
         if not moves or state is None:
             await self.client.give_up()
             return

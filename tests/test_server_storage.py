@@ -1,0 +1,106 @@
+"""The database layer on SQLite and — when ``RICOCHET_TEST_POSTGRES`` holds an
+SQLAlchemy URL (``scripts/start-test-postgres.sh`` prints one) — on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from pathlib import Path
+
+import pytest
+from test_server_harness import Harness, solution_of
+
+from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url
+
+PG = os.environ.get("RICOCHET_TEST_POSTGRES")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path}/storage.db"
+    if not PG:
+        pytest.skip("PostgreSQL tests need RICOCHET_TEST_POSTGRES=<SQLAlchemy URL> "
+                    "(scripts/start-test-postgres.sh starts a throwaway server and prints it)")
+    return PG
+
+
+def room_row(now: float = 1000.0) -> RoomRow:
+    rid = secrets.token_hex(5)
+    return RoomRow(rid, "Test", {"clock_seconds": 60}, False, "lobby", 1, secrets.randbits(62), now, now)
+
+
+def test_storage_roundtrip(db_url: str) -> None:
+    async def go() -> None:
+        st = await Storage.open(db_url)
+        try:
+            await st.migrate()  # twice is fine
+            row = room_row()
+            await st.create_room(row)
+            assert await st.get_room(row.id) == row
+            assert row.id in [r.id for r in await st.active_rooms()]
+            payloads = [{"type": "player_joined", "player": "p1", "name": "Ann", "at": 1000.5},
+                        {"type": "player_joined", "player": "p2", "name": "Bob ✓", "at": 1001.0}]
+            await st.append_events(row.id, 1, 1, payloads, status="playing")
+            got = await st.events(row.id)
+            assert [(e.seq, e.game, e.payload) for e in got] == [(1, 1, payloads[0]), (2, 1, payloads[1])]
+            assert [e.seq for e in await st.events(row.id, since=1)] == [2]
+            assert await st.last_version(row.id) == 2
+            assert (await st.get_room(row.id)).status == "playing"  # type: ignore[union-attr]
+            # append-only: a version is written once
+            with pytest.raises(Exception):
+                await st.append_events(row.id, 1, 2, [payloads[0]])
+            assert len(await st.events(row.id)) == 2
+            await st.append_events(row.id, 2, 3, [{"type": "game_reset", "game": 2, "at": 1002.0}],
+                                   status="lobby", game_changed=True)
+            assert (await st.get_room(row.id)).game == 2  # type: ignore[union-attr]
+            assert [e.seq for e in await st.events(row.id, game=2)] == [3]
+            seat = SeatRow("p1", "Ann", hash_token("secret"), False, None, 1000.0)
+            await st.add_seat(row.id, seat)
+            assert await st.seats(row.id) == [seat]
+            ids = [await st.add_chat(row.id, "p1", "Ann", f"line {i} <b>", 1000.0 + i) for i in range(3)]
+            chat = await st.recent_chat(row.id, 2)
+            assert [c["id"] for c in chat] == ids[1:] and chat[-1]["text"] == "line 2 <b>"
+            await st.update_room(row.id, status="over", updated=1003.0)
+            assert row.id not in [r.id for r in await st.active_rooms()]
+        finally:
+            await st.close()
+
+    asyncio.run(go())
+
+
+def test_a_round_on_the_database(db_url: str, tmp_path: Path) -> None:
+    """The whole server on this database: a round played, then the log read back."""
+    with Harness(tmp_path, db=db_url) as h:
+        rid = h.room()
+        ann, bob = h.join(rid, "Ann"), h.join(rid, "Bob")
+        ann.ok(type="start")
+        bob.ok(type="bid", moves=2)
+        h.advance(60)
+        for m in solution_of(bob.state):
+            events = bob.ok(**m)
+        assert events[-1]["type"] == "round_ended" and events[-1]["winner"] == bob.id
+        log = h.client.get(f"/api/rooms/{rid}/events").json()["events"]
+        assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+        ann.drain()
+    with Harness(tmp_path, db=db_url) as h2:
+        assert h2.manager.rooms[rid].version >= len(log)
+
+
+def test_url_forms() -> None:
+    assert normalize_url("postgresql://u:p@h:5/d") == "postgresql+asyncpg://u:p@h:5/d"
+    assert normalize_url("postgres://h/d") == "postgresql+asyncpg://h/d"
+    assert normalize_url("sqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    assert normalize_url("sqlite+aiosqlite:///x.db") == "sqlite+aiosqlite:///x.db"
+    assert normalize_url("/tmp/x.db") == "sqlite+aiosqlite:////tmp/x.db"
+
+
+def test_unusable_database_says_why(tmp_path: Path) -> None:
+    from ricochet.server.storage import StorageError
+
+    async def go() -> None:
+        with pytest.raises(StorageError, match="cannot"):
+            await Storage.open("postgresql://nobody@127.0.0.1:1/none")
+
+    asyncio.run(go())
