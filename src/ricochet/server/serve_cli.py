@@ -30,6 +30,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CliError(f"--port must be from 1 to 65535, got {args.port}")
     url = normalize_url(args.database or default_database_url())
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.log_level != "debug":
+        logging.getLogger("alembic").setLevel(logging.WARNING)  # one line per migration step is noise
 
     import asyncio
 
