@@ -10,7 +10,7 @@ import time
 import warnings
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -132,7 +132,7 @@ class Harness:
                               bot_speed=0, config_factory=factory, rate=rate)
         self.stack = contextlib.ExitStack()
 
-    def __enter__(self) -> Harness:
+    def __enter__(self) -> Self:
         self.client = self.stack.enter_context(TestClient(self.app))
         return self
 

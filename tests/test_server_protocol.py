@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
-from test_server_harness import T0, Harness, Player, solution_of
 
 from ricochet.server import protocol as P
+from test_server_harness import T0, Harness, Player, solution_of
 
 
 @pytest.fixture
@@ -125,7 +125,7 @@ def test_start_needs_host_and_players(h: Harness) -> None:
 
 # -- a round -----------------------------------------------------------------------------------------
 def test_bids_clock_and_successful_demonstration(h: Harness) -> None:
-    rid, ann, bob = started(h, clock_seconds=60)
+    _rid, ann, bob = started(h, clock_seconds=60)
     rnd = ann.state["round"]
     assert ann.state["phase"] == "thinking" and rnd["number"] == 1
     # a solution is never in the state while the round is played
@@ -161,13 +161,13 @@ def test_bids_clock_and_successful_demonstration(h: Harness) -> None:
     solved = [e for e in bob.events() if e["type"] == "round_solved"]
     assert solved == [{"type": "round_solved", "round": 1, "optimal": len(moves), "at": solved[0]["at"]}]
     assert bob.state["history"][0]["optimal"] == len(moves) and bob.state["history"][0]["solution"] is None
-    sol = [m for m in bob.do(type="request_solution", round=1) if m["type"] == "solution"][0]
+    sol = next(m for m in bob.do(type="request_solution", round=1) if m["type"] == "solution")
     assert sol["optimal"] == len(moves) and len(sol["moves"]) == len(sol["paths"]) == len(moves)
     assert sol["moves"][0]["color"] in ("red", "green")
 
 
 def test_no_solution_before_the_round_ends(h: Harness) -> None:
-    rid, ann, bob = started(h)
+    rid, ann, _bob = started(h)
     h.idle()  # the solver has finished: its answer must still be held back
     err = ann.error(type="request_solution", round=1)
     assert err["code"] == "not_yet"
@@ -178,7 +178,7 @@ def test_no_solution_before_the_round_ends(h: Harness) -> None:
 
 
 def test_ties_fewer_chips_first_then_earlier_bid(h: Harness) -> None:
-    rid, ann, bob = started(h, intermission_seconds=0)
+    _rid, ann, bob = started(h, intermission_seconds=0)
     # round 1: Bob wins a chip
     bob.ok(type="bid", moves=1)
     h.advance(60)
@@ -196,7 +196,7 @@ def test_ties_fewer_chips_first_then_earlier_bid(h: Harness) -> None:
 
 
 def test_tournament_ties_earlier_bid_first(h: Harness) -> None:
-    rid, ann, bob = started(h, intermission_seconds=0, tournament=True)
+    _rid, ann, bob = started(h, intermission_seconds=0, tournament=True)
     bob.ok(type="bid", moves=1)
     h.advance(60)
     for m in solution_of(bob.state):
@@ -210,7 +210,7 @@ def test_tournament_ties_earlier_bid_first(h: Harness) -> None:
 
 
 def test_failure_passes_to_next_bidder_robots_go_back_and_chip_returns(h: Harness) -> None:
-    rid, ann, bob = started(h, intermission_seconds=10)
+    _rid, ann, bob = started(h, intermission_seconds=10)
     start = ann.state["round"]["start"]
     ann.ok(type="bid", moves=1)
     bob.ok(type="bid", moves=2)
@@ -231,7 +231,7 @@ def test_failure_passes_to_next_bidder_robots_go_back_and_chip_returns(h: Harnes
 
 
 def test_demonstration_times_out(h: Harness) -> None:
-    rid, ann, bob = started(h, demo_seconds=30, demo_seconds_per_move=5)
+    _rid, ann, _bob = started(h, demo_seconds=30, demo_seconds_per_move=5)
     ann.ok(type="bid", moves=2)
     h.advance(60)
     deadline = ann.events()[-1]["deadline"]
@@ -243,7 +243,7 @@ def test_demonstration_times_out(h: Harness) -> None:
 
 
 def test_illegal_move_is_refused_and_demonstration_goes_on(h: Harness) -> None:
-    rid, ann, bob = started(h)
+    _rid, ann, _bob = started(h)
     ann.ok(type="bid", moves=3)
     h.advance(60)
     ann.drain()
@@ -257,7 +257,7 @@ def test_illegal_move_is_refused_and_demonstration_goes_on(h: Harness) -> None:
 
 
 def test_no_bid_wait_turn_clock_and_no_bid_round(h: Harness) -> None:
-    rid, ann, bob = started(h, no_bid_wait_seconds=120, clock_seconds=30, intermission_seconds=0)
+    _rid, ann, bob = started(h, no_bid_wait_seconds=120, clock_seconds=30, intermission_seconds=0)
     err = ann.error(type="turn_clock")
     assert err["code"] == "clock" and "2 min" in err["message"]
     h.advance(120)
@@ -296,14 +296,14 @@ def test_end_of_game_by_score_and_restart(h: Harness) -> None:
 
 
 def test_host_ends_the_game(h: Harness) -> None:
-    rid, ann, bob = started(h)
+    _rid, ann, bob = started(h)
     assert bob.error(type="end_game")["code"] == "not_host"
     events = ann.ok(type="end_game")
     assert events[-1]["type"] == "game_ended" and events[-1]["reason"] == "host_ended"
 
 
 def test_leave_and_join_again(h: Harness) -> None:
-    rid, ann, bob = started(h)
+    _rid, ann, bob = started(h)
     bob.ok(type="leave")
     ann.drain()
     assert [p["seated"] for p in ann.state["players"]] == [True, False]
@@ -314,7 +314,7 @@ def test_leave_and_join_again(h: Harness) -> None:
 
 # -- safety and errors -------------------------------------------------------------------------------------
 def test_malformed_messages_change_nothing(h: Harness) -> None:
-    rid, ann, bob = started(h)
+    _rid, ann, _bob = started(h)
     version = ann.version
     cases = [
         ("{not json", "bad_json"), ("[1, 2]", "bad_json"), ('{"type": "fly"}', "unknown_type"),
@@ -358,7 +358,7 @@ def test_unknown_room_is_an_error_then_a_close(h: Harness) -> None:
 
 
 def test_spectators_see_but_cannot_act(h: Harness) -> None:
-    rid, ann, bob = started(h)
+    rid, ann, _bob = started(h)
     spec = h.connect(rid)
     w = spec.hello(spectate=True)
     assert w["you"]["spectator"] is True and w["you"]["seat_token"] is None and w["state"]["phase"] == "thinking"
@@ -398,7 +398,7 @@ def test_rate_limit_flood_closes(tmp_path: Path) -> None:
 def test_chat_is_stored_raw_and_limited(h: Harness) -> None:
     rid, ann, bob = two_players(h)
     ann.do(type="chat", text="  <b>hi</b> & bye\x07 ")
-    msg = [m for m in bob.drain() if m["type"] == "chat"][0]
+    msg = next(m for m in bob.drain() if m["type"] == "chat")
     assert msg["text"] == "<b>hi</b> & bye" and msg["name"] == "Ann" and msg["player"] == ann.id
     assert ann.error(type="chat", text="x" * (P.MAX_CHAT + 1))["code"] == "bad_message"
     late = h.join(rid, "Cleo")
@@ -426,9 +426,9 @@ def test_reconnect_with_seat_token_and_since(h: Harness) -> None:
         assert w["state"]["phase"] == "bidding" and w["state"]["round"]["your_bid"] is None
         assert bob2.ok(type="bid", moves=3)
         # sync on demand: too old → no missed list, but the full state
-        s = [m for m in bob2.do(type="sync", since=0) if m["type"] == "sync"][0]
+        s = next(m for m in bob2.do(type="sync", since=0) if m["type"] == "sync")
         assert s["missed"] is not None and s["version"] == bob2.version
-        s = [m for m in bob2.do(type="sync", since=None) if m["type"] == "sync"][0]
+        s = next(m for m in bob2.do(type="sync", since=None) if m["type"] == "sync")
         assert s["missed"] is None and s["state"]["round"]["your_bid"] == 3
     with h.socket(rid) as thief:
         err = thief.hello(seat_token="not-a-token")
@@ -452,7 +452,7 @@ def test_bots_bid_and_demonstrate_a_round(h: Harness) -> None:
     seen = h.wait(ann, lambda m: m.get("event", {}).get("type") == "bid_placed" and m["event"]["player"] == bot)
     h.advance(60)
     seen = h.wait(ann, lambda m: m.get("event", {}).get("type") == "round_ended")
-    ended = [m["event"] for m in seen if m.get("event", {}).get("type") == "round_ended"][0]
+    ended = next(m["event"] for m in seen if m.get("event", {}).get("type") == "round_ended")
     assert ended["result"] == "won" and ended["winner"] == bot
     assert any(m.get("event", {}).get("type") == "move_played" for m in seen)
 

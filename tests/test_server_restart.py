@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from test_server_harness import Harness, solution_of
 
 
@@ -25,7 +26,7 @@ def test_round_continues_after_a_restart(tmp_path: Path) -> None:
         ann.ok(type="move", robot=other, direction="N" if cell[1] > 0 else "S")
         before = dict(ann.state)
         tokens, version, t = (ann.token, bob.token), ann.version, h1.t
-        chat_id = [m for m in ann.do(type="chat", text="brb") if m["type"] == "chat"][0]["id"]
+        chat_id = next(m for m in ann.do(type="chat", text="brb") if m["type"] == "chat")["id"]
     # the first server is gone: a new one on the same database file
     with Harness(tmp_path) as h2:
         h2.t = t + 1
@@ -78,5 +79,5 @@ def test_sand_clock_and_bots_resume(tmp_path: Path, phase: str) -> None:
             h2.wait(ann, lambda m: m["type"] == "presence" and all(s["online"] for s in m["seats"]))
         h2.advance(deadline - h2.t)
         seen = h2.wait(ann, lambda m: m.get("event", {}).get("type") == "round_ended")
-        ended = [m["event"] for m in seen if m.get("event", {}).get("type") == "round_ended"][0]
+        ended = next(m["event"] for m in seen if m.get("event", {}).get("type") == "round_ended")
         assert ended["result"] == "won" and ended["winner"].startswith("b")  # the bot came back and played

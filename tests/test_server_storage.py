@@ -9,9 +9,10 @@ import secrets
 from pathlib import Path
 
 import pytest
-from test_server_harness import Harness, solution_of
+import sqlalchemy.exc
 
 from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url
+from test_server_harness import Harness, solution_of
 
 PG = os.environ.get("RICOCHET_TEST_POSTGRES")
 
@@ -49,7 +50,7 @@ def test_storage_roundtrip(db_url: str) -> None:
             assert await st.last_version(row.id) == 2
             assert (await st.get_room(row.id)).status == "playing"  # type: ignore[union-attr]
             # append-only: a version is written once
-            with pytest.raises(Exception):
+            with pytest.raises(sqlalchemy.exc.IntegrityError):
                 await st.append_events(row.id, 1, 2, [payloads[0]])
             assert len(await st.events(row.id)) == 2
             await st.append_events(row.id, 2, 3, [{"type": "game_reset", "game": 2, "at": 1002.0}],

@@ -210,7 +210,7 @@ async def run_in_process_bot(manager: RoomManager, room_id: str, seat_token: str
         raise
     except ClientError as e:
         log.info("bot in room %s stopped: %s", room_id, e)
-    except Exception:  # noqa: BLE001 - a bot crash must not crash the server
+    except Exception:
         log.exception("bot in room %s crashed", room_id)
     finally:
         await client.close()

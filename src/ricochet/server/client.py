@@ -24,7 +24,7 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Self
 
 from .protocol import PROTOCOL_VERSION
 
@@ -145,7 +145,7 @@ class RicochetClient:
         self._ref = 0
 
     # -- connection -------------------------------------------------------------------------
-    async def connect(self) -> RicochetClient:
+    async def connect(self) -> Self:
         await self.transport.connect()
         return self
 
@@ -153,7 +153,7 @@ class RicochetClient:
         self.closed = True
         await self.transport.close()
 
-    async def __aenter__(self) -> RicochetClient:
+    async def __aenter__(self) -> Self:
         return await self.connect()
 
     async def __aexit__(self, *exc: object) -> None:

@@ -226,10 +226,10 @@ class Room:
 
     async def _act_locked(self, action: Any) -> list[Event]:
         now = self.manager.now()
-        state, due = tick(self.state, now)
+        _, due = tick(self.state, now)
         if due:
             await self._commit(due)
-        state, events = apply(self.state, action, now)
+        _state, events = apply(self.state, action, now)
         await self._commit(events)
         return events
 
@@ -367,7 +367,7 @@ class Room:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - e.g. the database is down: retry, do not kill the room
+            except Exception:
                 log.exception("room %s: tick failed; retrying", self.id)
                 await asyncio.sleep(1.0)
 
@@ -395,7 +395,7 @@ class Room:
         self._check_room_for(bot)
         pid = f"{'b' if bot else 'p'}{len(self.seats) + 1}"
         now = self.manager.now()
-        _, events = apply(self.state, Join(pid, name), now)  # refuse before anything is stored
+        _, _events = apply(self.state, Join(pid, name), now)  # refuse before anything is stored
         token = self.bot_token(pid) if bot else secrets.token_urlsafe(24)
         seat = Seat(pid, name, hash_token(token), bot, level, now)
         await self.manager.storage.add_seat(self.id, SeatRow(pid, name, seat.token_hash, bot, level, now))
@@ -531,7 +531,7 @@ class Session:
                 self.close(4400, "unsupported protocol version")
         except GameError as e:
             self.error(e.code, e.message, ref)
-        except Exception:  # noqa: BLE001 - a bug must not close the socket silently
+        except Exception:
             log.exception("room %s: message failed", self.room.id)
             self.error("server_error", "something went wrong on the server; nothing was changed", ref)
 
@@ -640,14 +640,14 @@ class Session:
             await room.add_bot(msg["level"], msg["name"])
         elif kind == "remove_bot":
             self._host()
-            seat = room.seats.get(msg["player"])
-            if seat is None or not seat.bot:
+            bot = room.seats.get(msg["player"])
+            if bot is None or not bot.bot:
                 raise ProtocolError(f"{msg['player']!r} is not a bot of this room")
-            p = room.state.player(seat.player_id)
+            p = room.state.player(bot.player_id)
             if p is None or not p.seated:
-                raise GameError(f"{seat.name} is not seated", "not_seated")
-            await room.act(Leave(seat.player_id))
-            self.manager.stop_bot(room, seat.player_id)
+                raise GameError(f"{bot.name} is not seated", "not_seated")
+            await room.act(Leave(bot.player_id))
+            self.manager.stop_bot(room, bot.player_id)
         else:  # pragma: no cover - parse_message knows every type
             raise ProtocolError(f"unknown message type {kind!r}", "unknown_type")
 
@@ -726,7 +726,7 @@ class RoomManager:
         for row in await self.storage.active_rooms():
             try:
                 await self._load(row)
-            except Exception:  # noqa: BLE001 - one broken log must not keep the others down
+            except Exception:
                 log.exception("room %s could not be resumed", row.id)
 
     async def _load(self, row: RoomRow) -> Room:

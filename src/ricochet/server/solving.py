@@ -111,7 +111,7 @@ class SolverService:
             return await inner
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - a solver crash must not take a room down
+        except Exception:
             log.exception("solver failed")
             return Answer("error", None)
 

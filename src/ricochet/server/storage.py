@@ -271,7 +271,9 @@ class Storage:
         async with self.engine.begin() as conn:
             result = await conn.execute(chat_table.insert().values(room_id=room_id, player_id=player_id, name=name,
                                                                    text=text, at=at))
-            return int(result.inserted_primary_key[0])
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
 
     async def recent_chat(self, room_id: str, limit: int) -> list[dict[str, Any]]:
         """The last ``limit`` chat lines, oldest first, as ``chat`` messages."""
