@@ -151,6 +151,8 @@ def test_bids_clock_and_successful_demonstration(h: Harness) -> None:
     assert bob.error(**moves[0])["code"] == "turn"
     for m in moves:
         events = ann.ok(**m)
+    # the solver's report may already be waiting and follow round_ended at once
+    events = [e for e in events if e["type"] != "round_solved"]
     assert [e["type"] for e in events][-3:] == ["move_played", "demonstration_ended", "round_ended"]
     played = [e for e in events if e["type"] == "move_played"][-1]
     assert played["path"]["steps"] and played["cost"] == len(moves)

@@ -51,6 +51,7 @@ def test_round_continues_after_a_restart(tmp_path: Path) -> None:
         assert bob2.state["robots"] == bob2.state["round"]["start"]  # robots back on their tokens
         for m in solution_of(bob2.state):
             events = bob2.ok(**m)
+        events = [e for e in events if e["type"] != "round_solved"]  # the solver may report at once
         assert events[-1]["type"] == "round_ended" and events[-1]["winner"] == bob2.id
         h2.idle()
         assert any(e["type"] == "round_solved" for e in ann2.events())
