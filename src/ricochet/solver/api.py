@@ -19,6 +19,7 @@ rather than depth-bounded.  Every solution is replayed through the engine's
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import os
@@ -162,10 +163,13 @@ class _Search:
         self.max_tt_bits = max_tt_bits
         self.gen = _TABLE.next_generation()
         self.filled = 0
-        # Reversing one's own last move never helps when paths are straight
-        # lines (the two moves equal one); diagonals and the transparent
-        # robot's choices break that symmetry.
-        self.no_undo = not self.bt.has_diagonals and self.tr < 0
+        # Moving straight back after one's own move never helps when a move is
+        # reversible: the pair then equals one move (or none).  Diagonals, the
+        # transparent robot's choices, one-way openings and towers (a robot
+        # leaving a tower cannot return onto it) break reversibility, and with
+        # must-ricochet going out and back can earn the target robot its turn.
+        self.no_undo = (not self.bt.has_diagonals and self.tr < 0 and not bool(self.bt.openm.any())
+                        and not board.towers and not rules.must_ricochet)
 
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
@@ -257,6 +261,9 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         raise ValueError(f"max_moves must be an integer from 0 to 250, got {max_moves!r}")
     t0 = time.perf_counter()
     use_any = puzzle.active is None if any_robot is None else any_robot
+    if use_any and puzzle.active is not None:
+        # The override makes it an any-robot puzzle: solve, check and report that.
+        puzzle = dataclasses.replace(puzzle, active=None)
     robots = puzzle.position.robots
     if use_any:
         candidates = list(range(len(robots)))
