@@ -257,8 +257,13 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     - ``max_states``: memory cap of the A* phase (then IDA* continues).
     """
     rules = puzzle.rules if rules is None else rules
-    if not isinstance(max_moves, int) or not 0 <= max_moves <= 250:
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or not 0 <= max_moves <= 250:
         raise ValueError(f"max_moves must be an integer from 0 to 250, got {max_moves!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
+        raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
     t0 = time.perf_counter()
     use_any = puzzle.active is None if any_robot is None else any_robot
     if use_any and puzzle.active is not None:
