@@ -35,6 +35,7 @@ import contextlib
 import json
 import os
 import random
+import shlex
 import shutil
 import signal
 import socket
@@ -80,6 +81,8 @@ class LoadConfig:
     """Seconds to wait for the last broadcasts after the last move."""
     seed: int = 2026
     server_log: str | None = None
+    server_prefix: tuple[str, ...] = ()
+    """A command put before the server's, e.g. a profiler: ``("py-spy", "record", "-o", "x.txt", "--")``."""
     """Where the server's output goes (default: a file in the temporary directory, shown on failure)."""
     quiet: bool = False
 
@@ -103,7 +106,7 @@ def cpu_seconds(pid: int) -> float:
         return float(t.user + t.system)
     except ImportError:
         pass
-    except Exception:
+    except Exception:  # noqa: BLE001 - the process is gone
         return 0.0
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -219,6 +222,15 @@ class Worker:
 
         async def one(room: RoomRun, i: int) -> Any:
             c = RicochetClient(ws_base + room.room_id)
+            recv = c.transport.recv
+
+            async def counted() -> str | None:
+                text = await recv()
+                if text is not None:
+                    self.bytes += len(text)
+                return text
+
+            c.transport.recv = counted  # type: ignore[method-assign]
             await c.connect()
             await c.hello(f"L{room.index}-{i}", timeout=60)
             return c
@@ -229,7 +241,7 @@ class Worker:
                     host = await one(room, 0)  # the first to join is the host
                     rest = await asyncio.gather(*(one(room, i) for i in range(1, self.players)))
                     room.clients = [host, *rest]
-                except Exception as e:
+                except Exception as e:  # noqa: BLE001 - every failure is counted
                     self.errors[f"connect: {type(e).__name__}: {e}"[:120]] += 1
 
         await asyncio.gather(*(seat(r) for r in self.rooms))
@@ -247,7 +259,7 @@ class Worker:
     async def send(self, coro: Awaitable[None], what: str) -> None:
         try:
             await coro
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - every failure is counted
             if not self.stopping:
                 self.errors[f"send {what}: {type(e).__name__}"] += 1
 
@@ -291,7 +303,7 @@ class Worker:
                 self.errors["connection closed by the server"] += 1
         except asyncio.CancelledError:
             raise
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 - every failure is counted
             if not self.stopping:
                 self.errors[f"reader: {type(e).__name__}: {e}"[:120]] += 1
 
@@ -397,7 +409,7 @@ class Worker:
             "moves_sent": self.moves_sent, "moves_broadcast": sum(1 for r in self.rooms for k in r.received),
             "broadcasts": len(self.latencies), "expected": expected, "missing": missing,
             "first_send": self.first_send, "last_send": self.last_send,
-            "messages": self.messages, "gave_up": self.gave_up, "client_cpu_s": cpu1 - cpu0,
+            "messages": self.messages, "bytes": self.bytes, "gave_up": self.gave_up, "client_cpu_s": cpu1 - cpu0,
         }
 
 
@@ -449,7 +461,7 @@ def http(method: str, url: str, body: Any = None, timeout: float = 30.0) -> Any:
 class Server:
     """``python -m ricochet serve`` in its own process group (with its solver worker)."""
 
-    def __init__(self, port: int, database: str, log_path: Path) -> None:
+    def __init__(self, port: int, database: str, log_path: Path, prefix: tuple[str, ...] = ()) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log_path = log_path
@@ -457,7 +469,7 @@ class Server:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ricochet", "serve", "--host", "127.0.0.1", "--port", str(port),
+            [*prefix, sys.executable, "-m", "ricochet", "serve", "--host", "127.0.0.1", "--port", str(port),
              "--database", database, "--log-level", "warning"],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
 
@@ -473,6 +485,14 @@ class Server:
                 pass
             time.sleep(0.2)
         raise RuntimeError(f"the server did not answer /api/health within {timeout:.0f} s:\n{self.tail()}")
+
+    def python_pid(self) -> int:
+        """The server's own process (a child of the prefix command, if any)."""
+        for pid in [self.proc.pid, *child_pids(self.proc.pid)]:
+            with contextlib.suppress(OSError):
+                if b"ricochet\0serve" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+        return self.proc.pid
 
     def tail(self, n: int = 30) -> str:
         with contextlib.suppress(OSError):
@@ -498,7 +518,7 @@ class Server:
 def percentile(sorted_values: list[float], p: float) -> float | None:
     if not sorted_values:
         return None
-    k = max(0, min(len(sorted_values) - 1, int(round(p / 100 * len(sorted_values) + 0.5)) - 1))
+    k = max(0, min(len(sorted_values) - 1, round(p / 100 * len(sorted_values) + 0.5) - 1))
     return sorted_values[k]
 
 
@@ -519,7 +539,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     procs: list[subprocess.Popen[str]] = []
     try:
         t_launch = time.monotonic()
-        server = Server(port, database, log_path)
+        server = Server(port, database, log_path, tuple(cfg.server_prefix))
         server.wait_healthy()
         say(f"server up on 127.0.0.1:{port} in {time.monotonic() - t_launch:.1f} s (pid {server.proc.pid})")
 
@@ -541,7 +561,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         loop_kind = "asyncio"
         t_connect = time.monotonic()
         if workers == 0:
-            sampler = CpuSampler(server.proc.pid, [])
+            sampler = CpuSampler(server.python_pid(), [])
 
             async def go(ready: dict[str, Any]) -> float:
                 return start_window(ready)
@@ -578,7 +598,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 ready_total += msg["ready"]["connections"]
                 loop_kind = msg["loop"]
             say(f"{ready_total} connections ready in {time.monotonic() - t_connect:.1f} s")
-            sampler = CpuSampler(server.proc.pid, [p.pid for p in procs])
+            sampler = CpuSampler(server.python_pid(), [p.pid for p in procs])
             t0 = time.monotonic() + 0.5
             sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
             for p in procs:
@@ -625,6 +645,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         "moves_per_s": moves / span if span > 0 else None, "move_window_s": span, "broadcasts": len(lat),
         "broadcasts_expected": sum(r["expected"] for r in results),
         "messages": sum(r["messages"] for r in results),
+        "bytes_per_message": (sum(r["bytes"] for r in results) / max(1, sum(r["messages"] for r in results))),
         "p50_ms": percentile(lat, 50), "p90_ms": percentile(lat, 90), "p99_ms": percentile(lat, 99),
         "max_ms": lat[-1] if lat else None, "mean_ms": sum(lat) / len(lat) if lat else None,
         "errors": sum(errors.values()), "error_kinds": dict(errors), **cpu,
@@ -657,6 +678,7 @@ def format_report(r: dict[str, Any]) -> str:
         ("broadcasts received", f"{r['broadcasts']} of {r['broadcasts_expected']} expected"),
         ("latency p50 (ms)", _fmt(r["p50_ms"])), ("latency p90 (ms)", _fmt(r["p90_ms"])),
         ("latency p99 (ms)", _fmt(r["p99_ms"])), ("latency max (ms)", _fmt(r["max_ms"])),
+        ("messages received (mean size)", f"{r['messages']} ({r['bytes_per_message'] / 1024:.1f} KiB)"),
         ("errors", r["errors"]),
         ("server CPU %", _fmt(r["server_cpu_pct"], 0)),
         ("server's solver process CPU %", _fmt(r["solver_cpu_pct"], 0)),
@@ -665,10 +687,10 @@ def format_report(r: dict[str, Any]) -> str:
     w = max(len(k) for k, _ in rows)
     clients = (f"{r['workers']} {'process' if r['workers'] == 1 else 'processes'}" if r["workers"]
                else "in the benchmark's process")
-    lines = [f"Server load: {cfg['rate']:g} moves/s per room, {cfg['duration']:g} s of moves, "
-             f"{cfg['moves_per_player']} moves per demonstration, clients: {clients} ({r['loop']})",
-             f"Machine: {r['cores']} cores shared by the server, its solver process and the clients "
-             f"(CPU % is of one core; 100 % = one core busy)", "",
+    lines = [(f"Server load: {cfg['rate']:g} moves/s per room, {cfg['duration']:g} s of moves, "
+              f"{cfg['moves_per_player']} moves per demonstration, clients: {clients} ({r['loop']})"),
+             (f"Machine: {r['cores']} cores shared by the server, its solver process and the clients "
+              f"(CPU % is of one core; 100 % = one core busy)"), "",
              f"| {'':{w}} | value |", f"|{'-' * (w + 2)}|-------|"]
     lines += [f"| {k:{w}} | {v} |" for k, v in rows]
     if r["error_kinds"]:
@@ -707,13 +729,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tiles", default=d.tiles, help="tile arrangement of every room")
     ap.add_argument("--clock", type=int, default=d.clock_seconds, help="sand clock seconds (5..600)")
     ap.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    ap.add_argument("--server-prefix", default="", metavar="CMD",
+                    help="run the server under this command, e.g. a profiler: "
+                         "'py-spy record -o server.txt --format raw --'")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     if not 1 <= a.players <= 8 or a.rooms < 1 or a.rate <= 0 or a.rate > 10 or a.duration <= 0:
         ap.error("need 1..8 players, at least one room, a rate in (0, 10] moves/s and a positive duration")
     cfg = LoadConfig(rooms=a.rooms, players=a.players, rate=a.rate, moves_per_player=a.moves_per_player,
                      duration=a.duration, workers=a.workers, port=a.port, database=a.database, tiles=a.tiles,
-                     clock_seconds=a.clock, quiet=a.quiet)
+                     clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)))
     report = run_benchmark(cfg)
     print(format_report(report))
     if a.json:
