@@ -24,7 +24,7 @@ TRANSPARENT = 5
 TT_MIN_REMAINING = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step(cell, d, W, H, wall, openm):
     """Cell entered leaving ``cell`` heading ``d`` (ignoring obstacles), or -1
     for a wall; second value: 1 when it went through an opening."""
@@ -214,7 +214,7 @@ def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
     return n_out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _hash(k1, k2):
     x = k1 ^ (np.uint64(k2) * np.uint64(0xD6E8FEB86659FD93))
     x = x * np.uint64(0x9E3779B97F4A7C15)
@@ -232,7 +232,7 @@ LOW32 = np.uint64(0xFFFFFFFF)
 # bucket, which share a cache line: one memory miss per lookup.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tt_lookup(k1, k2, tt, mask):
     """Stored value for a key (0: unknown)."""
     base = (_hash(k1, k2) & mask) & ~np.uint64(3)
@@ -246,7 +246,7 @@ def tt_lookup(k1, k2, tt, mask):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tt_store(k1, k2, v, tt, mask):
     """Record value v for a key; returns 1 when a slot was newly taken.  An
     entry of another generation is free; when the bucket is full the
@@ -278,7 +278,7 @@ def tt_store(k1, k2, v, tt, mask):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen):
     """Pack a search state into (k1, k2).  With interchangeable helpers their
     cells are sorted (a state and its helper permutations are one entry)."""
@@ -321,32 +321,23 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
 
 
 @njit(cache=True)
-def _gen(depth, pos, occ, R, t, colors, tr, nsb, last_r, last_h, helpers, no_undo,
-         pstart, plen, pcyc, pcells, pheads, pdefl,
-         W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
-         ws_stopc, ws_sstamp, stamp,
-         mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
-    """Every legal move at this node into row ``depth`` of the move buffers;
-    the target robot's moves first (they are the ones that can finish)."""
+def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
+         pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
+    """Every legal move of the ordinary robots at this node into row ``depth``
+    of the move buffers, the target robot's first (they can finish); only the
+    target robot's when ``helpers`` is false.  Kept small on purpose: this is
+    the hot loop (the transparent robot has its own generator)."""
     n = 0
     for k in range(R if helpers else 1):
         r = t if k == 0 else (k - 1 if k - 1 < t else k)
+        if r == tr:
+            continue
         s = pos[r]
         occ[s] = 0
         for d in range(4):
             # Reversing one's own last move: forbidden by no-straight-back, and
-            # without diagonals never useful (the pair equals one move back).
+            # useless where moves are reversible (see api.py).
             if (nsb or no_undo) and last_r == r and d == (last_h + 2) % 4:
-                continue
-            if r == tr:
-                stamp += 1
-                n0 = n
-                n = transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
-                                      ws_best, ws_bstamp, stamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
-                                      ws_stopc, ws_sstamp, mv_e[depth], mv_c[depth], mv_h[depth], mv_f[depth], n)
-                for j in range(n0, n):
-                    mv_r[depth, j] = r
-                    mv_d[depth, j] = d
                 continue
             idx = s * 4 + d
             o = pstart[r, idx]
@@ -373,6 +364,30 @@ def _gen(depth, pos, occ, R, t, colors, tr, nsb, last_r, last_h, helpers, no_und
             mv_c[depth, n] = 1
             n += 1
         occ[s] = 1
+    return n
+
+
+@njit(cache=True)
+def _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
+                     W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
+                     ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
+    """Append the transparent robot's moves (one per reachable stop)."""
+    if not helpers and tr != t:
+        return n, stamp
+    s = pos[tr]
+    occ[s] = 0
+    for d in range(4):
+        if nsb and last_r == tr and d == (last_h + 2) % 4:
+            continue
+        stamp += 1
+        n0 = n
+        n = transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
+                              ws_best, ws_bstamp, stamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
+                              ws_stopc, ws_sstamp, mv_e[depth], mv_c[depth], mv_h[depth], mv_f[depth], n)
+        for j in range(n0, n):
+            mv_r[depth, j] = tr
+            mv_d[depth, j] = d
+    occ[s] = 1
     return n, stamp
 
 
@@ -433,10 +448,13 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
     max_sol = sol_r.shape[0]
 
     depth = 0
-    n, stamp = _gen(0, pos, occ, R, t, colors, tr, nsb, last_r, last_h,
-                    1 + hdist[pos[t]] <= bound, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
-                    W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
-                    ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+    n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound, no_undo,
+                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+    if tr >= 0:
+        n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound,
+                                    W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
+                                    ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
+                                    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
     nmv[0] = n
     it[0] = 0
     while True:
@@ -526,10 +544,13 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
         depth += 1
         g[depth] = g2
         found_below[depth] = 0
-        n, stamp = _gen(depth, pos, occ, R, t, colors, tr, nsb, last_r, last_h,
-                        g2 + 1 + hdist[pos[t]] <= bound, no_undo, pstart, plen, pcyc, pcells,
-                        pheads, pdefl, W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl,
-                        ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        n = _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound, no_undo,
+                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        if tr >= 0:
+            n, stamp = _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound,
+                                        W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
+                                        ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
+                                        mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
         nmv[depth] = n
         it[depth] = 0
         if nodes > node_budget:
@@ -551,7 +572,7 @@ def tt_rehash(tt, new, nmask, gen):
 LOW16 = np.uint64(0xFFFF)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _map_find(k1, k2, hm, hmask):
     """Slot of a key in the A* state map: one uint64 array of 2 words per slot,
     k1, then k2 (16 bits) | g << 16 (8 bits) | (state index + 1) << 24 (0:
@@ -565,13 +586,13 @@ def _map_find(k1, k2, hm, hmask):
         j = (j + np.uint64(1)) & hmask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _map_index(hm, slot):
     """State index stored in a slot (-1: free)."""
     return np.int64(hm[2 * slot + 1] >> np.uint64(24)) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _map_cost(hm, slot):
     return np.int64((hm[2 * slot + 1] >> np.uint64(16)) & np.uint64(0xFF))
 
@@ -708,10 +729,13 @@ def astar(t, target, R, N, W, H, pos0, colors, tr, nsb, last_r0, last_h0, mr,
         expanded += 1
         for q in range(R):
             occ[pos[q]] = 1
-        n, stamp = _gen(0, pos, occ, R, t, colors, tr, nsb, last_r, last_h,
-                        g + 1 + hdist[pos[t]] <= max_cost, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
-                        W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
-                        ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, g + 1 + hdist[pos[t]] <= max_cost, no_undo,
+                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        if tr >= 0:
+            n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, g + 1 + hdist[pos[t]] <= max_cost,
+                                        W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
+                                        ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
+                                        mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
         for q in range(R):
             occ[pos[q]] = 0
         for k in range(n):
