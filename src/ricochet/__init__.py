@@ -15,7 +15,25 @@ from .rules import GAME, PLAIN, Rules
 __version__ = "0.1.0"
 
 __all__ = [
-    "Board", "BoardError", "Cell", "Diagonal", "Direction", "Failure", "GAME", "IllegalMove", "Move", "PLAIN",
-    "Path", "Position", "PositionError", "Puzzle", "Robot", "Rules", "Step", "Target", "Verdict",
-    "check_solution", "parse_cell",
+    "GAME",
+    "PLAIN",
+    "Board",
+    "BoardError",
+    "Cell",
+    "Diagonal",
+    "Direction",
+    "Failure",
+    "IllegalMove",
+    "Move",
+    "Path",
+    "Position",
+    "PositionError",
+    "Puzzle",
+    "Robot",
+    "Rules",
+    "Step",
+    "Target",
+    "Verdict",
+    "check_solution",
+    "parse_cell",
 ]

@@ -199,8 +199,9 @@ class Board:
 
     def replace(self, **changes: object) -> Board:
         """A copy with some fields changed (validated again)."""
-        fields = dict(width=self.width, height=self.height, walls=self.walls, blocked=self.blocked,
-                      targets=self.targets, diagonals=self.diagonals, openings=self.openings, towers=self.towers)
+        fields = {"width": self.width, "height": self.height, "walls": self.walls, "blocked": self.blocked,
+                  "targets": self.targets, "diagonals": self.diagonals, "openings": self.openings,
+                  "towers": self.towers}
         fields.update(changes)
         return Board(**fields)  # type: ignore[arg-type]
 

@@ -582,8 +582,8 @@ add_command("board", "assemble a board from four tiles; print it or its JSON", b
 add_command("check", "check a solution of a puzzle", build_check, run_check)
 add_command("random", "print random puzzles", build_random, run_random)
 add_command("demo", "the puzzle of the day, with a short how-to", build_demo, run_demo)
-from .server import serve_cli as _serve_cli  # noqa: E402,F401 - registers "serve"
 from . import solve_cli  # noqa: F401  -- registers `solve` and `bench`
+from .server import serve_cli as _serve_cli  # noqa: F401 - registers "serve"
 
 
 # -- main ----------------------------------------------------------------------------------------

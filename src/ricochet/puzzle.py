@@ -18,7 +18,7 @@ from .geometry import Cell, Direction
 from .position import IllegalMove, Move, Path, Position, PositionError
 from .rules import GAME, PLAIN, Rules
 
-__all__ = ["Puzzle", "Verdict", "Failure", "check_solution", "GAME", "PLAIN"]
+__all__ = ["GAME", "PLAIN", "Failure", "Puzzle", "Verdict", "check_solution"]
 
 NEUTRAL_COLORS = ("silver", "transparent")
 

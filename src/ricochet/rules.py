@@ -46,7 +46,7 @@ class Rules:
             if key not in names:
                 raise ValueError(f"unknown rule option {key!r}; known: {', '.join(sorted(names))}")
             if not isinstance(value, bool):
-                raise ValueError(f"rule option {key!r} must be true or false, got {value!r}")
+                raise ValueError(f"rule option {key!r} must be true or false, got {value!r}")  # noqa: TRY004 (one error type for bad input)
         return replace(self, **options)
 
     def to_dict(self) -> dict[str, bool]:

@@ -25,11 +25,11 @@ import math
 import os
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -404,4 +404,4 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
         return list(pool.map(_solve_one, items, chunksize=max(1, chunksize)))
 
 
-__all__ = ["Solution", "SolverError", "solve", "solve_many", "hint", "Direction"]
+__all__ = ["Direction", "Solution", "SolverError", "hint", "solve", "solve_many"]

@@ -74,7 +74,7 @@ def build_paths(W, H, wall, openm, obst, diag, dcol, color):
             seen[cell * 4 + h] = stamp
             n = 0
             while True:
-                nxt, wrapped = _step(cell, h, W, H, wall, openm)
+                nxt, _wrapped = _step(cell, h, W, H, wall, openm)
                 if nxt < 0 or obst[nxt]:
                     break
                 if diag[nxt] != 0 and dcol[nxt] != color:
@@ -142,7 +142,6 @@ def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
     """Append the transparent robot's cheapest stops moving ``d`` from ``s``
     (occupancy ``occ`` must not include the robot itself).  A bucketed
     Dijkstra over (cell, heading), FIFO within a cost, like the engine's."""
-    N = W * H
     cap = queue.shape[1]
     for b in range(3):
         qhead[b] = 0
@@ -155,7 +154,6 @@ def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
     qtail[0] = 1
     pending = 1
     cost = 0
-    first = n_out
     while pending > 0:
         b = cost % 3
         if qhead[b] == qtail[b]:
@@ -168,7 +166,7 @@ def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
             continue
         cell = state // 4
         h = state % 4
-        nxt, wrapped = _step(cell, h, W, H, wall, openm)
+        nxt, _wrapped = _step(cell, h, W, H, wall, openm)
         passed = 0
         if nxt < 0 and (passable[cell] & (1 << h)):
             nxt = (cell // W + DY[h]) * W + cell % W + DX[h]
