@@ -201,6 +201,9 @@ class Worker:
         self.rooms = [RoomRun(i, rid, rng=random.Random(job["seed"] * 7919 + i))
                       for i, rid in zip(job["indices"], job["room_ids"], strict=True)]
         self.latencies: list[float] = []
+        self.sent_at: list[float] = []
+        """For each latency: when its move was sent, seconds after the go time."""
+        self.t0 = 0.0
         self.errors: Counter[str] = Counter()
         self.messages = 0
         self.bytes = 0
@@ -281,6 +284,7 @@ class Worker:
                         sent = room.sent.get(key)
                         if sent is not None:
                             self.latencies.append(now - sent)
+                            self.sent_at.append(sent - self.t0)
                             room.received[key] += 1
                         if ev["player"] == me:
                             room.echo.set()
@@ -379,7 +383,7 @@ class Worker:
         until ``t_end``, then close.  Returns the raw figures."""
         await self.connect()
         ready = {"connections": sum(len(r.clients) for r in self.rooms)}
-        t0 = await go(ready)
+        t0 = self.t0 = await go(ready)
         self.t_end = t0 + self.job["clock_seconds"] + self.job["settle"] + self.job["duration"]
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
         cpu0 = time.process_time()
@@ -405,7 +409,7 @@ class Worker:
                 expected += n
                 missing += n - room.received.get(key, 0)
         return {
-            "connections": ready["connections"], "latencies": self.latencies, "errors": dict(self.errors),
+            "connections": ready["connections"], "latencies": self.latencies, "sent_at": self.sent_at, "errors": dict(self.errors),
             "moves_sent": self.moves_sent, "moves_broadcast": sum(1 for r in self.rooms for k in r.received),
             "broadcasts": len(self.latencies), "expected": expected, "missing": missing,
             "first_send": self.first_send, "last_send": self.last_send,
@@ -626,6 +630,15 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
             shutil.rmtree(tmp, ignore_errors=True)
 
     lat = sorted(x * 1000 for r in results for x in r["latencies"])
+    slices: dict[int, list[float]] = {}
+    for r in results:
+        for x, t in zip(r["latencies"], r["sent_at"], strict=True):
+            slices.setdefault(int(t // 5) * 5, []).append(x * 1000)
+    timeline = []
+    for start in sorted(slices):
+        xs = sorted(slices[start])
+        timeline.append({"from_s": start, "broadcasts": len(xs), "p50_ms": percentile(xs, 50),
+                         "p99_ms": percentile(xs, 99), "max_ms": xs[-1]})
     errors: Counter[str] = Counter()
     for r in results:
         errors.update(r["errors"])
@@ -648,7 +661,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         "bytes_per_message": (sum(r["bytes"] for r in results) / max(1, sum(r["messages"] for r in results))),
         "p50_ms": percentile(lat, 50), "p90_ms": percentile(lat, 90), "p99_ms": percentile(lat, 99),
         "max_ms": lat[-1] if lat else None, "mean_ms": sum(lat) / len(lat) if lat else None,
-        "errors": sum(errors.values()), "error_kinds": dict(errors), **cpu,
+        "errors": sum(errors.values()), "error_kinds": dict(errors), **cpu, "timeline": timeline,
         "server_log_tail": server_tail if errors else "",
     }
     if cpu.get("client_cpu_pct") is None and workers == 0 and results:
@@ -693,6 +706,13 @@ def format_report(r: dict[str, Any]) -> str:
               f"(CPU % is of one core; 100 % = one core busy)"), "",
              f"| {'':{w}} | value |", f"|{'-' * (w + 2)}|-------|"]
     lines += [f"| {k:{w}} | {v} |" for k, v in rows]
+    if r.get("timeline"):
+        lines += ["", (f"by when the move was sent (seconds after the go; the sand clock runs the first "
+                       f"{cfg['clock_seconds']} s):"),
+                  f"  {'s':>8} {'broadcasts':>10} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"]
+        for t in r["timeline"]:
+            lines.append(f"  {t['from_s']:>4}-{t['from_s'] + 5:<3} {t['broadcasts']:>10} {_fmt(t['p50_ms']):>8} "
+                         f"{_fmt(t['p99_ms']):>8} {_fmt(t['max_ms']):>8}")
     if r["error_kinds"]:
         lines.append("")
         lines.append("errors: " + "; ".join(f"{k} x{v}" for k, v in sorted(r["error_kinds"].items())))
