@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from .board import Board
 from .geometry import Cell, Direction
 from .position import IllegalMove, Move, Path, Position, PositionError
 from .rules import GAME, PLAIN, Rules
 
-__all__ = ["GAME", "PLAIN", "Failure", "Puzzle", "Verdict", "check_solution"]
+__all__ = ["GAME", "PLAIN", "Failure", "Puzzle", "Verdict", "check_solution", "unpack"]
 
 NEUTRAL_COLORS = ("silver", "transparent")
 
@@ -66,6 +67,18 @@ class Puzzle:
         if self.active is None or idx == self.active:
             return idx
         return None
+
+
+def unpack(obj: Board | Position | Puzzle, caller: str) -> tuple[Board, Position | None, Cell | None]:
+    """The board, position (if any) and goal (if any) of something drawable;
+    ``caller`` names the function in the error for anything else."""
+    if isinstance(obj, Puzzle):
+        return obj.position.board, obj.position, obj.target
+    if isinstance(obj, Position):
+        return obj.board, obj, obj.goal
+    if isinstance(obj, Board):
+        return obj, None, None
+    raise TypeError(f"{caller}() takes a Board, Position or Puzzle, not {type(obj).__name__}")
 
 
 @dataclass(frozen=True)

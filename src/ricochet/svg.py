@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 from .board import Board, Target
 from .geometry import DIRECTIONS, Cell, Direction
 from .position import LETTERS, Path, Position, Robot
-from .puzzle import Puzzle
+from .puzzle import Puzzle, unpack
 
 __all__ = ["COLORS", "svg"]
 
@@ -205,16 +205,7 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
     and row numbers.  ``chip`` is the target chip shown on the centre block;
     by default the printed target under a puzzle's goal, if any.
     """
-    if isinstance(obj, Puzzle):
-        position: Position | None = obj.position
-        goal: Cell | None = obj.target
-    elif isinstance(obj, Position):
-        position, goal = obj, obj.goal
-    elif isinstance(obj, Board):
-        position, goal = None, None
-    else:
-        raise TypeError(f"svg() takes a Board, Position or Puzzle, not {type(obj).__name__}")
-    board = position.board if position is not None else obj  # type: ignore[assignment]
+    board, position, goal = unpack(obj, "svg")
     assert isinstance(board, Board)
     if not isinstance(size, int) or size <= 0:
         raise ValueError(f"size must be a positive integer, got {size!r}")

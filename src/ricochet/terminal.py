@@ -29,7 +29,7 @@ from __future__ import annotations
 from .board import Board
 from .geometry import Cell, Direction, cell_name
 from .position import Position
-from .puzzle import Puzzle
+from .puzzle import Puzzle, unpack
 
 __all__ = ["SYMBOL_GLYPHS", "render_terminal"]
 
@@ -63,16 +63,7 @@ def render_terminal(obj: Board | Position | Puzzle, *, color: bool = True) -> st
     codes; without it the output is plain text (still Unicode box drawing),
     and colours are written as letters.
     """
-    if isinstance(obj, Puzzle):
-        position: Position | None = obj.position
-        goal: Cell | None = obj.target
-    elif isinstance(obj, Position):
-        position, goal = obj, obj.goal
-    elif isinstance(obj, Board):
-        position, goal = None, None
-    else:
-        raise TypeError(f"render_terminal() takes a Board, Position or Puzzle, not {type(obj).__name__}")
-    board: Board = position.board if position is not None else obj  # type: ignore[assignment]
+    board, position, goal = unpack(obj, "render_terminal")
     w, h = board.width, board.height
     robots = {r.cell: r for r in position.robots} if position is not None else {}
     goal_color = "any"

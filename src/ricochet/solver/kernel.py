@@ -212,6 +212,16 @@ def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
     return n_out
 
 
+@njit(cache=True)
+def _transparent_workspace(N, tr):
+    """Scratch arrays of :func:`transparent_moves` (tiny when there is no
+    transparent robot)."""
+    M = N * 4 if tr >= 0 else 1
+    return (np.zeros(M, dtype=np.int32), np.zeros(M, dtype=np.int64), np.zeros(M, dtype=np.int32),
+            np.zeros((3, M + 1), dtype=np.int32), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64),
+            np.zeros(N, dtype=np.int32), np.zeros(N, dtype=np.int64))
+
+
 @njit(cache=True, inline="always")
 def _hash(k1, k2):
     x = k1 ^ (np.uint64(k2) * np.uint64(0xD6E8FEB86659FD93))
@@ -422,14 +432,7 @@ def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
     found_below = np.zeros(maxd + 1, dtype=np.uint8)
     scratch = np.empty(8, dtype=np.int64)
     # workspace of the transparent robot's search
-    ws_best = np.zeros(N * 4, dtype=np.int32)
-    ws_bstamp = np.zeros(N * 4, dtype=np.int64)
-    ws_bdefl = np.zeros(N * 4, dtype=np.int32)
-    ws_queue = np.zeros((3, N * 4 + 1), dtype=np.int32) if tr >= 0 else np.zeros((3, 1), dtype=np.int32)
-    ws_qh = np.zeros(3, dtype=np.int64)
-    ws_qt = np.zeros(3, dtype=np.int64)
-    ws_stopc = np.zeros(N, dtype=np.int32)
-    ws_sstamp = np.zeros(N, dtype=np.int64)
+    ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
     stamp = 0
 
     pos = pos0.copy()
@@ -659,14 +662,7 @@ def astar(t, target, R, N, W, H, pos0, colors, tr, nsb, last_r0, last_h0, mr,
     mv_h = np.empty((1, M), dtype=np.int32)
     mv_f = np.empty((1, M), dtype=np.int32)
     mv_c = np.empty((1, M), dtype=np.int32)
-    ws_best = np.zeros(N * 4, dtype=np.int32)
-    ws_bstamp = np.zeros(N * 4, dtype=np.int64)
-    ws_bdefl = np.zeros(N * 4, dtype=np.int32)
-    ws_queue = np.zeros((3, N * 4 + 1), dtype=np.int32) if tr >= 0 else np.zeros((3, 1), dtype=np.int32)
-    ws_qh = np.zeros(3, dtype=np.int64)
-    ws_qt = np.zeros(3, dtype=np.int64)
-    ws_stopc = np.zeros(N, dtype=np.int32)
-    ws_sstamp = np.zeros(N, dtype=np.int64)
+    ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
     stamp = 0
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
