@@ -9,12 +9,29 @@ Events are the truth: a room's game state is the fold of its events; rows of
 ``events`` are only ever inserted.  ``(room_id, seq)`` is the primary key, so
 two writers can never both append the same version.  One server process owns
 a database at a time (rooms live in its memory between writes).
+
+Appending events is the hot path (one append per move, awaited before the
+move is broadcast), so it goes through a single writer per storage doing
+*group commit*: callers enqueue their rows and await a future; the writer
+takes everything pending, commits it in ONE transaction and resolves the
+futures.  On a SQLite file the writer is a dedicated thread with its own
+stdlib ``sqlite3`` connection (WAL, ``synchronous=NORMAL``): one thread
+hand-off per batch instead of several per commit through aiosqlite.  On
+PostgreSQL (and SQLite ``:memory:``) it is an asyncio task using the
+SQLAlchemy engine.  If a batch fails, its appends are retried one
+transaction each, so only the faulty one fails.  Everything else (reads,
+rooms, seats, chat) uses the SQLAlchemy engine.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
 import os
+import queue
+import sqlite3
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,12 +153,173 @@ class StorageError(RuntimeError):
     """The database cannot be used; the message says which and why."""
 
 
+@dataclass
+class _Append:
+    """One caller's append: rows of ``events`` and maybe an update of its room."""
+
+    room_id: str
+    rows: list[dict[str, Any]]
+    room_values: dict[str, Any] | None
+    future: asyncio.Future[None]
+
+
+_INSERT_EVENT = "INSERT INTO events (room_id, seq, game, type, payload, at) VALUES (?, ?, ?, ?, ?, ?)"
+
+
+def _resolve(batch: list[_Append], errors: list[BaseException | None]) -> None:
+    for item, err in zip(batch, errors, strict=True):
+        if item.future.done():
+            continue
+        if err is None:
+            item.future.set_result(None)
+        else:
+            item.future.set_exception(err)
+
+
+class _SqliteWriter:
+    """The group-commit writer of a SQLite file: one thread, one ``sqlite3`` connection."""
+
+    def __init__(self, path: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.path = path
+        self.loop = loop
+        self.queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._run, name="ricochet-db-writer", daemon=True)
+        self.thread.start()
+
+    def submit(self, item: _Append) -> None:
+        self.queue.put(item)
+
+    async def close(self) -> None:
+        self.queue.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, self.thread.join)
+
+    def _write(self, conn: sqlite3.Connection, items: list[_Append]) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for it in items:
+                conn.executemany(_INSERT_EVENT, [(r["room_id"], r["seq"], r["game"], r["type"], r["payload"], r["at"])
+                                                 for r in it.rows])
+                if it.room_values:
+                    cols = ", ".join(f"{k} = ?" for k in it.room_values)
+                    conn.execute(f"UPDATE rooms SET {cols} WHERE id = ?", [*it.room_values.values(), it.room_id])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _error(e: Exception) -> BaseException:
+        """sqlite3's errors as SQLAlchemy's, as the engine would raise them."""
+        if isinstance(e, sqlite3.IntegrityError):
+            return sa.exc.IntegrityError(_INSERT_EVENT, None, e)
+        if isinstance(e, sqlite3.OperationalError):
+            return sa.exc.OperationalError(_INSERT_EVENT, None, e)
+        return e
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        # WAL: readers (the engine's connections) do not block the writer; NORMAL: durable across app crashes.
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        stop = False
+        try:
+            while not stop:
+                first = self.queue.get()
+                if first is None:
+                    break
+                batch = [first]
+                while True:  # group commit: everything pending goes in one transaction
+                    try:
+                        nxt = self.queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        stop = True
+                        break
+                    batch.append(nxt)
+                errors: list[BaseException | None]
+                try:
+                    self._write(conn, batch)
+                    errors = [None] * len(batch)
+                except Exception:  # noqa: BLE001 - retried one by one below
+                    errors = []
+                    for it in batch:  # one transaction each: only the faulty append fails
+                        try:
+                            self._write(conn, [it])
+                            errors.append(None)
+                        except Exception as e:  # noqa: BLE001 - handed to the caller
+                            errors.append(self._error(e))
+                try:
+                    self.loop.call_soon_threadsafe(_resolve, batch, errors)
+                except RuntimeError:  # the loop is closed: nobody is waiting any more
+                    pass
+        finally:
+            conn.close()
+
+
+class _EngineWriter:
+    """The group-commit writer on the SQLAlchemy engine (PostgreSQL, SQLite ``:memory:``)."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.queue: asyncio.Queue[_Append | None] = asyncio.Queue()
+        self.task = asyncio.ensure_future(self._run())
+
+    def submit(self, item: _Append) -> None:
+        self.queue.put_nowait(item)
+
+    async def close(self) -> None:
+        self.queue.put_nowait(None)
+        await self.task
+
+    async def _write(self, items: list[_Append]) -> None:
+        rows = [r | {"payload": json.loads(r["payload"])} for it in items for r in it.rows]
+        async with self.engine.begin() as conn:
+            await conn.execute(events_table.insert(), rows)
+            for it in items:
+                if it.room_values:
+                    await conn.execute(rooms_table.update().where(rooms_table.c.id == it.room_id)
+                                       .values(**it.room_values))
+
+    async def _run(self) -> None:
+        stop = False
+        while not stop:
+            first = await self.queue.get()
+            if first is None:
+                break
+            batch = [first]
+            while not self.queue.empty():
+                nxt = self.queue.get_nowait()
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            errors: list[BaseException | None]
+            try:
+                await self._write(batch)
+                errors = [None] * len(batch)
+            except Exception:  # noqa: BLE001 - retried one by one below
+                errors = []
+                for it in batch:
+                    try:
+                        await self._write([it])
+                        errors.append(None)
+                    except Exception as e:  # noqa: BLE001 - handed to the caller
+                        errors.append(e)
+            _resolve(batch, errors)
+
+
 class Storage:
     """Async access to the database.  Create with :meth:`open` (connects and migrates)."""
 
     def __init__(self, engine: AsyncEngine, url: str) -> None:
         self.engine = engine
         self.url = url
+        parsed = make_url(url)
+        db = parsed.database
+        self._sqlite_file = (str(Path(db).expanduser()) if parsed.get_backend_name() == "sqlite"
+                             and db and db != ":memory:" and not db.startswith("file:") else None)
+        self._writer: _SqliteWriter | _EngineWriter | None = None
 
     @classmethod
     async def open(cls, url: str | None = None, *, migrate: bool = True) -> Storage:
@@ -192,7 +370,21 @@ class Storage:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        """Finish the pending appends, then close the connections."""
+        if self._writer is not None:
+            writer, self._writer = self._writer, None
+            await writer.close()
         await self.engine.dispose()
+
+    def _get_writer(self) -> _SqliteWriter | _EngineWriter:
+        loop = asyncio.get_running_loop()
+        w = self._writer
+        if w is not None and (w.loop if isinstance(w, _SqliteWriter) else w.task.get_loop()) is not loop:
+            w = None  # a storage reused from another event loop (tests): start afresh
+        if w is None:
+            w = _SqliteWriter(self._sqlite_file, loop) if self._sqlite_file else _EngineWriter(self.engine)
+            self._writer = w
+        return w
 
     # -- rooms ---------------------------------------------------------------------------
     async def create_room(self, row: RoomRow) -> None:
@@ -225,20 +417,23 @@ class Storage:
     async def append_events(self, room_id: str, game: int, first_seq: int, payloads: Sequence[dict[str, Any]],
                             *, status: str | None = None, game_changed: bool = False) -> None:
         """Append events with versions ``first_seq``, ``first_seq + 1``, …, in one
-        transaction (with the room's new status, if given)."""
+        transaction (with the room's new status, if given); returns once committed.
+        Appends of several rooms pending at once share a transaction (group commit)."""
         if not payloads:
             return
-        rows = [{"room_id": room_id, "seq": first_seq + i, "game": game, "type": p["type"], "payload": p,
-                 "at": float(p["at"])} for i, p in enumerate(payloads)]
-        async with self.engine.begin() as conn:
-            await conn.execute(events_table.insert(), rows)
-            if status is not None or game_changed:
-                values: dict[str, Any] = {"updated": rows[-1]["at"]}
-                if status is not None:
-                    values["status"] = status
-                if game_changed:
-                    values["game"] = game
-                await conn.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
+        at = float(payloads[-1]["at"])
+        rows = [{"room_id": room_id, "seq": first_seq + i, "game": game, "type": p["type"],
+                 "payload": json.dumps(p, ensure_ascii=False), "at": float(p["at"])} for i, p in enumerate(payloads)]
+        values: dict[str, Any] | None = None
+        if status is not None or game_changed:
+            values = {"updated": at}
+            if status is not None:
+                values["status"] = status
+            if game_changed:
+                values["game"] = game
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._get_writer().submit(_Append(room_id, rows, values, fut))
+        await fut
 
     async def events(self, room_id: str, game: int | None = None, since: int = 0) -> list[EventRow]:
         """The room's events after version ``since`` (of one game, if given), in order."""
