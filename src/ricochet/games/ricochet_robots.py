@@ -705,15 +705,15 @@ class GameState:
                 return s
         return None
 
-    def public_view(self, for_player: str | None = None) -> dict[str, Any]:
+    def public_view(self, for_player: str | None = None, *, heavy: bool = True) -> dict[str, Any]:
         """A JSON-ready view for a client (``for_player``: whose view; spectators
         pass ``None``).  Never shows the seed or the order of the pile; the
-        solver's optimum only for finished rounds."""
+        solver's optimum only for finished rounds.  ``heavy=False`` leaves out
+        ``config``, ``board`` and ``history`` (the keys are absent)."""
         rnd = self.round
         view: dict[str, Any] = {
             "version": self.version, "time": self.time, "phase": self.phase, "you": for_player,
-            "host": self.host, "config": self.config.to_dict(), "arrangement": _encode(self.arrangement),
-            "board": _board_dict(self.board) if self.board is not None else None,
+            "host": self.host, "arrangement": _encode(self.arrangement),
             "target_score": self.target_score, "pile_size": len(self.pile),
             "players": [{"id": p.id, "name": p.name, "seated": p.seated, "score": p.score,
                          "chips": [c.to_dict() for c in p.chips]} for p in self.players],
@@ -739,6 +739,11 @@ class GameState:
                 "demo_deadline": rnd.demo_deadline, "moves": _encode(rnd.moves), "paths": _encode(rnd.paths),
                 "cost": rnd.cost, "attempts": [_attempt_dict(a) for a in rnd.attempts],
             }
+        if not heavy:
+            del view["history"]
+            return view
+        view["config"] = self.config.to_dict()
+        view["board"] = _board_dict(self.board) if self.board is not None else None
         for r in self.history:
             sol = self.solution_of(r.number)
             view["history"].append({
@@ -1144,8 +1149,11 @@ def _demonstrate(tx: _Tx, rnd: RoundState, move: object, now: float) -> None:
     tx.emit(MovePlayed(rnd.number, rnd.demonstrator or "", move, path, cost, now))
     after = tx.state.round
     assert after is not None and after.demo_bid is not None
-    verdict = check_solution(after.puzzle, after.moves, s.config.rules, max_cost=after.demo_bid)
-    if verdict.ok:
+    puzzle = after.puzzle
+    # Only a position with the right robot on the target can be a solution: replay the whole
+    # demonstration (the authoritative check) only then, not at every move.
+    reached = tx.state.position is not None and puzzle.solved_by(tx.state.position) is not None
+    if reached and check_solution(puzzle, after.moves, s.config.rules, max_cost=after.demo_bid).ok:
         _end_demo(tx, True, "solved", now)
     elif cost > after.demo_bid:
         _end_demo(tx, False, "too_long", now)

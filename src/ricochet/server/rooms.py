@@ -165,18 +165,20 @@ class Room:
     @staticmethod
     def _fix_view(v: dict[str, Any], version: int) -> dict[str, Any]:
         v["version"] = version
-        for h in v["history"]:
+        for h in v.get("history", ()):
             h["solution"] = None
         return v
 
     def slim_view(self, state: GameState, version: int, event_type: str) -> dict[str, Any]:
-        v = self._fix_view(state.public_view(None), version)
+        heavy = any(event_type in when for when in HEAVY_KEYS.values())
+        v = self._fix_view(state.public_view(None, heavy=heavy), version)  # most events: not even computed
         del v["you"]
         if v["round"] is not None:
             del v["round"]["your_bid"]
-        for key, when in HEAVY_KEYS.items():
-            if event_type not in when:
-                del v[key]
+        if heavy:
+            for key, when in HEAVY_KEYS.items():
+                if event_type not in when:
+                    del v[key]
         return v
 
     def presence(self) -> dict[str, Any]:
