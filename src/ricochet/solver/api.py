@@ -296,25 +296,17 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     # A* first: each state once.  It needs memory, so it is capped; past the
     # cap (or when a time limit must be honoured) IDA* takes over.
     cap = max_states if time_limit is None else min(max_states, max(10_000, int(time_limit * ASTAR_STATES_PER_SECOND)))
-    best: tuple[int, int, list[tuple[int, int, int]]] | None = None
-    exhausted = True
-    for t in order:
-        limit = max_moves if best is None else best[0] - 1
-        if starts[t] > limit:
-            continue
-        status, cost, expanded, seq = search.astar(t, limit, cap)
+    # Several robots may finish (vortex): IDA* below tries them bound by bound
+    # and stops at the first bound any of them meets; A* would search each.
+    if len(order) == 1:
+        t = order[0]
+        status, cost, expanded, seq = search.astar(t, max_moves, cap)
         nodes += expanded
-        if status == 2:
-            exhausted = False
-            break
-        if status == 1:
-            best = (cost, t, seq)
-    if exhausted:
-        if best is None:
+        if status == 0:
             return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
-        cost, t, seq = best
-        return _finish(search, puzzle, rules, cost, t, seq, nodes, t0,
-                       all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts)
+        if status == 1:
+            return _finish(search, puzzle, rules, cost, t, seq, nodes, t0,
+                           all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts)
     rate = 5e6  # states per second, refined as we go
     first_bound = max(1, min(starts.values()))
     for bound in range(first_bound, max_moves + 1):
