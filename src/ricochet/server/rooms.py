@@ -127,8 +127,10 @@ class Room:
         self.version = 0
         self.game_start_version = 0
         """Version of the ``game_reset`` that opened the current game (0 for the first game)."""
-        self.log: list[tuple[int, dict[str, Any]]] = []
-        """The current game's events (``game_reset`` included) with their versions."""
+        self.log: list[tuple[int, str]] = []
+        """The current game's public events (``game_reset`` included) with their versions, as JSON
+        text: strings are not tracked by the garbage collector, whose full passes would otherwise
+        scan every event of every room (pauses of a tenth of a second under load)."""
         self.seats: dict[str, Seat] = {s.player_id: s for s in seats}
         self.sessions: set[Session] = set()
         self.lock = asyncio.Lock()
@@ -149,7 +151,7 @@ class Room:
                 self.game_start_version = r.seq
             else:
                 state = evolve(state, event_from_dict(r.payload))
-            self.log.append((r.seq, r.payload))
+            self.log.append((r.seq, dumps(_public_event(r.payload))))
         self.state = state
 
     @property
@@ -175,6 +177,8 @@ class Room:
         del v["you"]
         if v["round"] is not None:
             del v["round"]["your_bid"]
+            for a in v["round"]["attempts"]:  # finished attempts: their moves, not every path step again
+                del a["paths"]
         if heavy:
             for key, when in HEAVY_KEYS.items():
                 if event_type not in when:
@@ -210,10 +214,12 @@ class Room:
             return None
         if self.version - since > P.MISSED_LIMIT:
             return None
-        return [{"version": v, "event": _public_event(p)} for v, p in self.log if v > since]
+        return [{"version": v, "event": json.loads(text)} for v, text in self.log if v > since]
 
     def broadcast(self, msg: Mapping[str, Any]) -> None:
-        text = dumps(msg)
+        self.broadcast_text(dumps(msg))
+
+    def broadcast_text(self, text: str) -> None:
         for s in list(self.sessions):
             s.deliver(text)
 
@@ -274,12 +280,13 @@ class Room:
         presence_changed = False
         for payload, st in zip(payloads, states, strict=True):
             self.version += 1
-            self.log.append((self.version, payload))
+            event_text = dumps(_public_event(payload))
+            self.log.append((self.version, event_text))
             self.state = st
             kind = payload["type"]
-            if self.sessions:
-                self.broadcast({"type": "event", "version": self.version, "server_time": now,
-                                "event": _public_event(payload), "state": self.slim_view(st, self.version, kind)})
+            if self.sessions:  # the event's JSON is encoded once, for the log and the message
+                self.broadcast_text(f'{{"type":"event","version":{self.version},"server_time":{dumps(now)},'
+                                    f'"event":{event_text},"state":{dumps(self.slim_view(st, self.version, kind))}}}')
             self._react(payload, st)
             presence_changed |= kind in ("player_joined", "player_left", "game_reset")
         self.state = state
