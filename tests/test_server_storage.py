@@ -108,3 +108,35 @@ def test_unusable_database_says_why(tmp_path: Path) -> None:
             await Storage.open("postgresql://nobody@127.0.0.1:1/none")
 
     asyncio.run(go())
+
+
+def test_cancelled_action_still_folds_what_was_stored(tmp_path: Path) -> None:
+    """An action cancelled while its events wait for the writer: once stored they are folded too,
+    so the room's version stays the log's and the next action appends after it."""
+    from ricochet.games import Start
+    from ricochet.server import protocol as P
+    from ricochet.server.rooms import RoomManager
+    from ricochet.server.solving import SolverService
+
+    async def go() -> None:
+        st = await Storage.open(f"sqlite+aiosqlite:///{tmp_path}/cancel.db")
+        svc = SolverService()
+        manager = RoomManager(st, realtime=False, solver=svc, bots=False)
+        try:
+            room = await manager.create_room(P.normalize_options({"name": "c", "min_players": 1}))
+            async with room.lock:
+                await room.add_seat("Ann")
+            task = asyncio.ensure_future(room.act(Start("p1")))
+            await asyncio.sleep(0)  # in the writer's queue now
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert room.state.phase != "lobby"
+            assert room.version == await st.last_version(room.id)
+            assert [e.seq for e in await st.events(room.id)] == list(range(1, room.version + 1))
+            await manager.close()
+        finally:
+            svc.close()
+            await st.close()
+
+    asyncio.run(go())

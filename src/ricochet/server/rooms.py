@@ -266,10 +266,19 @@ class Room:
         if reset_to is not None:
             states.insert(0, reset_state if reset_state is not None else new_game(self.config))
         new_status = status_of(state)
-        await self.manager.storage.append_events(
+        append = asyncio.ensure_future(self.manager.storage.append_events(
             self.id, game, self.version + 1, payloads,
             status=new_status if (new_status != self.status or reset_to is not None) else None,
-            game_changed=reset_to is not None)
+            game_changed=reset_to is not None))
+        cancelled = False
+        while not append.done():  # once handed to the writer, the events may be stored whatever we do:
+            try:                  # a cancelled caller still folds them, so versions follow the log
+                await asyncio.shield(append)
+            except asyncio.CancelledError:
+                if append.cancelled():
+                    raise
+                cancelled = True
+        append.result()  # the database's error, if any: nothing was stored and nothing changes
         if reset_to is not None:
             self.game = reset_to
             self.log = []
@@ -293,6 +302,8 @@ class Room:
         if presence_changed and self.sessions:
             self.broadcast_presence()
         self.wake.set()
+        if cancelled:
+            raise asyncio.CancelledError
 
     def _react(self, payload: Mapping[str, Any], state: GameState) -> None:
         kind = payload["type"]
