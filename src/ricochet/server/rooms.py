@@ -294,7 +294,7 @@ class Room:
             self.state = st
             kind = payload["type"]
             if self.sessions:  # the event's JSON is encoded once, for the log and the message
-                self.broadcast_text(f'{{"type":"event","version":{self.version},"server_time":{dumps(now)},'
+                self.broadcast_text(f'{{"type":"event","version":{self.version},"server_time":{json.dumps(now)},'
                                     f'"event":{event_text},"state":{dumps(self.slim_view(st, self.version, kind))}}}')
             self._react(payload, st)
             presence_changed |= kind in ("player_joined", "player_left", "game_reset")
