@@ -18,6 +18,7 @@ def run(config: Any) -> None:
         context.run_migrations()
 
 
+_config: object | None
 try:
     _config = context.config
 except AttributeError:  # imported outside Alembic (e.g. by doctest collection): nothing to run
