@@ -156,7 +156,8 @@ class Bot:
         lo, hi = self.level.think
         await self.sleep(self.rng.uniform(lo, hi))
         if answer.optimal is None or answer.optimal > self.level.depth or self.rng.random() < self.level.miss:
-            return  # did not see it
+            await self._turn_clock_when_allowed(key)  # did not see it
+            return
         self.solutions[key] = answer.moves
         bid = answer.optimal
         if self.level.higher_by and self.rng.random() < self.level.higher:
@@ -170,6 +171,23 @@ class Bot:
         if mine is not None and mine <= bid:
             return
         await self.client.bid(max(1, bid))
+
+    async def _turn_clock_when_allowed(self, key: tuple[int, int]) -> None:
+        """Nobody should wait forever for a chip too hard for the table: once
+        the no-bid wait is over (ruling 8), a bot that found nothing turns the
+        sand clock if still nobody has bid.  Only in real time (speed > 0):
+        tests drive the clock themselves."""
+        state = self.client.state
+        if self.speed <= 0 or state is None or state.get("round") is None:
+            return
+        at = state["round"].get("clock_turnable_at")
+        if at is None:
+            return
+        await asyncio.sleep(max(0.0, float(at) - self.client.server_now()))
+        now = self.client.state
+        if (now is not None and now.get("round") is not None and now["phase"] == "thinking"
+                and (self.game, now["round"]["number"]) == key):
+            await self.client.turn_clock()
 
     async def _demonstrate(self, key: tuple[int, int]) -> None:
         moves = self.solutions.get(key)
