@@ -143,7 +143,6 @@ class _Search:
         n = bt.cells
         self.N, self.W, self.H = n, bt.width, bt.height
         self.R = len(pos.robots)
-        self.colors = np.array([kernel_color(r.color) for r in pos.robots], dtype=np.int64)
         self.tr = next((i for i, r in enumerate(pos.robots) if r.color == "transparent"), -1)
         tables = [path_tables(board, rules, goal, r.color) for r in pos.robots]
         offsets = np.cumsum([0] + [len(t.cells) for t in tables[:-1]])
@@ -183,7 +182,7 @@ class _Search:
         """A* for target robot t: (status, cost, expanded states, moves)."""
         bt = self.bt
         status, cost, expanded, _stored, r, d, e = kernel.astar(
-            t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.colors, self.tr,
+            t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
             bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, self.bits, self.sort_helpers(t), self.no_undo,
@@ -198,7 +197,7 @@ class _Search:
         sol_e = np.zeros((rows, bound + 1), dtype=np.int32)
         bt = self.bt
         status, nodes, nsol, filled = kernel.ida(
-            bound, t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.colors, self.tr,
+            bound, t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet, 0, -1,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
             bt.wall, bt.openm, bt.obst, bt.diag, bt.passable,
@@ -214,11 +213,6 @@ class _Search:
                 seq.append((int(sol_r[i, j]), int(sol_d[i, j]), int(sol_e[i, j])))
             found.append(seq)
         return status, nodes, found
-
-
-def kernel_color(color: str) -> int:
-    from .tables import COLOR_INDEX
-    return COLOR_INDEX[color]
 
 
 def _to_moves(search: _Search, seq: list[tuple[int, int, int]]) -> tuple[Move, ...]:

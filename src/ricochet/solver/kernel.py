@@ -400,7 +400,7 @@ def _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
 
 
 @njit(cache=True)
-def ida(bound, t, target, R, N, W, H, pos0, colors, tr,
+def ida(bound, t, target, R, N, W, H, pos0, tr,
         nsb, last_r0, last_h0, mr, turned0, t_head0,
         pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
         wall, openm, obst, diag, passable,
@@ -627,7 +627,7 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @njit(cache=True)
-def astar(t, target, R, N, W, H, pos0, colors, tr, nsb, last_r0, last_h0, mr,
+def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
           wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
           max_cost, max_states, max_moves_per_node):
