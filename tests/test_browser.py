@@ -1,7 +1,7 @@
 """The web front end in real headless Chromium (Debian's, driven by Playwright):
 two players and a bot play a full round on the real server.
 
-Ann creates a room with a 5 s sand clock, Bob joins through the link, Ann adds
+Ann creates a room with a 12 s sand clock, Bob joins through the link, Ann adds
 a (slow, beginner) bot and starts.  The test solves the round's position with
 ``ricochet.solver.solve`` so it knows an optimal route; Ann bids its length,
 Bob one more, the clock runs out, Ann demonstrates by clicking robots and
@@ -158,11 +158,12 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     for page in (ann, bob):
         page.set_default_timeout(15000)
 
-    # Ann creates a room from the lobby with a short sand clock.
+    # Ann creates a room from the lobby with a short sand clock (long enough for
+    # both bids and the checks below on a loaded machine).
     ann.goto(base_url + "/")
     ann.fill("#nickname", "Ann <i>")
     ann.click("#create-form details.rules summary")
-    ann.fill("#create-form input[name=clock_seconds]", "5")
+    ann.fill("#create-form input[name=clock_seconds]", "12")
     ann.click("#create-form button[type=submit]")
     ann.wait_for_url("**/r/*")
     room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
@@ -175,7 +176,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     bob.wait_for_selector(".player.me")
     assert bob.locator("html").get_attribute("lang") == "fr"
 
-    # Ann adds a slow bot (it will not bid within the 5 s clock) and starts.
+    # Ann adds a slow bot (a beginner thinks 20-40 s: no bid within the clock) and starts.
     ann.select_option("#bot-level", "beginner")
     ann.click("#add-bot")
     ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 3")
@@ -203,7 +204,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     ann.screenshot(path=str(SHOTS / "ricochet_bidding.png"))
 
     # The clock runs out: Ann, the lowest bidder, demonstrates.
-    ann.wait_for_selector("#demo-bar:not([hidden])", timeout=15000)
+    ann.wait_for_selector("#demo-bar:not([hidden])", timeout=30000)
     bob.wait_for_selector("#phase[data-phase='demonstration']")
     assert bob.locator("#demo-bar").is_hidden()
     blocked = _blocked_move(state)
