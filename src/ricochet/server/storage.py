@@ -227,16 +227,7 @@ class _SqliteWriter:
                 first = self.queue.get()
                 if first is None:
                     break
-                batch = [first]
-                while True:  # group commit: everything pending goes in one transaction
-                    try:
-                        nxt = self.queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if nxt is None:
-                        stop = True
-                        break
-                    batch.append(nxt)
+                batch, stop = _pending(first, self.queue)
                 errors: list[BaseException | None]
                 try:
                     self._write(conn, batch)
@@ -255,6 +246,21 @@ class _SqliteWriter:
                     pass
         finally:
             conn.close()
+
+
+def _pending(first: _Append, q: queue.SimpleQueue[_Append | None] | asyncio.Queue[_Append | None]
+             ) -> tuple[list[_Append], bool]:
+    """Group commit: ``first`` and every append already waiting, for one
+    transaction; True when the stop marker (None) was among them."""
+    batch = [first]
+    while True:
+        try:
+            nxt = q.get_nowait()
+        except (queue.Empty, asyncio.QueueEmpty):
+            return batch, False
+        if nxt is None:
+            return batch, True
+        batch.append(nxt)
 
 
 class _EngineWriter:
@@ -287,13 +293,7 @@ class _EngineWriter:
             first = await self.queue.get()
             if first is None:
                 break
-            batch = [first]
-            while not self.queue.empty():
-                nxt = self.queue.get_nowait()
-                if nxt is None:
-                    stop = True
-                    break
-                batch.append(nxt)
+            batch, stop = _pending(first, self.queue)
             errors: list[BaseException | None]
             try:
                 await self._write(batch)
