@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..geometry import DIRECTIONS, Direction
+from ..notation import solution_to_json
 from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
@@ -81,8 +82,7 @@ class Solution:
         """The CLI's output object: id, moves, solution, seconds (and reason)."""
         out: dict[str, object] = {"id": self.puzzle.id, "moves": self.length if self.solved else None}
         if self.solved:
-            out["solution"] = [[m.robot, m.direction.name] + ([list(m.stop)] if m.stop is not None else [])
-                               for m in self.moves]
+            out["solution"] = solution_to_json(self.moves)
         else:
             out["reason"] = self.reason
         out["seconds"] = round(self.seconds, 6)
