@@ -97,16 +97,6 @@ def _noop() -> int:
     return os.getpid()
 
 
-def _warm_up() -> None:
-    """Load (or compile) the numba kernel here, so forked workers inherit it."""
-    from .board import Board
-    from .position import Position, Robot
-    from .solver import solve
-
-    pz = Puzzle(Position(Board.build(5, 5), (Robot("red", (0, 0)), Robot("green", (2, 2)))), (4, 4), active=0)
-    solve(pz)
-
-
 # -- the stream: input order in, input order out ----------------------------------------------
 @dataclass
 class _Entry:
@@ -137,7 +127,9 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
             yield line, item, None if isinstance(item, NotationError) else answer(item, options)
         return
 
-    _warm_up()
+    from .solver import warm_up
+
+    warm_up()  # in this process, so forked workers inherit the kernels
     ctx = get_context("fork")
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
     finished = False
@@ -521,8 +513,9 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores"
         + (", --quick" if quick else ""))
     t = time.perf_counter()
-    _warm_up()
-    from .solver import solve
+    from .solver import solve, warm_up
+
+    warm_up()  # in this process, so forked workers inherit the kernels
     for p in random_puzzles(1, 3):
         solve(p)
     say(f"warm-up (not counted): {time.perf_counter() - t:.2f} s")

@@ -42,14 +42,6 @@ def _solve_job(puzzle: Puzzle, rules: Rules, time_limit: float, max_moves: int) 
     return Answer(sol.status, sol.length if sol.solved else None, tuple(sol.moves) if sol.solved else ())
 
 
-def _warm_up() -> bool:
-    from ..board import Board
-    from ..position import Position, Robot
-
-    _solve_job(Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)),)), (3, 3), 0), Rules(), 5.0, 10)
-    return True
-
-
 class SolverService:
     """Solve puzzles off the event loop, memoised.
 
@@ -81,7 +73,9 @@ class SolverService:
     def warm_up(self) -> None:
         """Start the worker and compile/load the kernels now rather than at the first chip."""
         if self.solve_fn is None:
-            self._pool().submit(_warm_up)
+            from ..solver import warm_up
+
+            self._pool().submit(warm_up)
 
     @staticmethod
     def key(puzzle: Puzzle, rules: Rules) -> Any:

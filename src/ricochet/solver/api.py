@@ -233,6 +233,30 @@ def _one_at_a_time(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+_warmed_up = False
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) every kernel once per process.
+
+    :func:`solve` calls it before it starts its clock, so ``time_limit`` measures search
+    time: a cold compile takes 10 s or more on a busy machine and would
+    otherwise eat a short limit whole.  Call it yourself before forking
+    workers, or to pay the cost at start-up.  Two tiny puzzles take both code
+    paths (A* for one finishing robot, IDA* for any robot).
+    """
+    global _warmed_up
+    if _warmed_up:
+        return
+    _warmed_up = True
+    from ..board import Board
+    from ..position import Position, Robot
+    position = Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0))))
+    for active in (0, None):
+        solve.__wrapped__(Puzzle(position, (2, 3), active), Rules())  # type: ignore[attr-defined]
+    kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
+
+
 @_one_at_a_time
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
           time_limit: float | None = None, any_robot: bool | None = None, all_solutions: bool = False,
@@ -258,6 +282,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
+    warm_up()
     t0 = time.perf_counter()
     use_any = puzzle.active is None if any_robot is None else any_robot
     if use_any and puzzle.active is not None:
@@ -386,6 +411,7 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     procs = processes or os.cpu_count() or 1
     if procs <= 1 or len(items) <= 1:
         return [_solve_one(a) for a in items]
+    warm_up()  # once here, not once per forked worker
     with ProcessPoolExecutor(max_workers=procs, mp_context=get_context("fork")) as pool:
         return list(pool.map(_solve_one, items, chunksize=max(1, chunksize)))
 
