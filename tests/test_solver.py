@@ -277,6 +277,18 @@ def test_max_solutions_caps_the_alternatives() -> None:
 
 
 # -- statuses -----------------------------------------------------------------------
+def test_raised_bound_keeps_the_optimum_and_prunes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A*'s bound raised by the blocker argument (kernel.bound_rises) finds the
+    same optimum as the relaxed distance alone, expanding fewer states."""
+    puzzles = sorted(random_puzzles(7, 40), key=lambda p: -(solve(p).length or 0))[:4]
+    raised = [solve(p) for p in puzzles]
+    monkeypatch.setattr(api, "MAX_LEVEL", 0)
+    plain = [solve(p) for p in puzzles]
+    assert [s.length for s in raised] == [s.length for s in plain]
+    assert all(s.length and s.length >= 6 for s in raised)
+    assert sum(s.nodes for s in raised) < 0.8 * sum(s.nodes for s in plain)
+
+
 def hard_puzzle() -> Puzzle:
     return max(random_puzzles(2024, 50)[20:25], key=lambda p: solve(p).length or 0)
 

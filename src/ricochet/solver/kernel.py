@@ -626,11 +626,159 @@ def _rebuild(i, r, d, e, rec, bits, R):
     return out_r, out_d, out_e
 
 
+@njit(cache=True, inline="always")
+def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, seen, seen_slack, stamp,
+                stack_c, stack_d, stack_s):
+    """Whether robot ``t`` alone, from ``c0`` among the others standing still
+    (``occ``, with ``c0`` already cleared), stops on ``target`` within
+    ``hdist[c0] + slack`` moves.  Each move may lower the relaxed distance by
+    one or spend slack; a cell is searched again only with more slack left."""
+    top = 0
+    stack_c[0] = c0
+    stack_d[0] = 0
+    stack_s[0] = slack
+    seen[c0] = stamp
+    seen_slack[c0] = slack
+    while top >= 0:
+        c = stack_c[top]
+        d = stack_d[top]
+        if d == 4:
+            top -= 1
+            continue
+        stack_d[top] = d + 1
+        idx = c * 4 + d
+        o = pstart[t, idx]
+        end = c
+        broke = False
+        for j in range(plen[t, idx]):
+            x = pcells[o + j]
+            if occ[x]:
+                broke = True
+                break
+            end = x
+        if end == c or (not broke and pcyc[t, idx]):
+            continue
+        left = stack_s[top] - (hdist[end] - hdist[c] + 1)
+        if left < 0:
+            continue
+        if end == target:
+            return True
+        if seen[end] == stamp and seen_slack[end] >= left:
+            continue
+        seen[end] = stamp
+        seen_slack[end] = left
+        top += 1
+        stack_c[top] = end
+        stack_d[top] = 0
+        stack_s[top] = left
+    return False
+
+
+@njit(cache=True, inline="always")
+def one_blocker_within(c0, t, target, occ, hdist, pstart, plen, pcyc, pcells, seen, seen_b, stamp,
+                       stack_c, stack_d, stack_j, stack_b, max_steps):
+    """Whether robot ``t`` can stop on ``target`` in ``hdist[c0]`` moves when
+    one helper move may put a blocker on one cell B, in a relaxation of the
+    real moves: rays pass through robots, and a stop is allowed at a ray's
+    end, before a robot standing now (``occ``), or before B (the same B for
+    the whole route).  True also when the search exceeds ``max_steps`` (the
+    caller then keeps the weaker bound)."""
+    top = 0
+    stack_c[0] = c0
+    stack_d[0] = 0
+    stack_j[0] = 0
+    stack_b[0] = -1
+    seen[c0] = stamp
+    seen_b[c0] = -1
+    steps = 0
+    while top >= 0:
+        c = stack_c[top]
+        d = stack_d[top]
+        if d == 4:
+            top -= 1
+            continue
+        idx = c * 4 + d
+        L = plen[t, idx]
+        j = stack_j[top]
+        if j >= L:
+            stack_d[top] = d + 1
+            stack_j[top] = 0
+            continue
+        stack_j[top] = j + 1
+        steps += 1
+        if steps > max_steps:
+            return True
+        o = pstart[t, idx]
+        e = pcells[o + j]
+        if e == c or hdist[e] != hdist[c] - 1:
+            continue
+        B = stack_b[top]
+        if j < L - 1:
+            nxt = pcells[o + j + 1]
+            if not occ[nxt]:
+                if B < 0:
+                    B = nxt
+                elif B != nxt:
+                    continue
+        elif pcyc[t, idx]:
+            # The end of a cycling ray is no stop of its own; the cell after it
+            # is the ray's first: allow the stop (a relaxation may over-allow).
+            pass
+        if e == target:
+            return True
+        # A failed (cell, B) fails again: remember one B per cell.
+        if seen[e] == stamp and seen_b[e] == B:
+            continue
+        seen[e] = stamp
+        seen_b[e] = B
+        top += 1
+        stack_c[top] = e
+        stack_d[top] = 0
+        stack_j[top] = 0
+        stack_b[top] = B
+    return False
+
+
+@njit(cache=True, inline="always")
+def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells,
+                seen, seen_slack, stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box):
+    """Whether the bound h = min(D0, 1 + D1, 2 + hdist) exceeds hdist + level
+    (level 0 or 1), D0 being the target robot's distance while the others
+    stand still and D1 a lower bound on its moves when one helper moves
+    (:func:`one_blocker_within`): a solution moves no helper, one, or more.
+    The bound is consistent; A* raises it one step at a time, lazily, as a
+    state comes up (see astar).  Scratch arrays: :func:`bound_workspace`."""
+    c0 = pos[t]
+    for q in range(R):
+        occ[pos[q]] = 1
+    occ[c0] = 0
+    stamp_box[0] += 1
+    # level 0: no route alone in hdist moves.  level 1: none alone in
+    # hdist + 1, none in hdist with one new blocker.
+    rises = not solo_within(c0, t, target, occ, hdist, level, pstart, plen, pcyc, pcells, seen, seen_slack,
+                            stamp_box[0], stack_c, stack_d, stack_s)
+    if rises and level == 1:
+        stamp_box[0] += 1
+        rises = not one_blocker_within(c0, t, target, occ, hdist, pstart, plen, pcyc, pcells, seen, seen_slack,
+                                       stamp_box[0], stack_c, stack_d, stack_j, stack_b, 4096)
+    for q in range(R):
+        occ[pos[q]] = 0
+    return rises
+
+
+@njit(cache=True)
+def bound_workspace(N):
+    """Scratch arrays of :func:`bound_level` (stack depth: one per move of a route)."""
+    return (np.zeros(N, dtype=np.int64), np.zeros(N, dtype=np.int64), np.empty(N + 2, dtype=np.int64),
+            np.empty(N + 2, dtype=np.int64), np.empty(N + 2, dtype=np.int64), np.empty(N + 2, dtype=np.int64),
+            np.empty(N + 2, dtype=np.int64), np.zeros(1, dtype=np.int64))
+
+
 @njit(cache=True)
 def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
           wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
-          max_cost, max_states, max_moves_per_node):
+          max_cost, max_states, max_moves_per_node, max_level):
     """A* over full states for target robot ``t``.
 
     States are kept once (keyed like the transposition table) and expanded in
@@ -641,6 +789,14 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     A state record is 2 words: the robots' cells packed ``bits`` apiece, then
     parent+1 (32 bits), g (8), the move (robot 3, direction 2) and the rule
     state (last robot+1 3, last heading 2, turned 1, target heading+1 3).
+
+    The bound is h = hdist + level, level 0 to ``max_level`` (at most 2) from
+    :func:`bound_rises`, computed lazily: a state is queued at f = g + hdist
+    (or its parent's f, which a consistent bound allows: pathmax); each time
+    it comes up, one more step is checked and, if the bound rises, it is
+    queued one layer later; states past the optimum are never checked
+    further.  Bits 60-61 of the record's second word hold the level, bit 62
+    "final".
 
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
@@ -670,6 +826,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     stamp = 0
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
+    seen, seen_slack, stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box = bound_workspace(N)
+    FINAL = np.uint64(1) << np.uint64(62)
 
     pos = np.empty(R, dtype=np.int64)
     occ = np.zeros(N, dtype=np.uint8)
@@ -712,14 +870,36 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         w0 = rec[2 * i]
         w1 = rec[2 * i + 1]
         g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
-        ex = np.int64(w1 >> np.uint64(45))
+        ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))  # bits 45-59 (60-62: the bound)
         for q in range(R):
             pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
         hh = hdist[pos[t]]
         if hh == 0:
             hh = 1
-        if g + hh != F:
+        level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
+        if g + hh + level != F:
             continue  # stale: this state was reached more cheaply since
+        if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
+            if bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, seen, seen_slack,
+                           stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box):
+                # Raised by one: back in the queue one layer later (evaluated
+                # further only if it comes up again).
+                rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
+                if F + 1 <= max_cost:
+                    if nitems >= icap:
+                        s2a = np.empty(icap * 2, dtype=np.int32)
+                        s2a[:icap] = it_state
+                        it_state = s2a
+                        n2a = np.empty(icap * 2, dtype=np.int32)
+                        n2a[:icap] = it_next
+                        it_next = n2a
+                        icap *= 2
+                    it_state[nitems] = i
+                    it_next[nitems] = head[F + 1]
+                    head[F + 1] = nitems
+                    nitems += 1
+                continue
+            rec[2 * i + 1] = w1 | FINAL
         t_head = ex % 8 - 1
         turned = (ex // 8) % 2
         last_h = (ex // 16) % 4
@@ -781,6 +961,12 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if h2 == 0:
                 h2 = 1
             f2 = g2 + h2
+            child_level = np.uint64(0)
+            if f2 < F:
+                # Only below a raised parent: the bound is consistent, so the
+                # child's is at least the parent's f (pathmax).
+                child_level = np.uint64(F - f2)
+                f2 = F
             if f2 > max_cost:
                 continue
             old = pos[r]
@@ -824,7 +1010,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
             rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32))
                                 | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
-                                | (np.uint64(ext) << np.uint64(45)))
+                                | (np.uint64(ext) << np.uint64(45)) | (child_level << np.uint64(60)))
             pos[r] = old
             if nitems >= icap:
                 s2a = np.empty(icap * 2, dtype=np.int32)
