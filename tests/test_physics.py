@@ -466,3 +466,17 @@ def test_transparent_endless_wrap_is_a_cycle():
     pos = place(board, ("transparent", (0, 1)))
     assert reason(pos, Move(0, E)) == "cycle"
     assert reason(pos, Move(0, W)) == "blocked"
+
+
+def test_board_hash_is_cached_but_never_pickled() -> None:
+    """Boards key the solver's caches, so their hash is computed once; a
+    pickled board (sent to a spawned worker, whose string hashes differ)
+    carries no hash and computes its own."""
+    import pickle
+
+    board = Board.build(5, 5, walls=[(1, 1, "E")])
+    key = hash(board)
+    assert board.__dict__["_hash"] == key
+    copy = pickle.loads(pickle.dumps(board))
+    assert copy.__dict__["_hash"] is None
+    assert copy == board and hash(copy) == key and {board: 1}[copy] == 1

@@ -138,6 +138,25 @@ class Board:
             raise BoardError("towers: a tower stands on a blocked cell")
         object.__setattr__(self, "_diagonal_at", diag)
         object.__setattr__(self, "_target_at", {t.cell: t for t in self.targets})
+        object.__setattr__(self, "_hash", None)
+
+    def __hash__(self) -> int:
+        # Boards key the solver's table caches: hash the 256-cell wall tuple once.
+        h: int | None = self.__dict__["_hash"]
+        if h is None:
+            h = hash((self.width, self.height, self.walls, self.blocked, self.targets, self.diagonals,
+                      self.openings, self.towers))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, object]:
+        # String hashes differ between processes (spawned workers): never ship one.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
+        object.__setattr__(self, "_hash", None)
 
     def _check_cells(self, what: str, cells: Iterable[Cell]) -> None:
         for c in cells:

@@ -328,7 +328,17 @@ class Position:
             path = found[0]
         robots = list(self.robots)
         robots[move.robot] = Robot(robots[move.robot].color, path.end)
-        return replace(self, robots=tuple(robots), last_move=(move.robot, path.heading)), path
+        return self._successor(tuple(robots), (move.robot, path.heading)), path
+
+    def _successor(self, robots: tuple[Robot, ...], last_move: tuple[int, Direction]) -> Position:
+        """The position after a legal move, without validating it again (a move
+        keeps robots on free, distinct cells): ``play`` is the referee's and
+        the solver checker's hot path."""
+        new = object.__new__(Position)
+        for name, value in (("board", self.board), ("robots", robots), ("goal", self.goal),
+                            ("last_move", last_move)):
+            object.__setattr__(new, name, value)
+        return new
 
     def legal_moves(self, rules: Rules = PLAIN) -> list[tuple[Move, Path]]:
         """Every legal move with its path (transparent moves name their stop)."""

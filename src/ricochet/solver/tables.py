@@ -57,6 +57,26 @@ def physics_key(board: Board, rules: Rules, goal: Cell | None) -> tuple[object, 
     return (board, rules.diagonals, rules.openings, rules.goal_tower_passthrough, tower_goal)
 
 
+def _passable(board: Board) -> np.ndarray:
+    """Per cell, the sides the transparent robot may pass (Board.wall_passable), vectorised."""
+    w, h = board.width, board.height
+    walls = np.array(board.walls, dtype=np.uint8).reshape(h, w)
+    opened = np.zeros((h, w), dtype=np.uint8)
+    for (x, y), side in board.openings:
+        opened[y, x] |= int(side)
+    blocked = np.zeros((h + 2, w + 2), dtype=bool)  # padded: off the board counts as blocked
+    blocked[0, :] = blocked[-1, :] = blocked[:, 0] = blocked[:, -1] = True
+    for x, y in board.blocked:
+        blocked[y + 1, x + 1] = True
+    out = np.zeros((h, w), dtype=np.uint8)
+    for d in DIRECTIONS:
+        dx, dy = d.step((0, 0))
+        neighbour_blocked = blocked[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
+        ok = ((walls & int(d)) != 0) & ((opened & int(d)) == 0) & ~neighbour_blocked & ~blocked[1:-1, 1:-1]
+        out[ok] |= int(d)
+    return out.reshape(-1)
+
+
 @lru_cache(maxsize=256)
 def _board_tables(board: Board, diagonals: bool, openings: bool, passthrough: bool,
                   tower_goal: Cell | None) -> BoardTables:
@@ -78,11 +98,7 @@ def _board_tables(board: Board, diagonals: bool, openings: bool, passthrough: bo
         for dg in board.diagonals:
             diag[board.index(dg.cell)] = DIAGONAL_CODE[dg.orientation]
             dcol[board.index(dg.cell)] = COLOR_INDEX[dg.color]
-    passable = np.zeros(n, dtype=np.uint8)
-    for cell in board.cells():
-        for d in DIRECTIONS:
-            if board.wall_passable(cell, d):
-                passable[board.index(cell)] |= int(d)
+    passable = _passable(board)
     return BoardTables(board.width, board.height, wall, openm, obst, diag, dcol, passable,
                        bool(diagonals and board.diagonals))
 
