@@ -674,15 +674,46 @@ def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, se
     return False
 
 
+@njit(cache=True)
+def descent_steps(t, hdist, pstart, plen, pcells, N):
+    """For robot ``t``: per (cell, direction), the ray positions whose cell is
+    one closer to the target by ``hdist`` (the only stops a route of exactly
+    hdist moves can make).  Returns (first, count, positions)."""
+    first = np.zeros(N * 4, dtype=np.int32)
+    count = np.zeros(N * 4, dtype=np.int32)
+    total = 0
+    for idx in range(N * 4):
+        c = idx // 4
+        o = pstart[t, idx]
+        for j in range(plen[t, idx]):
+            e = pcells[o + j]
+            if e != c and hdist[e] == hdist[c] - 1:
+                total += 1
+    positions = np.empty(max(total, 1), dtype=np.int32)
+    k = 0
+    for idx in range(N * 4):
+        c = idx // 4
+        o = pstart[t, idx]
+        first[idx] = k
+        for j in range(plen[t, idx]):
+            e = pcells[o + j]
+            if e != c and hdist[e] == hdist[c] - 1:
+                positions[k] = j
+                k += 1
+        count[idx] = k - first[idx]
+    return first, count, positions
+
+
 @njit(cache=True, inline="always")
-def one_blocker_within(c0, t, target, occ, hdist, pstart, plen, pcyc, pcells, seen, seen_b, stamp,
+def one_blocker_within(c0, t, target, occ, pstart, plen, pcells, dfirst, dcount, dpos, seen, seen_b, stamp,
                        stack_c, stack_d, stack_j, stack_b, max_steps):
     """Whether robot ``t`` can stop on ``target`` in ``hdist[c0]`` moves when
     one helper move may put a blocker on one cell B, in a relaxation of the
     real moves: rays pass through robots, and a stop is allowed at a ray's
     end, before a robot standing now (``occ``), or before B (the same B for
-    the whole route).  True also when the search exceeds ``max_steps`` (the
-    caller then keeps the weaker bound)."""
+    the whole route).  Only descending stops are tried (:func:`descent_steps`).
+    True also when the search exceeds ``max_steps`` (the caller then keeps
+    the weaker bound)."""
     top = 0
     stack_c[0] = c0
     stack_d[0] = 0
@@ -698,32 +729,28 @@ def one_blocker_within(c0, t, target, occ, hdist, pstart, plen, pcyc, pcells, se
             top -= 1
             continue
         idx = c * 4 + d
-        L = plen[t, idx]
-        j = stack_j[top]
-        if j >= L:
+        k = stack_j[top]
+        if k >= dcount[idx]:
             stack_d[top] = d + 1
             stack_j[top] = 0
             continue
-        stack_j[top] = j + 1
+        stack_j[top] = k + 1
         steps += 1
         if steps > max_steps:
             return True
+        j = dpos[dfirst[idx] + k]
         o = pstart[t, idx]
         e = pcells[o + j]
-        if e == c or hdist[e] != hdist[c] - 1:
-            continue
         B = stack_b[top]
-        if j < L - 1:
+        # The ray's last cell is a wall stop (or, on a cycling ray, allowed
+        # anyway: a relaxation may over-allow); elsewhere a robot must stand next.
+        if j < plen[t, idx] - 1:
             nxt = pcells[o + j + 1]
             if not occ[nxt]:
                 if B < 0:
                     B = nxt
                 elif B != nxt:
                     continue
-        elif pcyc[t, idx]:
-            # The end of a cycling ray is no stop of its own; the cell after it
-            # is the ray's first: allow the stop (a relaxation may over-allow).
-            pass
         if e == target:
             return True
         # A failed (cell, B) fails again: remember one B per cell.
@@ -740,7 +767,7 @@ def one_blocker_within(c0, t, target, occ, hdist, pstart, plen, pcyc, pcells, se
 
 
 @njit(cache=True, inline="always")
-def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells,
+def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, dfirst, dcount, dpos,
                 seen, seen_slack, stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box):
     """Whether the bound h = min(D0, 1 + D1, 2 + hdist) exceeds hdist + level
     (level 0 or 1), D0 being the target robot's distance while the others
@@ -755,12 +782,16 @@ def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells
     stamp_box[0] += 1
     # level 0: no route alone in hdist moves.  level 1: none alone in
     # hdist + 1, none in hdist with one new blocker.
-    rises = not solo_within(c0, t, target, occ, hdist, level, pstart, plen, pcyc, pcells, seen, seen_slack,
-                            stamp_box[0], stack_c, stack_d, stack_s)
-    if rises and level == 1:
-        stamp_box[0] += 1
-        rises = not one_blocker_within(c0, t, target, occ, hdist, pstart, plen, pcyc, pcells, seen, seen_slack,
-                                       stamp_box[0], stack_c, stack_d, stack_j, stack_b, 4096)
+    if level == 0:
+        rises = not solo_within(c0, t, target, occ, hdist, 0, pstart, plen, pcyc, pcells, seen, seen_slack,
+                                stamp_box[0], stack_c, stack_d, stack_s)
+    else:
+        rises = not one_blocker_within(c0, t, target, occ, pstart, plen, pcells, dfirst, dcount, dpos,
+                                       seen, seen_slack, stamp_box[0], stack_c, stack_d, stack_j, stack_b, 4096)
+        if rises:
+            stamp_box[0] += 1
+            rises = not solo_within(c0, t, target, occ, hdist, 1, pstart, plen, pcyc, pcells, seen, seen_slack,
+                                    stamp_box[0], stack_c, stack_d, stack_s)
     for q in range(R):
         occ[pos[q]] = 0
     return rises
@@ -827,6 +858,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     seen, seen_slack, stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box = bound_workspace(N)
+    dfirst, dcount, dpos = descent_steps(t, hdist, pstart, plen, pcells, N if max_level >= 2 else 0)
     FINAL = np.uint64(1) << np.uint64(62)
 
     pos = np.empty(R, dtype=np.int64)
@@ -880,7 +912,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         if g + hh + level != F:
             continue  # stale: this state was reached more cheaply since
         if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
-            if bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, seen, seen_slack,
+            if bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, dfirst, dcount, dpos,
+                           seen, seen_slack,
                            stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box):
                 # Raised by one: back in the queue one layer later (evaluated
                 # further only if it comes up again).
