@@ -598,6 +598,73 @@ def _map_cost(hm, slot):
     return np.int64((hm[2 * slot + 1] >> np.uint64(16)) & np.uint64(0xFF))
 
 
+# The compact map: one word per slot, k1 << 32 | g << 25 | (index + 1), when
+# k1 fits in 32 bits and k2 is the same for every state of the search (no
+# rule state: 4 robots on 16×16 under plain rules).  Half the memory traffic.
+C_IDX = np.uint64((1 << 25) - 1)
+
+
+@njit(cache=True, inline="always")
+def _cmap_find(k1, hm, hmask):
+    j = _hash(k1, 0) & hmask
+    while True:
+        w = hm[j]
+        if w == 0 or (w >> np.uint64(32)) == k1:
+            return j
+        j = (j + np.uint64(1)) & hmask
+
+
+@njit(cache=True, inline="always")
+def _slot_find(compact, k1, k2, hm, hmask):
+    if compact:
+        return _cmap_find(k1, hm, hmask)
+    return _map_find(k1, k2, hm, hmask)
+
+
+@njit(cache=True, inline="always")
+def _slot_index(compact, hm, slot):
+    if compact:
+        return np.int64(hm[slot] & C_IDX) - 1
+    return _map_index(hm, slot)
+
+
+@njit(cache=True, inline="always")
+def _slot_cost(compact, hm, slot):
+    if compact:
+        return np.int64((hm[slot] >> np.uint64(25)) & np.uint64(0x7F))
+    return _map_cost(hm, slot)
+
+
+@njit(cache=True, inline="always")
+def _slot_store(compact, k1, k2, g, idx, hm, slot):
+    if compact:
+        hm[slot] = (k1 << np.uint64(32)) | (np.uint64(g) << np.uint64(25)) | np.uint64(idx + 1)
+    else:
+        hm[2 * slot] = k1
+        hm[2 * slot + 1] = k2 | (np.uint64(g) << np.uint64(16)) | (np.uint64(idx + 1) << np.uint64(24))
+
+
+@njit(cache=True)
+def _map_grow(compact, hm, hbits):
+    """The map rehashed into twice the slots."""
+    nhmask = np.uint64((1 << hbits) - 1)
+    if compact:
+        nm = np.zeros(1 << hbits, dtype=np.uint64)
+        for jj in range(hm.shape[0]):
+            w = hm[jj]
+            if w != 0:
+                nm[_cmap_find(w >> np.uint64(32), nm, nhmask)] = w
+        return nm
+    nm = np.zeros(2 << hbits, dtype=np.uint64)
+    for jj in range(hm.shape[0] // 2):
+        w = hm[2 * jj + 1]
+        if w != 0:
+            s2 = _map_find(hm[2 * jj], w & LOW16, nm, nhmask)
+            nm[2 * s2] = hm[2 * jj]
+            nm[2 * s2 + 1] = w
+    return nm
+
+
 @njit(cache=True)
 def _rebuild(i, r, d, e, rec, bits, R):
     """Moves from the root to state ``i`` along parent links, then (r, d, e)."""
@@ -836,7 +903,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     rec = np.empty(2 * cap, dtype=np.uint64)
     hbits = 11
     hmask = np.uint64((1 << hbits) - 1)
-    hm = np.zeros(2 << hbits, dtype=np.uint64)
+    compact = R * bits <= 32 and not nsb and not mr and max_cost < 128 and max_states < (1 << 25) - 1
+    hm = np.zeros((1 if compact else 2) << hbits, dtype=np.uint64)
     icap = 1 << 10
     it_state = np.empty(icap, dtype=np.int32)
     it_next = np.empty(icap, dtype=np.int32)
@@ -870,9 +938,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     rec[1] = np.uint64((last_r0 + 1) * 64 + last_h0 * 16) << np.uint64(45)
     nstates = 1
     k1, k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, last_r0, last_h0, mr, 0, -1, scratch, 0)
-    j = _map_find(k1, k2, hm, hmask)
-    hm[2 * j] = k1
-    hm[2 * j + 1] = k2 | (np.uint64(1) << np.uint64(24))
+    _slot_store(compact, k1, k2, 0, 0, hm, _slot_find(compact, k1, k2, hm, hmask))
     f0 = hdist[pos0[t]]
     if f0 == 0:
         f0 = 1
@@ -969,7 +1035,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             pos[r] = old
             c_k1[k] = k1
             c_k2[k] = k2
-            touch ^= hm[2 * (_hash(k1, k2) & hmask) + 1]
+            if compact:
+                touch ^= hm[_hash(k1, 0) & hmask]
+            else:
+                touch ^= hm[2 * (_hash(k1, k2) & hmask) + 1]
         if touch == np.uint64(0x9E3779B97F4A7C15):
             expanded += 1  # keeps the touches observable to the compiler; practically never true
         for k in range(n):
@@ -1006,9 +1075,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             pos[r] = e
             k1 = c_k1[k]
             k2 = c_k2[k]
-            slot = _map_find(k1, k2, hm, hmask)
-            idx = _map_index(hm, slot)
-            if idx >= 0 and _map_cost(hm, slot) <= g2:
+            slot = _slot_find(compact, k1, k2, hm, hmask)
+            idx = _slot_index(compact, hm, slot)
+            if idx >= 0 and _slot_cost(compact, hm, slot) <= g2:
                 pos[r] = old
                 continue
             if idx < 0:
@@ -1021,21 +1090,12 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     cap *= 2
                 idx = nstates
                 nstates += 1
-                if nstates * 2 > (1 << hbits):
+                if nstates * 4 > 3 * (1 << hbits):
                     hbits += 1
-                    nhmask = np.uint64((1 << hbits) - 1)
-                    nm = np.zeros(2 << hbits, dtype=np.uint64)
-                    for jj in range(hm.shape[0] // 2):
-                        w = hm[2 * jj + 1]
-                        if w != 0:
-                            s2 = _map_find(hm[2 * jj], w & LOW16, nm, nhmask)
-                            nm[2 * s2] = hm[2 * jj]
-                            nm[2 * s2 + 1] = w
-                    hm = nm
-                    hmask = nhmask
-                    slot = _map_find(k1, k2, hm, hmask)
-            hm[2 * slot] = k1
-            hm[2 * slot + 1] = k2 | (np.uint64(g2) << np.uint64(16)) | (np.uint64(idx + 1) << np.uint64(24))
+                    hm = _map_grow(compact, hm, hbits)
+                    hmask = np.uint64((1 << hbits) - 1)
+                    slot = _slot_find(compact, k1, k2, hm, hmask)
+            _slot_store(compact, k1, k2, g2, idx, hm, slot)
             w0 = np.uint64(0)
             for q in range(R):
                 w0 |= np.uint64(pos[q]) << np.uint64(q * bits)
