@@ -226,23 +226,44 @@ class Position:
         return heading.step(cell), False
 
     def _slide(self, robot: int, direction: Direction, rules: Rules) -> Path:
+        # The same physics as _next / blocks / _enter, with everything looked
+        # up once: this is the referee's and the solution checker's hot loop.
+        board = self.board
         start = self.robots[robot].cell
+        color = self.robots[robot].color
+        width, walls = board.width, board.walls
+        openings = board.openings if rules.openings else frozenset()
+        diagonal_at = board._diagonal_at if rules.diagonals else {}
+        obstacles = set(board.blocked)
+        obstacles.update(r.cell for i, r in enumerate(self.robots) if i != robot)
+        obstacles.update(c for c in board.towers if not (rules.goal_tower_passthrough and c == self.goal))
         cell, heading = start, direction
         steps: list[Step] = []
         seen = {(cell, heading)}
         while True:
-            nxt, wrapped = self._next(cell, heading, rules)
-            if nxt is None or self.blocks(nxt, robot, rules):
+            wrapped = bool(openings) and (cell, heading) in openings
+            if wrapped:
+                nxt = board.wrap(cell, heading)
+            elif walls[cell[1] * width + cell[0]] & heading:  # an opening switched off is a wall
                 break
-            event, heading = self._enter(robot, nxt, heading, rules)
+            else:
+                nxt = (cell[0] + heading.dx, cell[1] + heading.dy)
+            if nxt in obstacles:
+                break
+            event = None
+            dg = diagonal_at.get(nxt)
+            if dg is not None:
+                if dg.color == color:
+                    event = "pass"
+                else:
+                    event, heading = "deflect", dg.deflect(heading)
             cell = nxt
             steps.append(Step(cell, heading, _join("wrap" if wrapped else None, event)))
             if (cell, heading) in seen:
-                raise IllegalMove("cycle", f"the {self.robots[robot].color} robot would circle forever "
-                                           f"moving {direction.name}")
+                raise IllegalMove("cycle", f"the {color} robot would circle forever moving {direction.name}")
             seen.add((cell, heading))
         if cell == start:
-            raise IllegalMove("blocked", f"the {self.robots[robot].color} robot cannot move {direction.name}: "
+            raise IllegalMove("blocked", f"the {color} robot cannot move {direction.name}: "
                                          "it would not leave its cell")
         return Path(robot, start, direction, tuple(steps), 1)
 
