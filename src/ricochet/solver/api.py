@@ -403,18 +403,41 @@ def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]]) -> Solution
     return solve(puzzle, rules, **options)  # type: ignore[arg-type]
 
 
+# solve_many's batch, inherited by its forked workers, so a task is an index
+# and a result travels back without its puzzle (the parent has it): pickling a
+# board costs more than solving an easy puzzle.
+_BATCH: list[tuple[Puzzle, Rules | None, dict[str, object]]] = []
+_BATCH_LOCK = threading.Lock()
+
+
+def _solve_indexed(i: int) -> tuple[bool, Solution]:
+    puzzle = _BATCH[i][0]
+    sol = _solve_one(_BATCH[i])
+    if sol.puzzle is puzzle:
+        return True, dataclasses.replace(sol, puzzle=None)  # type: ignore[arg-type]
+    return False, sol
+
+
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
                chunksize: int = 8, **options: object) -> list[Solution]:
     """Solve many puzzles on every core (``processes``, default: all), in
     order.  Options are those of :func:`solve`.  With one process (or one
     puzzle) everything runs here, without worker start-up."""
+    global _BATCH
     items = [(p, rules, options) for p in puzzles]
     procs = processes or os.cpu_count() or 1
     if procs <= 1 or len(items) <= 1:
         return [_solve_one(a) for a in items]
     warm_up()  # once here, not once per forked worker
-    with ProcessPoolExecutor(max_workers=procs, mp_context=get_context("fork")) as pool:
-        return list(pool.map(_solve_one, items, chunksize=max(1, chunksize)))
+    with _BATCH_LOCK:
+        _BATCH = items
+        try:
+            with ProcessPoolExecutor(max_workers=procs, mp_context=get_context("fork")) as pool:
+                results = list(pool.map(_solve_indexed, range(len(items)), chunksize=max(1, chunksize)))
+        finally:
+            _BATCH = []
+    return [dataclasses.replace(sol, puzzle=item[0]) if stripped else sol
+            for (stripped, sol), item in zip(results, items, strict=True)]
 
 
 __all__ = ["Direction", "Solution", "SolverError", "hint", "solve", "solve_many"]
