@@ -18,7 +18,7 @@ try:
 except ImportError:  # run from a checkout without the package installed
     sys.path.insert(0, str(HERE.parent / "src"))
 
-from ricochet.cli import main
+from ricochet.cli import main, reexec_with_huge_pages
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 HARD = HERE / "hard.jsonl"
@@ -29,4 +29,5 @@ if __name__ == "__main__":
         argv += ["--data", str(DATA)]
     if not any(a == "--hard" or a.startswith("--hard=") for a in argv):
         argv += ["--hard", str(HARD)]
+    reexec_with_huge_pages(["bench", *argv])  # returns only if it cannot (or need not)
     sys.exit(main(["bench", *argv]))

@@ -316,3 +316,25 @@ def test_show_a_board_alone(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     f.write_text(diagram)
     assert run(capsys, "show", str(f), "--format", "json")[1] == board_json
     assert_input_error(capsys, "show", "1A3B4A2A", "--solution", "RN", says="needs robots")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="glibc huge pages are a Linux matter")
+@pytest.mark.parametrize("opt_out", [False, True])
+def test_solver_commands_restart_with_huge_pages(tmp_path: Path, opt_out: bool) -> None:
+    """`ricochet bench` / `ricochet solve` re-execute themselves once with glibc's
+    huge-page malloc (the bench header says which pages it ran on); stdin and
+    the arguments survive the exec; RICOCHET_NO_HUGE_PAGES opts out."""
+    pz = Puzzle(Position(Board.build(5, 5), (Robot("red", (0, 0)),)), (4, 4), active=0, optimal=2)
+    hard = tmp_path / "tiny.jsonl"
+    hard.write_text(dumps_puzzle(pz) + "\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("GLIBC_TUNABLES", "RICOCHET_NO_HUGE_PAGES")}
+    if opt_out:
+        env["RICOCHET_NO_HUGE_PAGES"] = "1"
+    bench = subprocess.run([sys.executable, "-m", "ricochet", "bench", "--sets", "hard", "--hard", str(hard),
+                            "--jobs", "1"], env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert bench.returncode == 0, bench.stderr
+    assert ("normal pages" if opt_out else "huge pages") in bench.stdout.splitlines()[0]
+    solved = subprocess.run([sys.executable, "-m", "ricochet", "solve", "-"], input=dumps_puzzle(pz) + "\n",
+                            env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout)["moves"] == 2

@@ -510,8 +510,9 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         stream.write(text + "\n")
         stream.flush()
 
-    say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores"
-        + (", --quick" if quick else ""))
+    huge = "hugetlb=1" in os.environ.get("GLIBC_TUNABLES", "")
+    say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores, "
+        f"{'huge' if huge else 'normal'} pages" + (", --quick" if quick else ""))
     t = time.perf_counter()
     from .solver import solve, warm_up
 

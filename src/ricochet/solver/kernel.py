@@ -328,7 +328,7 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
     return k1, np.uint64(k2 | (gen << GEN_SHIFT))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
          pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
     """Every legal move of the ordinary robots at this node into row ``depth``
