@@ -694,50 +694,49 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @njit(cache=True, inline="always")
-def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, seen, seen_slack, stamp,
-                stack_c, stack_d, stack_s):
+def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
     """Whether robot ``t`` alone, from ``c0`` among the others standing still
     (``occ``, with ``c0`` already cleared), stops on ``target`` within
     ``hdist[c0] + slack`` moves.  Each move may lower the relaxed distance by
     one or spend slack; a cell is searched again only with more slack left."""
     top = 0
-    stack_c[0] = c0
-    stack_d[0] = 0
-    stack_s[0] = slack
-    seen[c0] = stamp
-    seen_slack[c0] = slack
+    ws[2, 0] = c0
+    ws[3, 0] = 0
+    ws[4, 0] = slack
+    ws[0, c0] = stamp
+    ws[1, c0] = slack
     while top >= 0:
-        c = stack_c[top]
-        d = stack_d[top]
+        c = ws[2, top]
+        d = ws[3, top]
         if d == 4:
             top -= 1
             continue
-        stack_d[top] = d + 1
+        ws[3, top] = d + 1
         idx = c * 4 + d
-        o = pstart[t, idx]
+        o = ptab[0, t, idx]
         end = c
         broke = False
-        for j in range(plen[t, idx]):
+        for j in range(ptab[1, t, idx]):
             x = pcells[o + j]
             if occ[x]:
                 broke = True
                 break
             end = x
-        if end == c or (not broke and pcyc[t, idx]):
+        if end == c or (not broke and ptab[2, t, idx]):
             continue
-        left = stack_s[top] - (hdist[end] - hdist[c] + 1)
+        left = ws[4, top] - (hdist[end] - hdist[c] + 1)
         if left < 0:
             continue
         if end == target:
             return True
-        if seen[end] == stamp and seen_slack[end] >= left:
+        if ws[0, end] == stamp and ws[1, end] >= left:
             continue
-        seen[end] = stamp
-        seen_slack[end] = left
+        ws[0, end] = stamp
+        ws[1, end] = left
         top += 1
-        stack_c[top] = end
-        stack_d[top] = 0
-        stack_s[top] = left
+        ws[2, top] = end
+        ws[3, top] = 0
+        ws[4, top] = left
     return False
 
 
@@ -745,7 +744,7 @@ def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, se
 def descent_steps(t, hdist, pstart, plen, pcells, N):
     """For robot ``t``: per (cell, direction), the ray positions whose cell is
     one closer to the target by ``hdist`` (the only stops a route of exactly
-    hdist moves can make).  Returns (first, count, positions)."""
+    hdist moves can make).  Returns (first and count as rows of one array, positions)."""
     first = np.zeros(N * 4, dtype=np.int32)
     count = np.zeros(N * 4, dtype=np.int32)
     total = 0
@@ -768,12 +767,15 @@ def descent_steps(t, hdist, pstart, plen, pcells, N):
                 positions[k] = j
                 k += 1
         count[idx] = k - first[idx]
-    return first, count, positions
+    table = np.empty((2, N * 4), dtype=np.int32)
+    table[0] = first
+    table[1] = count
+    return table, positions
 
 
 @njit(cache=True, inline="always")
-def one_blocker_within(c0, t, target, occ, pstart, plen, pcells, dfirst, dcount, dpos, seen, seen_b, stamp,
-                       stack_c, stack_d, stack_j, stack_b, max_steps):
+def one_blocker_within(c0, t, target, occ, ptab, pcells, dtab, dpos, ws, stamp,
+                       max_steps):
     """Whether robot ``t`` can stop on ``target`` in ``hdist[c0]`` moves when
     one helper move may put a blocker on one cell B, in a relaxation of the
     real moves: rays pass through robots, and a stop is allowed at a ray's
@@ -782,36 +784,36 @@ def one_blocker_within(c0, t, target, occ, pstart, plen, pcells, dfirst, dcount,
     True also when the search exceeds ``max_steps`` (the caller then keeps
     the weaker bound)."""
     top = 0
-    stack_c[0] = c0
-    stack_d[0] = 0
-    stack_j[0] = 0
-    stack_b[0] = -1
-    seen[c0] = stamp
-    seen_b[c0] = -1
+    ws[2, 0] = c0
+    ws[3, 0] = 0
+    ws[5, 0] = 0
+    ws[6, 0] = -1
+    ws[0, c0] = stamp
+    ws[1, c0] = -1
     steps = 0
     while top >= 0:
-        c = stack_c[top]
-        d = stack_d[top]
+        c = ws[2, top]
+        d = ws[3, top]
         if d == 4:
             top -= 1
             continue
         idx = c * 4 + d
-        k = stack_j[top]
-        if k >= dcount[idx]:
-            stack_d[top] = d + 1
-            stack_j[top] = 0
+        k = ws[5, top]
+        if k >= dtab[1, idx]:
+            ws[3, top] = d + 1
+            ws[5, top] = 0
             continue
-        stack_j[top] = k + 1
+        ws[5, top] = k + 1
         steps += 1
         if steps > max_steps:
             return True
-        j = dpos[dfirst[idx] + k]
-        o = pstart[t, idx]
+        j = dpos[dtab[0, idx] + k]
+        o = ptab[0, t, idx]
         e = pcells[o + j]
-        B = stack_b[top]
+        B = ws[6, top]
         # The ray's last cell is a wall stop (or, on a cycling ray, allowed
         # anyway: a relaxation may over-allow); elsewhere a robot must stand next.
-        if j < plen[t, idx] - 1:
+        if j < ptab[1, t, idx] - 1:
             nxt = pcells[o + j + 1]
             if not occ[nxt]:
                 if B < 0:
@@ -821,21 +823,20 @@ def one_blocker_within(c0, t, target, occ, pstart, plen, pcells, dfirst, dcount,
         if e == target:
             return True
         # A failed (cell, B) fails again: remember one B per cell.
-        if seen[e] == stamp and seen_b[e] == B:
+        if ws[0, e] == stamp and ws[1, e] == B:
             continue
-        seen[e] = stamp
-        seen_b[e] = B
+        ws[0, e] = stamp
+        ws[1, e] = B
         top += 1
-        stack_c[top] = e
-        stack_d[top] = 0
-        stack_j[top] = 0
-        stack_b[top] = B
+        ws[2, top] = e
+        ws[3, top] = 0
+        ws[5, top] = 0
+        ws[6, top] = B
     return False
 
 
 @njit(cache=True, inline="always")
-def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, dfirst, dcount, dpos,
-                seen, seen_slack, stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box):
+def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
     """Whether the bound h = min(D0, 1 + D1, 2 + hdist) exceeds hdist + level
     (level 0 or 1), D0 being the target robot's distance while the others
     stand still and D1 a lower bound on its moves when one helper moves
@@ -846,19 +847,16 @@ def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells
     for q in range(R):
         occ[pos[q]] = 1
     occ[c0] = 0
-    stamp_box[0] += 1
+    ws[7, 0] += 1
     # level 0: no route alone in hdist moves.  level 1: none alone in
     # hdist + 1, none in hdist with one new blocker.
     if level == 0:
-        rises = not solo_within(c0, t, target, occ, hdist, 0, pstart, plen, pcyc, pcells, seen, seen_slack,
-                                stamp_box[0], stack_c, stack_d, stack_s)
+        rises = not solo_within(c0, t, target, occ, hdist, 0, ptab, pcells, ws, ws[7, 0])
     else:
-        rises = not one_blocker_within(c0, t, target, occ, pstart, plen, pcells, dfirst, dcount, dpos,
-                                       seen, seen_slack, stamp_box[0], stack_c, stack_d, stack_j, stack_b, 4096)
+        rises = not one_blocker_within(c0, t, target, occ, ptab, pcells, dtab, dpos, ws, ws[7, 0], 4096)
         if rises:
-            stamp_box[0] += 1
-            rises = not solo_within(c0, t, target, occ, hdist, 1, pstart, plen, pcyc, pcells, seen, seen_slack,
-                                    stamp_box[0], stack_c, stack_d, stack_s)
+            ws[7, 0] += 1
+            rises = not solo_within(c0, t, target, occ, hdist, 1, ptab, pcells, ws, ws[7, 0])
     for q in range(R):
         occ[pos[q]] = 0
     return rises
@@ -866,10 +864,11 @@ def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells
 
 @njit(cache=True)
 def bound_workspace(N):
-    """Scratch arrays of :func:`bound_level` (stack depth: one per move of a route)."""
-    return (np.zeros(N, dtype=np.int64), np.zeros(N, dtype=np.int64), np.empty(N + 2, dtype=np.int64),
-            np.empty(N + 2, dtype=np.int64), np.empty(N + 2, dtype=np.int64), np.empty(N + 2, dtype=np.int64),
-            np.empty(N + 2, dtype=np.int64), np.zeros(1, dtype=np.int64))
+    """Scratch rows of :func:`bound_rises`, one array (every array an inlined
+    function receives costs reference counting): 0 seen stamp, 1 slack or
+    blocker seen, 2-6 the depth-first stack (cell, direction, slack, ray
+    position, blocker), 7 the stamp counter in column 0."""
+    return np.zeros((8, N + 2), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -925,8 +924,14 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     stamp = 0
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
-    seen, seen_slack, stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box = bound_workspace(N)
-    dfirst, dcount, dpos = descent_steps(t, hdist, pstart, plen, pcells, N if max_level >= 2 else 0)
+    ws = bound_workspace(N)
+    dtab, dpos = descent_steps(t, hdist, pstart, plen, pcells, N if max_level >= 2 else 0)
+    # The bound's functions are inlined: one array for the three ray tables
+    # (each array argument of an inlined call costs reference counting).
+    ptab = np.empty((3, R, N * 4), dtype=np.int32)
+    ptab[0] = pstart
+    ptab[1] = plen
+    ptab[2] = pcyc
     FINAL = np.uint64(1) << np.uint64(62)
 
     pos = np.empty(R, dtype=np.int64)
@@ -978,9 +983,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         if g + hh + level != F:
             continue  # stale: this state was reached more cheaply since
         if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
-            if bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, dfirst, dcount, dpos,
-                           seen, seen_slack,
-                           stack_c, stack_d, stack_s, stack_j, stack_b, stamp_box):
+            if bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
                 # Raised by one: back in the queue one layer later (evaluated
                 # further only if it comes up again).
                 rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
