@@ -1,12 +1,20 @@
 """The solver's Python API: :func:`solve`, :func:`solve_many`, :func:`hint`.
 
-The search is IDA* (cost-bounded depth-first iterations) compiled with numba:
-admissible bound = the target robot's relaxed distance (it may stop on any
-cell of a robot-free path); a transposition table of proven "no solution
-within r" facts, keyed by the full state with interchangeable helper robots
-sorted; every rule state (no-straight-back, must-ricochet) is part of the key,
-and the transparent robot's weighted moves make iterations cost-bounded
-rather than depth-bounded.  Every solution is replayed through the engine's
+Two searches, compiled with numba (``kernel``), over full states keyed with
+interchangeable helper robots sorted and every rule state (no-straight-back,
+must-ricochet) included:
+
+- A* when one robot must finish: each state once, in order of f = g + h.
+  h starts from the target robot's relaxed distance (it may stop on any cell
+  of a robot-free path) and is raised lazily by up to 2 where the target
+  robot cannot finish alone, or with one new blocker
+  (``kernel.bound_rises``).  Capped at ``max_states``; IDA* continues past it.
+- IDA* (cost-bounded depth-first iterations) with a transposition table of
+  proven "no solution within r" facts: for the cosmic vortex (any robot),
+  all optimal solutions, and past A*'s memory cap.  The transparent robot's
+  weighted moves make both cost-bounded rather than depth-bounded.
+
+Every solution is replayed through the engine's
 :func:`~ricochet.puzzle.check_solution` before it is returned.
 
 >>> from ricochet.board import Board
