@@ -183,14 +183,15 @@ class Position:
     def blocks(self, cell: Cell, mover: int, rules: Rules = PLAIN) -> bool:
         """True when a robot ``mover`` cannot enter ``cell`` (another robot,
         a blocked cell, or a tower that is not the passable goal tower)."""
-        if cell in self.board.blocked:
-            return True
-        if cell in self.board.towers and not (rules.goal_tower_passthrough and cell == self.goal):
-            return True
-        for i, r in enumerate(self.robots):
-            if i != mover and r.cell == cell:
-                return True
-        return False
+        return cell in self._obstacles(mover, rules)
+
+    def _obstacles(self, mover: int, rules: Rules) -> set[Cell]:
+        """Every cell robot ``mover`` cannot enter (see :meth:`blocks`), built
+        once per move rather than tested cell by cell."""
+        out = set(self.board.blocked)
+        out.update(c for c in self.board.towers if not (rules.goal_tower_passthrough and c == self.goal))
+        out.update(r.cell for i, r in enumerate(self.robots) if i != mover)
+        return out
 
     def paths(self, robot: int, direction: Direction, rules: Rules = PLAIN) -> list[Path]:
         """Every way robot ``robot`` can move ``direction``: one path for an
@@ -226,37 +227,17 @@ class Position:
         return heading.step(cell), False
 
     def _slide(self, robot: int, direction: Direction, rules: Rules) -> Path:
-        # The same physics as _next / blocks / _enter, with everything looked
-        # up once: this is the referee's and the solution checker's hot loop.
-        board = self.board
         start = self.robots[robot].cell
         color = self.robots[robot].color
-        width, walls = board.width, board.walls
-        openings = board.openings if rules.openings else frozenset()
-        diagonal_at = board._diagonal_at if rules.diagonals else {}
-        obstacles = set(board.blocked)
-        obstacles.update(r.cell for i, r in enumerate(self.robots) if i != robot)
-        obstacles.update(c for c in board.towers if not (rules.goal_tower_passthrough and c == self.goal))
+        obstacles = self._obstacles(robot, rules)
         cell, heading = start, direction
         steps: list[Step] = []
         seen = {(cell, heading)}
         while True:
-            wrapped = bool(openings) and (cell, heading) in openings
-            if wrapped:
-                nxt = board.wrap(cell, heading)
-            elif walls[cell[1] * width + cell[0]] & heading:  # an opening switched off is a wall
+            nxt, wrapped = self._next(cell, heading, rules)
+            if nxt is None or nxt in obstacles:
                 break
-            else:
-                nxt = (cell[0] + heading.dx, cell[1] + heading.dy)
-            if nxt in obstacles:
-                break
-            event = None
-            dg = diagonal_at.get(nxt)
-            if dg is not None:
-                if dg.color == color:
-                    event = "pass"
-                else:
-                    event, heading = "deflect", dg.deflect(heading)
+            event, heading = self._enter(robot, nxt, heading, rules)
             cell = nxt
             steps.append(Step(cell, heading, _join("wrap" if wrapped else None, event)))
             if (cell, heading) in seen:
@@ -274,6 +255,7 @@ class Position:
         obstacle forces it.  States leave the buckets in cost order, first in
         first out, so ties are broken the same way by the compiled solver."""
         start = self.robots[robot].cell
+        obstacles = self._obstacles(robot, rules)
         State = tuple[Cell, Direction]
         best: dict[State, int] = {(start, direction): 0}
         parent: dict[State, tuple[State, Step] | None] = {(start, direction): None}
@@ -302,7 +284,7 @@ class Position:
             passed_wall = False
             if nxt is None and self.board.wall_passable(cell, heading):
                 nxt, passed_wall = heading.step(cell), True
-            blocked = nxt is None or self.blocks(nxt, robot, rules)
+            blocked = nxt is None or nxt in obstacles
             halts = halts or blocked or passed_wall
             if (blocked or passed_wall) and cell != start and cell not in stops:
                 stops[cell] = (cost, state)

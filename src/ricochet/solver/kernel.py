@@ -666,6 +666,14 @@ def _map_grow(compact, hm, hbits):
 
 
 @njit(cache=True)
+def _doubled(a):
+    """A copy of ``a`` with twice the room (the rest uninitialised)."""
+    out = np.empty(2 * a.shape[0], dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@njit(cache=True)
 def _rebuild(i, r, d, e, rec, bits, R):
     """Moves from the root to state ``i`` along parent links, then (r, d, e)."""
     length = 1
@@ -898,15 +906,14 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
     falls back to IDA*, which needs no memory)."""
-    cap = 1 << 10  # small start: most puzzles are short; everything doubles as needed
-    rec = np.empty(2 * cap, dtype=np.uint64)
+    # Small starts: most puzzles are short; everything doubles as needed.
+    rec = np.empty(2 << 10, dtype=np.uint64)
     hbits = 11
     hmask = np.uint64((1 << hbits) - 1)
     compact = R * bits <= 32 and not nsb and not mr and max_cost < 128 and max_states < (1 << 25) - 1
     hm = np.zeros((1 if compact else 2) << hbits, dtype=np.uint64)
-    icap = 1 << 10
-    it_state = np.empty(icap, dtype=np.int32)
-    it_next = np.empty(icap, dtype=np.int32)
+    it_state = np.empty(1 << 10, dtype=np.int32)
+    it_next = np.empty(1 << 10, dtype=np.int32)
     head = np.full(max_cost + 3, -1, dtype=np.int32)
     scratch = np.empty(8, dtype=np.int64)
     M = max_moves_per_node
@@ -988,14 +995,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 # further only if it comes up again).
                 rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
                 if F + 1 <= max_cost:
-                    if nitems >= icap:
-                        s2a = np.empty(icap * 2, dtype=np.int32)
-                        s2a[:icap] = it_state
-                        it_state = s2a
-                        n2a = np.empty(icap * 2, dtype=np.int32)
-                        n2a[:icap] = it_next
-                        it_next = n2a
-                        icap *= 2
+                    if nitems >= it_state.shape[0]:
+                        it_state = _doubled(it_state)
+                        it_next = _doubled(it_next)
                     it_state[nitems] = i
                     it_next[nitems] = head[F + 1]
                     head[F + 1] = nitems
@@ -1086,11 +1088,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if idx < 0:
                 if nstates >= max_states:
                     return 2, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
-                if nstates >= cap:
-                    rec2 = np.empty(4 * cap, dtype=np.uint64)
-                    rec2[:2 * cap] = rec
-                    rec = rec2
-                    cap *= 2
+                if 2 * nstates >= rec.shape[0]:
+                    rec = _doubled(rec)
                 idx = nstates
                 nstates += 1
                 if nstates * 4 > 3 * (1 << hbits):
@@ -1108,14 +1107,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                                 | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
                                 | (np.uint64(ext) << np.uint64(45)) | (child_level << np.uint64(60)))
             pos[r] = old
-            if nitems >= icap:
-                s2a = np.empty(icap * 2, dtype=np.int32)
-                s2a[:icap] = it_state
-                it_state = s2a
-                n2a = np.empty(icap * 2, dtype=np.int32)
-                n2a[:icap] = it_next
-                it_next = n2a
-                icap *= 2
+            if nitems >= it_state.shape[0]:
+                it_state = _doubled(it_state)
+                it_next = _doubled(it_next)
             it_state[nitems] = idx
             it_next[nitems] = head[f2]
             head[f2] = nitems
