@@ -12,7 +12,7 @@ from ricochet.cli import main
 from ricochet.notation import read_jsonl, solution_from_json
 from ricochet.puzzle import Puzzle, check_solution
 
-ASP = Path("/work/shared/data/asp2015.jsonl")
+ASP = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "asp2015.jsonl"  # ../shared beside the checkout
 pytestmark = pytest.mark.skipif(not ASP.exists(), reason="the ASP 2015 data set is not here")
 
 
@@ -157,7 +157,7 @@ def test_rules_preset_applies(capsys: pytest.CaptureFixture[str], asp_file: Path
 
 
 def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["bench", "--quick", "--sets", "asp,random", "--jobs", "1"])
+    status = main(["bench", "--quick", "--sets", "asp,random", "--jobs", "1", "--data", str(ASP.parent)])
     out = capsys.readouterr().out
     assert status == 0, out
     assert "states/s" in out and "peak MiB" in out
