@@ -1,12 +1,25 @@
 """Shared test set-up: put ``tests/`` on ``sys.path`` so test modules can
 ``from strategies import boards, positions, PROPERTY`` whether or not
-``tests`` is a package."""
+``tests`` is a package; and compile the solver's kernels once per test
+process before any test runs."""
 
 from __future__ import annotations
 
 import os
 import sys
 
+import pytest
+
 _HERE = os.path.dirname(os.path.abspath(__file__))
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _solver_kernels_compiled() -> None:
+    """On a fresh checkout numba's cache is empty and the first solve compiles
+    for 10-25 s.  Done here, that time is not charged to a test that waits
+    with a timeout (a server test whose bots solve in a thread, say)."""
+    from ricochet.solver import warm_up
+
+    warm_up()
