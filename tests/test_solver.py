@@ -289,6 +289,18 @@ def test_raised_bound_keeps_the_optimum_and_prunes(monkeypatch: pytest.MonkeyPat
     assert sum(s.nodes for s in raised) < 0.8 * sum(s.nodes for s in plain)
 
 
+def test_vortex_astar_agrees_with_ida_on_real_boards() -> None:
+    """The cosmic vortex on the 16×16 tile boards: one A* for every robot at
+    once (robots sorted, the nearest robot's bound) finds the optimum that
+    IDA*, trying robot by robot, finds (``max_states=1`` forces IDA*)."""
+    puzzles = [p for p in random_puzzles(2026, 400) if p.active is None][:12]
+    assert len(puzzles) >= 10
+    for p in puzzles:
+        search = api._Search(p, p.rules, range(len(p.position.robots)), api.MAX_TT_BITS)
+        assert search.any_robot_astar()
+        astar, ida = solve(p), solve(p, max_states=1)
+        assert astar.solved and astar.length == ida.length, p.id
+
 def hard_puzzle() -> Puzzle:
     return max(random_puzzles(2024, 50)[20:25], key=lambda p: solve(p).length or 0)
 

@@ -9,9 +9,12 @@ must-ricochet) included:
   of a robot-free path) and is raised lazily by up to 2 where the target
   robot cannot finish alone, or with one new blocker
   (``kernel.bound_rises``).  Capped at ``max_states``; IDA* continues past it.
+- A* for the cosmic vortex too, every robot at once (all robots sorted, the
+  nearest robot's relaxed distance as the bound) where no diagonal or rule
+  state tells the robots apart.
 - IDA* (cost-bounded depth-first iterations) with a transposition table of
-  proven "no solution within r" facts: for the cosmic vortex (any robot),
-  all optimal solutions, and past A*'s memory cap.  The transparent robot's
+  proven "no solution within r" facts: for the other vortex puzzles, all
+  optimal solutions, and past A*'s memory cap.  The transparent robot's
   weighted moves make both cost-bounded rather than depth-bounded.
 
 Every solution is replayed through the engine's
@@ -182,18 +185,28 @@ class _Search:
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
         # (colour) in play and no transparent helper (different physics).
+        # With t < 0 (any robot finishes) every robot is a "helper".
         return not self.bt.has_diagonals and (self.tr < 0 or self.tr == t)
+
+    def any_robot_astar(self) -> bool:
+        """Whether A* can search for every robot at once (the vortex): the
+        robots must share one bound table (no diagonal tells their colours
+        apart) and no rule state may follow one robot (must-ricochet; the
+        transparent robot's weighted moves)."""
+        tables = [self.h[t] for t in self.candidates]
+        return (len(self.candidates) == self.R and self.tr < 0 and not self.rules.must_ricochet
+                and all(np.array_equal(tables[0], h) for h in tables[1:]))
 
     def grow_tt(self) -> None:
         self.filled = _TABLE.grow(self.filled, self.max_tt_bits)
 
     def astar(self, t: int, max_cost: int, max_states: int) -> tuple[int, int, int, list[tuple[int, int, int]]]:
-        """A* for target robot t: (status, cost, expanded states, moves)."""
+        """A* for target robot t (-1: any robot): (status, cost, expanded states, moves)."""
         bt = self.bt
         status, cost, expanded, _stored, r, d, e = kernel.astar(
             t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
-            self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
+            self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
             bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, self.bits, self.sort_helpers(t), self.no_undo,
             max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0)
         return status, cost, expanded, [(int(a), int(b), int(c)) for a, b, c in zip(r, d, e)]
@@ -324,10 +337,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     # A* first: each state once.  It needs memory, so it is capped; past the
     # cap (or when a time limit must be honoured) IDA* takes over.
     cap = max_states if time_limit is None else min(max_states, max(10_000, int(time_limit * ASTAR_STATES_PER_SECOND)))
-    # Several robots may finish (vortex): IDA* below tries them bound by bound
-    # and stops at the first bound any of them meets; A* would search each.
-    if len(order) == 1:
-        t = order[0]
+    # Several robots may finish (vortex): one A* for all of them where they
+    # share a bound table, else IDA* below tries them bound by bound.
+    vortex = len(order) > 1 and search.any_robot_astar()
+    if len(order) == 1 or vortex:
+        t = -1 if vortex else order[0]
         status, cost, expanded, seq = search.astar(t, max_moves, cap)
         nodes += expanded
         if status == 0:

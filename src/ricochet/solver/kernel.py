@@ -303,7 +303,8 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
                 scratch[j + 1] = scratch[j]
                 j -= 1
             scratch[j + 1] = v
-    k1 = np.uint64(pos[t])
+    # t < 0 (any robot may finish): every robot is in ``scratch``.
+    k1 = np.uint64(pos[t]) if t >= 0 else np.uint64(0)
     for i in range(n):
         k1 = (k1 << np.uint64(bits)) | np.uint64(scratch[i])
     k2 = 0
@@ -322,7 +323,7 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
         k2 = code
     if mr:
         k2 = (k2 * 2 + turned) * 5 + (t_head + 1)
-    k2 = k2 * 8 + t
+    k2 = k2 * 8 + (t + 1)
     # The search's generation tags every entry, so a table can serve many
     # searches without being cleared (see tt_lookup / tt_store).
     return k1, np.uint64(k2 | (gen << GEN_SHIFT))
@@ -337,7 +338,7 @@ def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
     the hot loop (the transparent robot has its own generator)."""
     n = 0
     for k in range(R if helpers else 1):
-        r = t if k == 0 else (k - 1 if k - 1 < t else k)
+        r = k if t < 0 else (t if k == 0 else (k - 1 if k - 1 < t else k))
         if r == tr:
             continue
         s = pos[r]
@@ -870,6 +871,16 @@ def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, 
     return rises
 
 
+@njit(cache=True, inline="always")
+def _h_any(pos, R, hdist):
+    """The any-robot bound: the nearest robot's relaxed distance."""
+    h = hdist[pos[0]]
+    for q in range(1, R):
+        v = hdist[pos[q]]
+        h = min(h, v)
+    return h
+
+
 @njit(cache=True)
 def bound_workspace(N):
     """Scratch rows of :func:`bound_rises`, one array (every array an inlined
@@ -884,7 +895,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
           wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
           max_cost, max_states, max_moves_per_node, max_level):
-    """A* over full states for target robot ``t``.
+    """A* over full states for target robot ``t``, or for any robot when
+    ``t < 0`` (the cosmic vortex; every robot shares ``hdist`` then, the
+    bound is the nearest robot's, and must-ricochet is not supported).
 
     States are kept once (keyed like the transposition table) and expanded in
     order of f = g + h from buckets, newest first (depth-first within a
@@ -906,6 +919,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
     falls back to IDA*, which needs no memory)."""
+    any_robot = t < 0
+    if any_robot:
+        max_level = 0  # the raised bound follows one robot
     # Small starts: most puzzles are short; everything doubles as needed.
     rec = np.empty(2 << 10, dtype=np.uint64)
     hbits = 11
@@ -942,6 +958,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     FINAL = np.uint64(1) << np.uint64(62)
 
     pos = np.empty(R, dtype=np.int64)
+    h_others = np.empty(R, dtype=np.int64)
     occ = np.zeros(N, dtype=np.uint8)
     w0 = np.uint64(0)
     for q in range(R):
@@ -951,7 +968,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     nstates = 1
     k1, k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, last_r0, last_h0, mr, 0, -1, scratch, 0)
     _slot_store(compact, k1, k2, 0, 0, hm, _slot_find(compact, k1, k2, hm, hmask))
-    f0 = hdist[pos0[t]]
+    f0 = _h_any(pos0, R, hdist) if any_robot else hdist[pos0[t]]
     if f0 == 0:
         f0 = 1
     if f0 > max_cost:
@@ -983,7 +1000,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))  # bits 45-59 (60-62: the bound)
         for q in range(R):
             pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
-        hh = hdist[pos[t]]
+        hh = _h_any(pos, R, hdist) if any_robot else hdist[pos[t]]
         if hh == 0:
             hh = 1
         level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
@@ -1009,12 +1026,21 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         last_h = (ex // 16) % 4
         last_r = ex // 64 - 1
         expanded += 1
+        if any_robot:
+            # Per moving robot, the bound of the robots it leaves in place.
+            for q in range(R):
+                others = INF
+                for q2 in range(R):
+                    if q2 != q and hdist[pos[q2]] < others:
+                        others = hdist[pos[q2]]
+                h_others[q] = others
+        helpers = any_robot or g + 1 + hdist[pos[t]] <= max_cost
         for q in range(R):
             occ[pos[q]] = 1
-        n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, g + 1 + hdist[pos[t]] <= max_cost, no_undo,
+        n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
                  pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
         if tr >= 0:
-            n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, g + 1 + hdist[pos[t]] <= max_cost,
+            n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
                                         W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
                                         ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
                                         mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
@@ -1053,7 +1079,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             g2 = g + mv_c[0, k]
             n_turned = c_tu[k]
             n_th = c_th[k]
-            if r == t and e == target and (n_turned or not mr):
+            if (r == t or any_robot) and e == target and (n_turned or not mr):
                 if g2 < goal_cost:
                     goal_cost = g2
                     goal_par = i
@@ -1063,8 +1089,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 if g2 == F:
                     break
                 continue
-            pt = e if r == t else pos[t]
-            h2 = hdist[pt]
+            if any_robot:
+                h2 = min(hdist[e], h_others[r])
+            else:
+                h2 = hdist[e if r == t else pos[t]]
             if h2 == 0:
                 h2 = 1
             f2 = g2 + h2
