@@ -171,3 +171,31 @@ def test_transparent_lower_bound_is_one_off_the_target() -> None:
     board = Board.build(4, 4)
     h = lower_bound(board, Rules(), (1, 1), "transparent", (1, 1))
     assert h[board.index((1, 1))] == 0 and (np.delete(h, board.index((1, 1))) == 1).all()
+
+
+@PROPERTY
+@given(st.data())
+def test_child_key_matches_state_key(data: st.DataObject) -> None:
+    """A* keys each child from its parent's key (``kernel.child_key``, scalars
+    only); the result is the key :func:`kernel.state_key` packs from the
+    child's robot cells, for every rule state and with helpers sorted or not."""
+    bits = data.draw(st.integers(3, 10), label="bits")
+    R = data.draw(st.integers(1, 6), label="robots")
+    cells = data.draw(st.lists(st.integers(0, (1 << bits) - 1), min_size=R + 1, max_size=R + 1, unique=True),
+                      label="cells")
+    pos, new = np.array(cells[:R], dtype=np.int64), cells[R]
+    t = data.draw(st.integers(-1 if R > 1 else 0, R - 1), label="target robot")
+    r = data.draw(st.integers(0, R - 1), label="moving robot")
+    sort_helpers, nsb, mr = (data.draw(st.booleans(), label=name) for name in ("sort", "nsb", "mr"))
+    heading, turned, t_head = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 1)), data.draw(st.integers(-1, 3))
+    gen = data.draw(st.integers(0, kernel.MAX_GEN), label="generation")
+    scratch = np.empty(8, dtype=np.int64)
+    parent, _ = kernel.state_key(pos, R, t, bits, sort_helpers, False, -1, 0, False, 0, -1, scratch, 0)
+    child = pos.copy()
+    child[r] = new
+    expected = kernel.state_key(child, R, t, bits, sort_helpers, nsb, r, heading, mr, turned, t_head, scratch, gen)
+    n_helpers = R if t < 0 else R - 1
+    field = -1 if r == t else (r if t < 0 or r < t else r - 1)
+    got = kernel.child_key(parent, n_helpers, bits, sort_helpers, field, int(pos[r]), new,
+                           nsb, heading, mr, turned, t_head, t, gen)
+    assert (int(got[0]), int(got[1])) == (int(expected[0]), int(expected[1]))

@@ -287,9 +287,28 @@ def tt_store(k1, k2, v, tt, mask):
 
 
 @njit(cache=True, inline="always")
+def _rule_key(code, last_h, nsb, mr, turned, t_head, t, gen):
+    """The second key word: the no-straight-back ``code`` (0 no last move,
+    1 the target robot, 2 + i the i-th helper in key order) and heading, the
+    must-ricochet state, the target robot and the search's generation."""
+    k2 = 0
+    if nsb:
+        k2 = code * 4 + last_h
+    if mr:
+        k2 = (k2 * 2 + turned) * 5 + (t_head + 1)
+    k2 = k2 * 8 + (t + 1)
+    # The search's generation tags every entry, so a table can serve many
+    # searches without being cleared (see tt_lookup / tt_store).
+    return np.uint64(k2 | (gen << GEN_SHIFT))
+
+
+@njit(cache=True, inline="always")
 def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen):
     """Pack a search state into (k1, k2).  With interchangeable helpers their
-    cells are sorted (a state and its helper permutations are one entry)."""
+    cells are sorted (a state and its helper permutations are one entry).
+    k1 is the target robot's cell, then the helpers' cells, the first one
+    in the most significant place (t < 0, any robot may finish: every robot
+    is a helper).  :func:`child_key` computes the same from a parent's k1."""
     n = 0
     for i in range(R):
         if i != t:
@@ -303,30 +322,62 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
                 scratch[j + 1] = scratch[j]
                 j -= 1
             scratch[j + 1] = v
-    # t < 0 (any robot may finish): every robot is in ``scratch``.
     k1 = np.uint64(pos[t]) if t >= 0 else np.uint64(0)
     for i in range(n):
         k1 = (k1 << np.uint64(bits)) | np.uint64(scratch[i])
-    k2 = 0
-    if nsb:
-        code = 0
-        if last_r >= 0:
-            if last_r == t:
-                code = 1
-            else:
-                cell = pos[last_r]
-                for i in range(n):
-                    if scratch[i] == cell:
-                        code = 2 + i
-                        break
-            code = code * 4 + last_h
-        k2 = code
-    if mr:
-        k2 = (k2 * 2 + turned) * 5 + (t_head + 1)
-    k2 = k2 * 8 + (t + 1)
-    # The search's generation tags every entry, so a table can serve many
-    # searches without being cleared (see tt_lookup / tt_store).
-    return k1, np.uint64(k2 | (gen << GEN_SHIFT))
+    code = 0
+    if nsb and last_r >= 0:
+        if last_r == t:
+            code = 1
+        else:
+            cell = pos[last_r]
+            for i in range(n):
+                if scratch[i] == cell:
+                    code = 2 + i
+                    break
+    return k1, _rule_key(code, last_h, nsb, mr, turned, t_head, t, gen)
+
+
+@njit(cache=True, inline="always")
+def child_key(k1, n, bits, sort_helpers, field, old, new, nsb, last_h, mr, turned, t_head, t, gen):
+    """:func:`state_key` of a child, from its parent's k1 (``n`` helpers):
+    the robot that moved from ``old`` to ``new`` is the target robot
+    (``field`` -1) or the helper in key place ``field`` (robot order; found
+    by value when sorted).  Scalars only: an array argument of an inlined
+    function costs reference counting, and this runs for every child."""
+    b = np.uint64(bits)
+    cm = (np.uint64(1) << b) - np.uint64(1)
+    low = np.uint64(n) * b  # at most 60: 6 robots of 10 bits
+    helpers = np.uint64(k1) & ((np.uint64(1) << low) - np.uint64(1))
+    top = np.uint64(k1) >> low
+    result = helpers
+    code = 1
+    if field < 0:
+        top = np.uint64(new)
+    elif not sort_helpers:
+        sh = np.uint64(n - 1 - field) * b
+        result = (helpers & ((cm << sh) ^ np.uint64(0xFFFFFFFFFFFFFFFF))) | (np.uint64(new) << sh)
+        code = 2 + field
+    else:
+        # Remove ``old`` from the ascending list and insert ``new``.
+        result = np.uint64(0)
+        placed = False
+        count = 0
+        for i in range(n):
+            v = (helpers >> (np.uint64(n - 1 - i) * b)) & cm
+            if v == np.uint64(old):
+                continue
+            if not placed and np.uint64(new) < v:
+                result = (result << b) | np.uint64(new)
+                code = 2 + count
+                count += 1
+                placed = True
+            result = (result << b) | v
+            count += 1
+        if not placed:
+            result = (result << b) | np.uint64(new)
+            code = 2 + count
+    return (top << low) | result, _rule_key(code, last_h, nsb, mr, turned, t_head, t, gen)
 
 
 @njit(cache=True, inline="always")
@@ -702,7 +753,7 @@ def _rebuild(i, r, d, e, rec, bits, R):
     return out_r, out_d, out_e
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
     """Whether robot ``t`` alone, from ``c0`` among the others standing still
     (``occ``, with ``c0`` already cleared), stops on ``target`` within
@@ -782,7 +833,7 @@ def descent_steps(t, hdist, pstart, plen, pcells, N):
     return table, positions
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def one_blocker_within(c0, t, target, occ, ptab, pcells, dtab, dpos, ws, stamp,
                        max_steps):
     """Whether robot ``t`` can stop on ``target`` in ``hdist[c0]`` moves when
@@ -844,7 +895,7 @@ def one_blocker_within(c0, t, target, occ, ptab, pcells, dtab, dpos, ws, stamp,
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
     """Whether the bound h = min(D0, 1 + D1, 2 + hdist) exceeds hdist + level
     (level 0 or 1), D0 being the target robot's distance while the others
@@ -920,6 +971,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
     falls back to IDA*, which needs no memory)."""
     any_robot = t < 0
+    n_helpers = R if any_robot else R - 1
     if any_robot:
         max_level = 0  # the raised bound follows one robot
     # Small starts: most puzzles are short; everything doubles as needed.
@@ -984,164 +1036,173 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     goal_r = 0
     goal_d = 0
     goal_e = 0
-    while F <= max_cost:
-        if goal_cost <= F:
-            out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
-            return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
-        n_it = head[F]
-        if n_it < 0:
-            F += 1
-            continue
-        head[F] = it_next[n_it]
-        i = it_state[n_it]
-        w0 = rec[2 * i]
-        w1 = rec[2 * i + 1]
-        g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
-        ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))  # bits 45-59 (60-62: the bound)
-        for q in range(R):
-            pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
-        hh = _h_any(pos, R, hdist) if any_robot else hdist[pos[t]]
-        if hh == 0:
-            hh = 1
-        level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
-        if g + hh + level != F:
-            continue  # stale: this state was reached more cheaply since
-        if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
-            if bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
-                # Raised by one: back in the queue one layer later (evaluated
-                # further only if it comes up again).
-                rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
-                if F + 1 <= max_cost:
-                    if nitems >= it_state.shape[0]:
-                        it_state = _doubled(it_state)
-                        it_next = _doubled(it_next)
-                    it_state[nitems] = i
-                    it_next[nitems] = head[F + 1]
-                    head[F + 1] = nitems
-                    nitems += 1
+    # The growing arrays are reassigned only out here: numba reference-counts
+    # an array variable at every assignment, and an assignment inside the
+    # hot loop costs counting on every pass (≈15 % of the time).  Each pass
+    # of the inner loop first makes sure one expansion fits.
+    while True:
+        grow = False
+        while F <= max_cost:
+            if goal_cost <= F:
+                out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
+                return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
+            if (2 * (nstates + M + 1) > rec.shape[0] or nitems + M + 2 > it_state.shape[0]
+                    or (nstates + M + 1) * 4 > 3 * (1 << hbits)):
+                grow = True
+                break
+            n_it = head[F]
+            if n_it < 0:
+                F += 1
                 continue
-            rec[2 * i + 1] = w1 | FINAL
-        t_head = ex % 8 - 1
-        turned = (ex // 8) % 2
-        last_h = (ex // 16) % 4
-        last_r = ex // 64 - 1
-        expanded += 1
-        if any_robot:
-            # Per moving robot, the bound of the robots it leaves in place.
+            head[F] = it_next[n_it]
+            i = it_state[n_it]
+            w0 = rec[2 * i]
+            w1 = rec[2 * i + 1]
+            g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
+            ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))  # bits 45-59 (60-62: the bound)
             for q in range(R):
-                others = INF
-                for q2 in range(R):
-                    if q2 != q and hdist[pos[q2]] < others:
-                        others = hdist[pos[q2]]
-                h_others[q] = others
-        helpers = any_robot or g + 1 + hdist[pos[t]] <= max_cost
-        for q in range(R):
-            occ[pos[q]] = 1
-        n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
-                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
-        if tr >= 0:
-            n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
-                                        W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
-                                        ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
-                                        mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
-        for q in range(R):
-            occ[pos[q]] = 0
-        # First pass: every child's rule state and key, touching its map bucket.
-        # The memory misses then overlap instead of each child waiting for its
-        # own in the second pass (memory-level parallelism).
-        touch = np.uint64(0)
-        for k in range(n):
-            r = mv_r[0, k]
-            tu = turned
-            th = t_head
-            if mr and r == t:
-                if mv_f[0, k] or (t_head >= 0 and (t_head - mv_d[0, k]) % 2 != 0):
-                    tu = 1
-                th = mv_h[0, k]
-            c_tu[k] = tu
-            c_th[k] = th
-            old = pos[r]
-            pos[r] = mv_e[0, k]
-            k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, r, mv_h[0, k], mr, tu, th, scratch, 0)
-            pos[r] = old
-            c_k1[k] = k1
-            c_k2[k] = k2
-            if compact:
-                touch ^= hm[_hash(k1, 0) & hmask]
-            else:
-                touch ^= hm[2 * (_hash(k1, k2) & hmask) + 1]
-        if touch == np.uint64(0x9E3779B97F4A7C15):
-            expanded += 1  # keeps the touches observable to the compiler; practically never true
-        for k in range(n):
-            r = mv_r[0, k]
-            d = mv_d[0, k]
-            e = mv_e[0, k]
-            g2 = g + mv_c[0, k]
-            n_turned = c_tu[k]
-            n_th = c_th[k]
-            if (r == t or any_robot) and e == target and (n_turned or not mr):
-                if g2 < goal_cost:
-                    goal_cost = g2
-                    goal_par = i
-                    goal_r = r
-                    goal_d = d
-                    goal_e = e
-                if g2 == F:
-                    break
-                continue
+                pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
+            hh = _h_any(pos, R, hdist) if any_robot else hdist[pos[t]]
+            if hh == 0:
+                hh = 1
+            level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
+            if g + hh + level != F:
+                continue  # stale: this state was reached more cheaply since
+            if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
+                if bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
+                    # Raised by one: back in the queue one layer later (evaluated
+                    # further only if it comes up again).
+                    rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
+                    if F + 1 <= max_cost:
+                        it_state[nitems] = i
+                        it_next[nitems] = head[F + 1]
+                        head[F + 1] = nitems
+                        nitems += 1
+                    continue
+                rec[2 * i + 1] = w1 | FINAL
+            t_head = ex % 8 - 1
+            turned = (ex // 8) % 2
+            last_h = (ex // 16) % 4
+            last_r = ex // 64 - 1
+            expanded += 1
             if any_robot:
-                h2 = min(hdist[e], h_others[r])
-            else:
-                h2 = hdist[e if r == t else pos[t]]
-            if h2 == 0:
-                h2 = 1
-            f2 = g2 + h2
-            child_level = np.uint64(0)
-            if f2 < F:
-                # Only below a raised parent: the bound is consistent, so the
-                # child's is at least the parent's f (pathmax).
-                child_level = np.uint64(F - f2)
-                f2 = F
-            if f2 > max_cost:
-                continue
-            old = pos[r]
-            pos[r] = e
-            k1 = c_k1[k]
-            k2 = c_k2[k]
-            slot = _slot_find(compact, k1, k2, hm, hmask)
-            idx = _slot_index(compact, hm, slot)
-            if idx >= 0 and _slot_cost(compact, hm, slot) <= g2:
-                pos[r] = old
-                continue
-            if idx < 0:
-                if nstates >= max_states:
-                    return 2, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
-                if 2 * nstates >= rec.shape[0]:
-                    rec = _doubled(rec)
-                idx = nstates
-                nstates += 1
-                if nstates * 4 > 3 * (1 << hbits):
-                    hbits += 1
-                    hm = _map_grow(compact, hm, hbits)
-                    hmask = np.uint64((1 << hbits) - 1)
-                    slot = _slot_find(compact, k1, k2, hm, hmask)
-            _slot_store(compact, k1, k2, g2, idx, hm, slot)
-            w0 = np.uint64(0)
+                # Per moving robot, the bound of the robots it leaves in place.
+                for q in range(R):
+                    others = INF
+                    for q2 in range(R):
+                        if q2 != q and hdist[pos[q2]] < others:
+                            others = hdist[pos[q2]]
+                    h_others[q] = others
+            helpers = any_robot or g + 1 + hdist[pos[t]] <= max_cost
             for q in range(R):
-                w0 |= np.uint64(pos[q]) << np.uint64(q * bits)
-            rec[2 * idx] = w0
-            ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
-            rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32))
-                                | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
-                                | (np.uint64(ext) << np.uint64(45)) | (child_level << np.uint64(60)))
-            pos[r] = old
-            if nitems >= it_state.shape[0]:
-                it_state = _doubled(it_state)
-                it_next = _doubled(it_next)
-            it_state[nitems] = idx
-            it_next[nitems] = head[f2]
-            head[f2] = nitems
-            nitems += 1
+                occ[pos[q]] = 1
+            n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
+                     pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            if tr >= 0:
+                n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
+                                            W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
+                                            ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
+                                            mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            for q in range(R):
+                occ[pos[q]] = 0
+            # First pass: every child's rule state and key, touching its map bucket.
+            # The memory misses then overlap instead of each child waiting for its
+            # own in the second pass (memory-level parallelism).
+            touch = np.uint64(0)
+            pk1, _ = state_key(pos, R, t, bits, sort_helpers, False, -1, 0, False, 0, -1, scratch, 0)
+            for k in range(n):
+                r = mv_r[0, k]
+                tu = turned
+                th = t_head
+                if mr and r == t:
+                    if mv_f[0, k] or (t_head >= 0 and (t_head - mv_d[0, k]) % 2 != 0):
+                        tu = 1
+                    th = mv_h[0, k]
+                c_tu[k] = tu
+                c_th[k] = th
+                field = -1 if r == t else (r if t < 0 or r < t else r - 1)
+                k1, k2 = child_key(pk1, n_helpers, bits, sort_helpers, field, pos[r], mv_e[0, k],
+                                   nsb, mv_h[0, k], mr, tu, th, t, 0)
+                c_k1[k] = k1
+                c_k2[k] = k2
+                if compact:
+                    touch ^= hm[_hash(k1, 0) & hmask]
+                else:
+                    touch ^= hm[2 * (_hash(k1, k2) & hmask) + 1]
+            if touch == np.uint64(0x9E3779B97F4A7C15):
+                expanded += 1  # keeps the touches observable to the compiler; practically never true
+            for k in range(n):
+                r = mv_r[0, k]
+                d = mv_d[0, k]
+                e = mv_e[0, k]
+                g2 = g + mv_c[0, k]
+                n_turned = c_tu[k]
+                n_th = c_th[k]
+                if (r == t or any_robot) and e == target and (n_turned or not mr):
+                    if g2 < goal_cost:
+                        goal_cost = g2
+                        goal_par = i
+                        goal_r = r
+                        goal_d = d
+                        goal_e = e
+                    if g2 == F:
+                        break
+                    continue
+                if any_robot:
+                    h2 = min(hdist[e], h_others[r])
+                else:
+                    h2 = hdist[e if r == t else pos[t]]
+                if h2 == 0:
+                    h2 = 1
+                f2 = g2 + h2
+                child_level = np.uint64(0)
+                if f2 < F:
+                    # Only below a raised parent: the bound is consistent, so the
+                    # child's is at least the parent's f (pathmax).
+                    child_level = np.uint64(F - f2)
+                    f2 = F
+                if f2 > max_cost:
+                    continue
+                old = pos[r]
+                pos[r] = e
+                k1 = c_k1[k]
+                k2 = c_k2[k]
+                slot = _slot_find(compact, k1, k2, hm, hmask)
+                idx = _slot_index(compact, hm, slot)
+                if idx >= 0 and _slot_cost(compact, hm, slot) <= g2:
+                    pos[r] = old
+                    continue
+                if idx < 0:
+                    if nstates >= max_states:
+                        return 2, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
+                    idx = nstates
+                    nstates += 1
+                _slot_store(compact, k1, k2, g2, idx, hm, slot)
+                w0 = np.uint64(0)
+                for q in range(R):
+                    w0 |= np.uint64(pos[q]) << np.uint64(q * bits)
+                rec[2 * idx] = w0
+                ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
+                rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32))
+                                    | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
+                                    | (np.uint64(ext) << np.uint64(45)) | (child_level << np.uint64(60)))
+                pos[r] = old
+                it_state[nitems] = idx
+                it_next[nitems] = head[f2]
+                head[f2] = nitems
+                nitems += 1
+        if not grow:
+            break
+        if 2 * (nstates + M + 1) > rec.shape[0]:
+            rec = _doubled(rec)
+        if nitems + M + 2 > it_state.shape[0]:
+            it_state = _doubled(it_state)
+            it_next = _doubled(it_next)
+        if (nstates + M + 1) * 4 > 3 * (1 << hbits):
+            hbits += 1
+            hm = _map_grow(compact, hm, hbits)
+            hmask = np.uint64((1 << hbits) - 1)
+
     if goal_cost <= max_cost:
         out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
         return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
