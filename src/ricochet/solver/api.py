@@ -50,7 +50,7 @@ from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel
-from .tables import board_tables, lower_bound, path_tables
+from .tables import board_tables, lower_bound, robot_tables
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
@@ -156,14 +156,9 @@ class _Search:
         self.N, self.W, self.H = n, bt.width, bt.height
         self.R = len(pos.robots)
         self.tr = next((i for i, r in enumerate(pos.robots) if r.color == "transparent"), -1)
-        tables = [path_tables(board, rules, goal, r.color) for r in pos.robots]
-        offsets = np.cumsum([0] + [len(t.cells) for t in tables[:-1]])
-        self.pstart = np.stack([t.start + off for t, off in zip(tables, offsets)]).astype(np.int32)
-        self.plen = np.stack([t.length for t in tables]).astype(np.int32)
-        self.pcyc = np.stack([t.cyclic for t in tables])
-        self.pcells = np.concatenate([t.cells for t in tables])
-        self.pheads = np.concatenate([t.heads for t in tables])
-        self.pdefl = np.concatenate([t.defl for t in tables])
+        rt = robot_tables(board, rules, goal, tuple(r.color for r in pos.robots))
+        self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
+        self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
         self.h = {t: lower_bound(board, rules, goal, pos.robots[t].color, goal) for t in candidates}
         self.pos0 = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
         self.target = board.index(goal)

@@ -1026,7 +1026,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = bound_workspace(N)
-    dtab, dpos = descent_steps(t, hdist, pstart, plen, pcells, N if max_level >= 2 else 0)
+    # Built when a state first needs the level-2 check (most short puzzles never do).
+    dtab, dpos = descent_steps(t, hdist, pstart, plen, pcells, 0)
+    descent_ready = max_level < 2
     # The bound's functions are inlined: one array for the three ray tables
     # (each array argument of an inlined call costs reference counting).
     ptab = np.empty((3, R, N * 4), dtype=np.int32)
@@ -1068,6 +1070,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     # of the inner loop first makes sure one expansion fits.
     while True:
         grow = False
+        need_descent = False
         while F <= max_cost:
             if goal_cost <= F:
                 out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
@@ -1080,6 +1083,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if n_it < 0:
                 F += 1
                 continue
+            if not descent_ready and (rec[2 * it_state[n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0:
+                need_descent = True
+                break
             head[F] = it_next[n_it]
             i = it_state[n_it]
             w0 = rec[2 * i]
@@ -1214,6 +1220,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 it_next[nitems] = head[f2]
                 head[f2] = nitems
                 nitems += 1
+        if need_descent:
+            dtab, dpos = descent_steps(t, hdist, pstart, plen, pcells, N)
+            descent_ready = True
+            continue
         if not grow:
             break
         if 2 * (nstates + M + 1) > rec.shape[0]:

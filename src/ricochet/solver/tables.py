@@ -118,11 +118,46 @@ def _path_tables(key: tuple[object, ...], color_class: int) -> PathTables:
 def path_tables(board: Board, rules: Rules, goal: Cell | None, color: str) -> PathTables:
     """The (cached) robot-free paths of a robot of ``color``.  Colours that no
     diagonal on the board matches share one table."""
-    t = board_tables(board, rules, goal)
+    return _path_tables(physics_key(board, rules, goal), _color_class(board_tables(board, rules, goal), color))
+
+
+@dataclass(frozen=True, eq=False)
+class RobotTables:
+    """The path tables of every robot of a position, stacked as the kernels
+    read them: rows of ``start``/``length``/``cyclic`` per robot; ``start``
+    indexes the concatenated ``cells``/``heads``/``defl``."""
+
+    start: np.ndarray
+    length: np.ndarray
+    cyclic: np.ndarray
+    cells: np.ndarray
+    heads: np.ndarray
+    defl: np.ndarray
+
+
+def _color_class(t: BoardTables, color: str) -> int:
     index = COLOR_INDEX[color]
     if not t.has_diagonals or not np.any(t.dcol == index):
         index = 4  # behaves like silver: no diagonal lets it through
-    return _path_tables(physics_key(board, rules, goal), index)
+    return index
+
+
+@lru_cache(maxsize=1024)
+def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> RobotTables:
+    tables = [_path_tables(key, c) for c in classes]
+    offsets = np.cumsum([0] + [len(t.cells) for t in tables[:-1]])
+    return RobotTables(np.stack([t.start + off for t, off in zip(tables, offsets)]).astype(np.int32),
+                       np.stack([t.length for t in tables]).astype(np.int32),
+                       np.stack([t.cyclic for t in tables]),
+                       np.concatenate([t.cells for t in tables]),
+                       np.concatenate([t.heads for t in tables]),
+                       np.concatenate([t.defl for t in tables]))
+
+
+def robot_tables(board: Board, rules: Rules, goal: Cell | None, colors: tuple[str, ...]) -> RobotTables:
+    """The (cached) stacked path tables of robots of these colours, in order."""
+    t = board_tables(board, rules, goal)
+    return _robot_tables(physics_key(board, rules, goal), tuple(_color_class(t, c) for c in colors))
 
 
 @lru_cache(maxsize=4096)
@@ -142,7 +177,4 @@ def lower_bound(board: Board, rules: Rules, goal: Cell | None, color: str, targe
         h[ti] = 0
         return h
     t = board_tables(board, rules, goal)
-    index = COLOR_INDEX[color]
-    if not t.has_diagonals or not np.any(t.dcol == index):
-        index = 4
-    return _distance(physics_key(board, rules, goal), index, ti)
+    return _distance(physics_key(board, rules, goal), _color_class(t, color), ti)
