@@ -386,6 +386,18 @@ def test_solve_many_in_two_processes_equals_solve() -> None:
            [(s.length, s.moves) for s in one[:3]]
 
 
+def test_likely_long_means_the_robot_cannot_finish_alone() -> None:
+    """solve_many's scheduling estimate: a puzzle is likely long when no robot
+    that may finish reaches the target while the others stand still."""
+    board = Board.build(5, 5)
+    red = Robot("red", (0, 0))
+    assert not api.likely_long(Puzzle(Position(board, (red,)), (4, 0), 0))  # slides into the corner
+    assert api.likely_long(Puzzle(Position(board, (red,)), (2, 0), 0))  # nothing stops it there
+    stopper = (red, Robot("blue", (3, 0)))
+    assert not api.likely_long(Puzzle(Position(board, stopper), (2, 0), 0))  # blue stops it
+    assert not api.likely_long(Puzzle(Position(board, (red, Robot("blue", (2, 4)))), (2, 0), None))  # vortex: blue N
+
+
 def test_hint_kinds() -> None:
     pz = next(p for p in random_puzzles(2024, 50) if (solve(p).length or 0) >= 5 and p.active is not None)
     sol = solve(pz)

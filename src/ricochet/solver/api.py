@@ -435,26 +435,49 @@ def _solve_indexed(i: int) -> tuple[bool, Solution]:
     return False, sol
 
 
+def likely_long(puzzle: Puzzle, rules: Rules | None = None) -> bool:
+    """Whether ``puzzle`` probably takes long to solve: no robot that may
+    finish reaches the target alone while the others stand still, so helpers
+    must move (:func:`kernel.solo_distance`).  A cheap estimate (tens of
+    microseconds) for scheduling, not a bound."""
+    rules = puzzle.rules if rules is None else rules
+    pos = puzzle.position
+    board = pos.board
+    rt = robot_tables(board, rules, puzzle.target, tuple(r.color for r in pos.robots))
+    cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
+    target = board.index(puzzle.target)
+    finishers = range(len(pos.robots)) if puzzle.active is None else (puzzle.active,)
+    return all(kernel.solo_distance(cells, t, target, board.width * board.height, rt.start, rt.length, rt.cyclic,
+                                    rt.cells) >= kernel.INF for t in finishers)
+
+
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
                chunksize: int = 8, **options: object) -> list[Solution]:
-    """Solve many puzzles on every core (``processes``, default: all), in
-    order.  Options are those of :func:`solve`.  With one process (or one
-    puzzle) everything runs here, without worker start-up."""
+    """Solve many puzzles on every core (``processes``, default: all); the
+    answers come in the puzzles' order.  Options are those of :func:`solve`.
+    With one process (or one puzzle) everything runs here, without worker
+    start-up.
+
+    The puzzles that are :func:`likely_long` go to the workers first: a long
+    puzzle started late would leave the other cores idle at the end of the
+    batch (longest-first scheduling)."""
     global _BATCH
     items = [(p, rules, options) for p in puzzles]
     procs = processes or os.cpu_count() or 1
     if procs <= 1 or len(items) <= 1:
         return [_solve_one(a) for a in items]
     warm_up()  # once here, not once per forked worker
+    order = sorted(range(len(items)), key=lambda i: not likely_long(items[i][0], rules))
     with _BATCH_LOCK:
         _BATCH = items
         try:
             with ProcessPoolExecutor(max_workers=procs, mp_context=get_context("fork")) as pool:
-                results = list(pool.map(_solve_indexed, range(len(items)), chunksize=max(1, chunksize)))
+                answers = list(pool.map(_solve_indexed, order, chunksize=max(1, chunksize)))
         finally:
             _BATCH = []
+    by_index = dict(zip(order, answers, strict=True))
     return [dataclasses.replace(sol, puzzle=item[0]) if stripped else sol
-            for (stripped, sol), item in zip(results, items, strict=True)]
+            for (stripped, sol), item in ((by_index[i], item) for i, item in enumerate(items))]
 
 
-__all__ = ["Direction", "Solution", "SolverError", "hint", "solve", "solve_many"]
+__all__ = ["Direction", "Solution", "SolverError", "hint", "likely_long", "solve", "solve_many"]

@@ -162,6 +162,45 @@ def relaxed_distance(N, pstart, plen, pcells, target):
 
 
 @njit(cache=True)
+def solo_distance(pos, t, target, N, pstart, plen, pcyc, pcells):
+    """Moves robot ``t`` needs to reach ``target`` while the other robots
+    stand still (breadth-first over its stops; INF: it cannot).  Only an
+    estimate of a puzzle's difficulty for scheduling (plain moves, no rule
+    state): a robot that cannot finish alone needs helpers, and those are
+    the long puzzles."""
+    occ = np.zeros(N, dtype=np.uint8)
+    for q in range(pos.shape[0]):
+        if q != t:
+            occ[pos[q]] = 1
+    dist = np.full(N, INF, dtype=np.int32)
+    queue = np.empty(N, dtype=np.int64)
+    dist[pos[t]] = 0
+    queue[0] = pos[t]
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if c == target:
+            return dist[c]
+        for d in range(4):
+            idx = c * 4 + d
+            o = pstart[t, idx]
+            end = c
+            broke = False
+            for j in range(plen[t, idx]):
+                x = pcells[o + j]
+                if occ[x]:
+                    broke = True
+                    break
+                end = x
+            if end != c and (broke or not pcyc[t, idx]) and dist[end] == INF:
+                dist[end] = dist[c] + 1
+                queue[tail] = end
+                tail += 1
+    return INF
+
+
+@njit(cache=True)
 def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
                       best, bstamp, stamp, bdefl, queue, qhead, qtail, stopc, sstamp,
                       out_end, out_cost, out_head, out_defl, n_out):
@@ -967,7 +1006,7 @@ def bound_workspace(N):
     return np.zeros((8, N + 2), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
           wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
