@@ -1045,8 +1045,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     hmask = np.uint64((1 << hbits) - 1)
     compact = R * bits <= 32 and not nsb and not mr and max_cost < 128 and max_states < (1 << 25) - 1
     hm = np.zeros((1 if compact else 2) << hbits, dtype=np.uint64)
-    it_state = np.empty(1 << 10, dtype=np.int32)
-    it_next = np.empty(1 << 10, dtype=np.int32)
+    # Queue items: [2k] the state, [2k + 1] the next item of its layer (-1: none).
+    items = np.empty(2 << 10, dtype=np.int32)
     head = np.full(max_cost + 3, -1, dtype=np.int32)
     scratch = np.empty(8, dtype=np.int64)
     M = max_moves_per_node
@@ -1092,8 +1092,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         f0 = 1
     if f0 > max_cost:
         return 0, 0, 0, 1, empty_moves, empty_moves, empty_moves
-    it_state[0] = 0
-    it_next[0] = -1
+    items[0] = 0
+    items[1] = -1
     head[f0] = 0
     nitems = 1
     F = f0
@@ -1114,7 +1114,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if goal_cost <= F:
                 out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
                 return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
-            if (2 * (nstates + M + 1) > rec.shape[0] or nitems + M + 2 > it_state.shape[0]
+            if (2 * (nstates + M + 1) > rec.shape[0] or 2 * (nitems + M + 2) > items.shape[0]
                     or (nstates + M + 1) * 4 > 3 * (1 << hbits)):
                 grow = True
                 break
@@ -1122,11 +1122,19 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if n_it < 0:
                 F += 1
                 continue
-            if not descent_ready and (rec[2 * it_state[n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0:
+            if not descent_ready and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0:
                 need_descent = True
                 break
-            head[F] = it_next[n_it]
-            i = it_state[n_it]
+            nxt = items[2 * n_it + 1]
+            head[F] = nxt
+            i = items[2 * n_it]
+            if nxt >= 0:
+                # Software pipeline over the layer's list: the next item's
+                # record, and the item after it, are on their way while this
+                # state is expanded.
+                prefetch(rec, 2 * np.int64(items[2 * nxt]))
+                if items[2 * nxt + 1] >= 0:
+                    prefetch(items, 2 * np.int64(items[2 * nxt + 1]))
             w0 = rec[2 * i]
             w1 = rec[2 * i + 1]
             g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
@@ -1145,8 +1153,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     # further only if it comes up again).
                     rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
                     if F + 1 <= max_cost:
-                        it_state[nitems] = i
-                        it_next[nitems] = head[F + 1]
+                        items[2 * nitems] = i
+                        items[2 * nitems + 1] = head[F + 1]
                         head[F + 1] = nitems
                         nitems += 1
                     continue
@@ -1255,8 +1263,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                                     | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
                                     | (np.uint64(ext) << np.uint64(45)) | (child_level << np.uint64(60)))
                 pos[r] = old
-                it_state[nitems] = idx
-                it_next[nitems] = head[f2]
+                items[2 * nitems] = idx
+                items[2 * nitems + 1] = head[f2]
                 head[f2] = nitems
                 nitems += 1
         if need_descent:
@@ -1267,9 +1275,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             break
         if 2 * (nstates + M + 1) > rec.shape[0]:
             rec = _doubled(rec)
-        if nitems + M + 2 > it_state.shape[0]:
-            it_state = _doubled(it_state)
-            it_next = _doubled(it_next)
+        if 2 * (nitems + M + 2) > items.shape[0]:
+            items = _doubled(items)
         if (nstates + M + 1) * 4 > 3 * (1 << hbits):
             hbits += 1
             hm = _map_grow(compact, hm, hbits)
