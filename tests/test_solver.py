@@ -382,20 +382,23 @@ def test_solve_many_in_two_processes_equals_solve() -> None:
     one = [solve(p, max_moves=20) for p in puzzles]
     assert [(s.status, s.length, s.moves) for s in many] == [(s.status, s.length, s.moves) for s in one]
     assert [s.puzzle.id for s in many] == [p.id for p in puzzles]
+    assert [s.paths for s in many] == [s.paths for s in one]  # replayed on first use in this process
     assert [(s.length, s.moves) for s in solve_many(puzzles[:3], processes=1)] == \
            [(s.length, s.moves) for s in one[:3]]
 
 
-def test_likely_long_means_the_robot_cannot_finish_alone() -> None:
-    """solve_many's scheduling estimate: a puzzle is likely long when no robot
-    that may finish reaches the target while the others stand still."""
+def test_effort_estimate_is_how_close_a_robot_gets_alone() -> None:
+    """solve_many's scheduling estimate: the least relaxed distance to the
+    target over the cells the finishing robot reaches alone."""
     board = Board.build(5, 5)
     red = Robot("red", (0, 0))
-    assert not api.likely_long(Puzzle(Position(board, (red,)), (4, 0), 0))  # slides into the corner
-    assert api.likely_long(Puzzle(Position(board, (red,)), (2, 0), 0))  # nothing stops it there
+    assert api.effort_estimate(Puzzle(Position(board, (red,)), (4, 0), 0)) == 0  # slides into the corner
+    assert api.effort_estimate(Puzzle(Position(board, (red,)), (2, 0), 0)) == 1  # passes it, cannot stop
+    assert api.effort_estimate(Puzzle(Position(board, (red,)), (2, 2), 0)) == 2  # corners only
     stopper = (red, Robot("blue", (3, 0)))
-    assert not api.likely_long(Puzzle(Position(board, stopper), (2, 0), 0))  # blue stops it
-    assert not api.likely_long(Puzzle(Position(board, (red, Robot("blue", (2, 4)))), (2, 0), None))  # vortex: blue N
+    assert api.effort_estimate(Puzzle(Position(board, stopper), (2, 0), 0)) == 0  # blue stops it
+    vortex = (red, Robot("blue", (2, 4)))
+    assert api.effort_estimate(Puzzle(Position(board, vortex), (2, 0), None)) == 0  # blue goes north
 
 
 def test_hint_kinds() -> None:

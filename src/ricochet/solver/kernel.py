@@ -162,26 +162,29 @@ def relaxed_distance(N, pstart, plen, pcells, target):
 
 
 @njit(cache=True)
-def solo_distance(pos, t, target, N, pstart, plen, pcyc, pcells):
-    """Moves robot ``t`` needs to reach ``target`` while the other robots
-    stand still (breadth-first over its stops; INF: it cannot).  Only an
-    estimate of a puzzle's difficulty for scheduling (plain moves, no rule
-    state): a robot that cannot finish alone needs helpers, and those are
-    the long puzzles."""
+def solo_approach(pos, t, N, pstart, plen, pcyc, pcells, hdist):
+    """How close robot ``t`` gets to the target by moving alone while the
+    other robots stand still: the least relaxed distance ``hdist`` over the
+    cells it can reach (0: it can finish alone; INF: nowhere).  Breadth-first
+    over its stops, plain moves, no rule state: an estimate of a puzzle's
+    difficulty for scheduling, not a bound (the further a robot stays, the
+    more helper moves it needs, and those puzzles are the long ones)."""
     occ = np.zeros(N, dtype=np.uint8)
     for q in range(pos.shape[0]):
         if q != t:
             occ[pos[q]] = 1
-    dist = np.full(N, INF, dtype=np.int32)
+    seen = np.zeros(N, dtype=np.uint8)
     queue = np.empty(N, dtype=np.int64)
-    dist[pos[t]] = 0
+    seen[pos[t]] = 1
     queue[0] = pos[t]
     head, tail = 0, 1
+    best = INF
     while head < tail:
         c = queue[head]
         head += 1
-        if c == target:
-            return dist[c]
+        best = min(best, hdist[c])
+        if best == 0:
+            return 0
         for d in range(4):
             idx = c * 4 + d
             o = pstart[t, idx]
@@ -193,11 +196,11 @@ def solo_distance(pos, t, target, N, pstart, plen, pcyc, pcells):
                     broke = True
                     break
                 end = x
-            if end != c and (broke or not pcyc[t, idx]) and dist[end] == INF:
-                dist[end] = dist[c] + 1
+            if end != c and (broke or not pcyc[t, idx]) and not seen[end]:
+                seen[end] = 1
                 queue[tail] = end
                 tail += 1
-    return INF
+    return best
 
 
 @njit(cache=True)
