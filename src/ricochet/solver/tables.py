@@ -121,20 +121,6 @@ def path_tables(board: Board, rules: Rules, goal: Cell | None, color: str) -> Pa
     return _path_tables(physics_key(board, rules, goal), _color_class(board_tables(board, rules, goal), color))
 
 
-@dataclass(frozen=True, eq=False)
-class RobotTables:
-    """The path tables of every robot of a position, stacked as the kernels
-    read them: rows of ``start``/``length``/``cyclic`` per robot; ``start``
-    indexes the concatenated ``cells``/``heads``/``defl``."""
-
-    start: np.ndarray
-    length: np.ndarray
-    cyclic: np.ndarray
-    cells: np.ndarray
-    heads: np.ndarray
-    defl: np.ndarray
-
-
 def _color_class(t: BoardTables, color: str) -> int:
     index = COLOR_INDEX[color]
     if not t.has_diagonals or not np.any(t.dcol == index):
@@ -143,10 +129,10 @@ def _color_class(t: BoardTables, color: str) -> int:
 
 
 @lru_cache(maxsize=1024)
-def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> RobotTables:
+def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
     tables = [_path_tables(key, c) for c in classes]
     offsets = np.cumsum([0] + [len(t.cells) for t in tables[:-1]])
-    return RobotTables(np.stack([t.start + off for t, off in zip(tables, offsets)]).astype(np.int32),
+    return PathTables(np.stack([t.start + off for t, off in zip(tables, offsets)]).astype(np.int32),
                        np.stack([t.length for t in tables]).astype(np.int32),
                        np.stack([t.cyclic for t in tables]),
                        np.concatenate([t.cells for t in tables]),
@@ -154,8 +140,10 @@ def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> RobotTab
                        np.concatenate([t.defl for t in tables]))
 
 
-def robot_tables(board: Board, rules: Rules, goal: Cell | None, colors: tuple[str, ...]) -> RobotTables:
-    """The (cached) stacked path tables of robots of these colours, in order."""
+def robot_tables(board: Board, rules: Rules, goal: Cell | None, colors: tuple[str, ...]) -> PathTables:
+    """The (cached) path tables of robots of these colours, stacked as the
+    kernels read them: ``start``/``length``/``cyclic`` have a row per robot,
+    in order, and ``start`` indexes the concatenated ``cells``/``heads``/``defl``."""
     t = board_tables(board, rules, goal)
     return _robot_tables(physics_key(board, rules, goal), tuple(_color_class(t, c) for c in colors))
 
