@@ -199,3 +199,21 @@ def test_child_key_matches_state_key(data: st.DataObject) -> None:
     got = kernel.child_key(parent, n_helpers, bits, sort_helpers, field, int(pos[r]), new,
                            nsb, heading, mr, turned, t_head, t, gen)
     assert (int(got[0]), int(got[1])) == (int(expected[0]), int(expected[1]))
+
+
+@PROPERTY
+@given(st.data())
+def test_word_key_matches_state_key(data: st.DataObject) -> None:
+    """``kernel.word_key`` (a record's packed cells to k1, scalars only) gives
+    :func:`kernel.state_key`'s k1, helpers sorted or not, any robot or one."""
+    bits = data.draw(st.integers(3, 10), label="bits")
+    R = data.draw(st.integers(1, 6), label="robots")
+    cells = data.draw(st.lists(st.integers(0, (1 << bits) - 1), min_size=R, max_size=R, unique=True), label="cells")
+    t = data.draw(st.integers(-1 if R > 1 else 0, R - 1), label="target robot")
+    sort_helpers = data.draw(st.booleans(), label="sort")
+    word = 0
+    for q, c in enumerate(cells):
+        word |= c << (q * bits)
+    expected, _ = kernel.state_key(np.array(cells, dtype=np.int64), R, t, bits, sort_helpers,
+                                   False, -1, 0, False, 0, -1, np.empty(8, dtype=np.int64), 0)
+    assert int(kernel.word_key(np.uint64(word), R, t, bits, sort_helpers)) == int(expected)

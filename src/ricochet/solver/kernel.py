@@ -407,6 +407,35 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
 
 
 @njit(cache=True, inline="always")
+def word_key(w, R, t, bits, sort_helpers):
+    """The k1 of :func:`state_key` from a record's packed cells ``w`` (robot
+    q in bits q·bits up): scalars only, like :func:`child_key`."""
+    b = np.uint64(bits)
+    cm = (np.uint64(1) << b) - np.uint64(1)
+    helpers = np.uint64(0)
+    n = 0
+    for q in range(R):
+        if q == t:
+            continue
+        v = (w >> (np.uint64(q) * b)) & cm
+        if sort_helpers:
+            # Insert v into the ascending list (first = most significant).
+            below = 0
+            for i in range(n):
+                if (helpers >> (np.uint64(n - 1 - i) * b)) & cm < v:
+                    below += 1
+            low_bits = np.uint64(n - below) * b
+            low = helpers & ((np.uint64(1) << low_bits) - np.uint64(1))
+            helpers = ((((helpers >> low_bits) << b) | v) << low_bits) | low
+        else:
+            helpers = (helpers << b) | v
+        n += 1
+    if t < 0:
+        return helpers
+    return (((w >> (np.uint64(t) * b)) & cm) << (np.uint64(n) * b)) | helpers
+
+
+@njit(cache=True, inline="always")
 def child_key(k1, n, bits, sort_helpers, field, old, new, nsb, last_h, mr, turned, t_head, t, gen):
     """:func:`state_key` of a child, from its parent's k1 (``n`` helpers):
     the robot that moved from ``old`` to ``new`` is the target robot
@@ -1190,7 +1219,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             # First pass: every child's rule state and key, prefetching its map bucket.
             # The memory misses then overlap instead of each child waiting for its
             # own in the second pass (memory-level parallelism).
-            pk1, _ = state_key(pos, R, t, bits, sort_helpers, False, -1, 0, False, 0, -1, scratch, 0)
+            pk1 = word_key(w0, R, t, bits, sort_helpers)
             for k in range(n):
                 r = mv_r[0, k]
                 tu = turned
