@@ -269,8 +269,9 @@ def warm_up() -> None:
     :func:`solve` calls it before it starts its clock, so ``time_limit`` measures search
     time: a cold compile takes 10 s or more on a busy machine and would
     otherwise eat a short limit whole.  Call it yourself before forking
-    workers, or to pay the cost at start-up.  Two tiny puzzles take both code
-    paths (A* for one finishing robot, IDA* for any robot).
+    workers, or to pay the cost at start-up.  A tiny puzzle takes every code
+    path: A*, IDA* (forced by a one-state A* cap, as for all solutions or the
+    vortex where colours matter) and solve_many's effort estimate.
     """
     global _warmed_up
     if _warmed_up:
@@ -278,9 +279,10 @@ def warm_up() -> None:
     _warmed_up = True
     from ..board import Board
     from ..position import Position, Robot
-    position = Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0))))
-    for active in (0, None):
-        solve.__wrapped__(Puzzle(position, (2, 3), active), Rules())  # type: ignore[attr-defined]
+    puzzle = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0)))), (2, 3), 0)
+    for max_states in (ASTAR_MAX_STATES, 1):
+        solve.__wrapped__(puzzle, Rules(), max_states=max_states)  # type: ignore[attr-defined]
+    effort_estimate(puzzle, Rules())
     kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
 
 
@@ -501,9 +503,9 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 answers = [*first, *rest]
         finally:
             _BATCH = []
-    by_index = dict(zip(order, answers, strict=True))
+    in_order = [answer for _, answer in sorted(zip(order, answers, strict=True), key=lambda pair: pair[0])]
     return [dataclasses.replace(sol, puzzle=item[0]) if stripped else sol
-            for (stripped, sol), item in ((by_index[i], item) for i, item in enumerate(items))]
+            for (stripped, sol), item in zip(in_order, items, strict=True)]
 
 
 __all__ = ["Direction", "Solution", "SolverError", "effort_estimate", "hint", "solve", "solve_many"]
