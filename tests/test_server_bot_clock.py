@@ -5,19 +5,20 @@ import asyncio
 import time
 from types import SimpleNamespace
 
-from ricochet.server import bots
+from ricochet.games import bidding_bot as bots
 
 
 class FakeClient:
     def __init__(self, state):
         self.state = state
-        self.room = {"game": 1}
+        self.room = {"game_number": 1}
         self.turned = 0
 
     def server_now(self):
         return time.time()
 
-    async def turn_clock(self):
+    async def send(self, msg):
+        assert msg == {"type": "turn_clock"}
         self.turned += 1
 
 
@@ -25,20 +26,16 @@ def state(phase, turnable_at):
     return {"phase": phase, "round": {"number": 1, "clock_turnable_at": turnable_at}}
 
 
-async def no_solution(puzzle, rules):
+async def no_solution(job):
     return SimpleNamespace(optimal=None, moves=())
 
 
 def run_think(client, speed=1.0):
-    bot = bots.Bot(client, "perfect", no_solution, speed=speed)
+    bot = bots.BiddingBot(client, "perfect", no_solution, lambda s: (object(), object()), speed=speed)
     bot.level = bots.BotLevel("test", (0.0, 0.0), 99, 0.0, 0.0, 0, 0.0)
     bot.me = "b1"
-    original = bots.puzzle_from_view
-    bots.puzzle_from_view = lambda s: (object(), object())
-    try:
-        asyncio.run(bot._think((1, 1), client.state))
-    finally:
-        bots.puzzle_from_view = original
+    bot.solve = lambda puzzle, rules: no_solution(None)
+    asyncio.run(bot._think((1, 1, 0), client.state))
     return client.turned
 
 

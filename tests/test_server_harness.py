@@ -72,7 +72,8 @@ class Player:
         return msg
 
     def hello(self, name: str | None = None, **kw: Any) -> dict[str, Any]:
-        self.send(type="hello", protocol=1, name=name, **kw)
+        kw.setdefault("protocol", 2)
+        self.send(type="hello", name=name, **kw)
         msgs = self.drain()
         for m in msgs:
             if m["type"] in ("welcome", "error"):

@@ -58,7 +58,7 @@ def test_lobby_create_list_get_and_private_rooms(h: Harness) -> None:
     p = h.join(private, "Ann")
     assert p.welcome and p.welcome["room"]["private"] is True
     assert h.client.get("/api/rooms/nosuchroom").status_code == 404
-    assert h.client.get("/api/health").json()["protocol"] == 1
+    assert h.client.get("/api/health").json()["protocol"] == 2
     assert "perfect" in h.client.get("/api/options").json()["bot_levels"]
 
 
@@ -340,7 +340,7 @@ def test_actions_before_hello_and_wrong_protocol(h: Harness) -> None:
     rid = h.room()
     with h.socket(rid) as p:
         assert p.error(type="bid", moves=3)["code"] == "not_welcomed"
-        p.send(type="hello", protocol=2, name="Ann")
+        p.send(type="hello", protocol=3, name="Ann")
         err = p.recv()
         assert err["code"] == "protocol"
         from starlette.websockets import WebSocketDisconnect

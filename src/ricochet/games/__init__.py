@@ -1,17 +1,29 @@
-"""Pure, deterministic game flows: no I/O, no clock reads, randomness only from
-a seed in the configuration.  The shell feeds actions with the current time and
-persists the events they return; a game's state is a fold over its events.
+"""The games of the site: pure, deterministic game flows behind one interface.
 
-* :mod:`ricochet.games.bidding` — the shared bidding round (bids, the never-raise
-  rule, demonstration order) and :class:`GameError`.
-* :mod:`ricochet.games.ricochet_robots` — the game flow of Ricochet Robots.
+No I/O, no clock reads, randomness only from a seed in the configuration.
+The shell feeds actions with the current time and persists the events they
+return; a game's state is a fold over its events.
+
+* :mod:`ricochet.games.interface` — the contract (:class:`Game`) the server,
+  storage, replay, bots and web shell rely on;
+* :mod:`ricochet.games.table` — seats, host, start and end, shared by every game;
+* :mod:`ricochet.games.bidding` — the shared bidding round (bids, never-raise,
+  the timer, demonstration order and tie-breaks, demonstrations);
+* :mod:`ricochet.games.ricochet_robots` — Ricochet Robots (seeds 000, 004);
+* :mod:`ricochet.games.pyramids` — Ricochet Pyramids (seed 003).
+
+:func:`get_game` finds a game by its name; :data:`GAMES` lists them all.
 """
 
-from .bidding import MAX_BID, MIN_BID, GameError
+from __future__ import annotations
+
+from .bidding import MAX_BID, MIN_BID
+from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
+
 from .ricochet_robots import (
     EVENT_TYPES,
+    RICOCHET_ROBOTS,
     Bid,
-    ConfigError,
     Demonstrate,
     EndGame,
     Event,
@@ -30,8 +42,26 @@ from .ricochet_robots import (
     tick,
 )
 
+GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS,)}
+"""Every game of the site by name, in the order the lobby lists them."""
+DEFAULT_GAME = RICOCHET_ROBOTS.name
+
+
+def get_game(name: object) -> Game:
+    """The game called ``name``; :class:`OptionsError` lists the known names otherwise.
+
+    >>> get_game("pyramids").title
+    'Ricochet Pyramids'
+    """
+    game = GAMES.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise OptionsError(f"game must be one of {', '.join(GAMES)}, got {name!r}")
+    return game
+
+
 __all__ = [
-    "EVENT_TYPES", "MAX_BID", "MIN_BID", "Bid", "ConfigError", "Demonstrate", "EndGame", "Event", "GameConfig",
-    "GameError", "GameState", "GiveUp", "Join", "Leave", "ReportSolution", "Start", "TurnClock", "apply",
-    "event_from_dict", "fold", "new_game", "tick",
+    "DEFAULT_GAME", "EVENT_TYPES", "GAMES", "MAX_BID", "MIN_BID", "Bid", "ConfigError", "Demonstrate", "EndGame",
+    "Event", "Game", "GameConfig", "GameError", "GameState", "GiveUp", "Job", "Join", "Leave", "OptionsError",
+    "Query", "ReportSolution", "Secret", "Start", "TurnClock", "apply", "event_from_dict", "fold", "get_game",
+    "new_game", "tick",
 ]

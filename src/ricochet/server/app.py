@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import __version__
-from ..puzzle import Puzzle
+from ..games import GAMES
 from . import protocol as P
 from .rooms import SEND_QUEUE, ConfigFactory, Room, RoomManager, Session
 from .solving import SolverService
@@ -91,8 +91,10 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         return JSONResponse({"ok": True, "protocol": P.PROTOCOL_VERSION, "version": __version__})
 
     async def options(request: Request) -> Response:
+        games = {name: {"title": g.title, "defaults": P.COMMON_OPTIONS | {"game": name} | dict(g.default_options),
+                        "bot_levels": list(g.bot_levels)} for name, g in GAMES.items()}
         return JSONResponse({"protocol": P.PROTOCOL_VERSION, "defaults": P.DEFAULT_OPTIONS,
-                             "bot_levels": list(P.BOT_LEVELS), "limits": P.Limits.to_dict()})
+                             "bot_levels": list(P.BOT_LEVELS), "games": games, "limits": P.Limits.to_dict()})
 
     async def list_rooms(request: Request) -> Response:
         return JSONResponse({"rooms": manager_of(request).public_rooms()})
@@ -145,17 +147,9 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         room = await room_of(request)
         if not isinstance(room, Room):
             return room
-        from ..svg import svg
-
-        s = room.state
-        if s.position is None or s.board is None:
+        picture = room.kind.picture(room.state)
+        if picture is None:
             return _error(404, "not_started", "the game has not started: the board is drawn at the start")
-        rnd = s.round
-        if rnd is not None:
-            obj: Any = Puzzle(s.position, rnd.target, rnd.active)
-            picture = svg(obj, chip=(rnd.chip.color, rnd.chip.symbol), coordinates=True)
-        else:
-            picture = svg(s.position, coordinates=True)
         return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     async def ws_endpoint(websocket: WebSocket) -> None:
@@ -239,25 +233,26 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
 
 
 def replay(room: Room, game: int, rows: list[Any], with_states: bool) -> dict[str, Any]:
-    """The log of one game of a room, for a replay viewer (``GET /api/rooms/{id}/events``)."""
-    from ..games import event_from_dict, new_game
-    from ..games.ricochet_robots import evolve
-
+    """The log of one game of a room, for a replay viewer (``GET /api/rooms/{id}/events``):
+    every event as everyone may see it, and with ``states`` the spectator's state after it."""
+    kind = room.kind
     config = room.manager.config_factory(room.options, room.seed, game)
-    state = new_game(config)
+    state = kind.new(config)
     events = []
     for r in rows:
-        entry: dict[str, Any] = {"version": r.seq, "event": r.payload}
-        if r.payload["type"] != "game_reset":
-            state = evolve(state, event_from_dict(r.payload))
+        if r.payload["type"] == "game_reset":
+            entry: dict[str, Any] = {"version": r.seq, "event": r.payload}
+        else:
+            event = kind.event_from_dict(r.payload)
+            state = kind.evolve(state, event)
+            entry = {"version": r.seq, "event": kind.public_event(event)}
         if with_states:
-            v = state.public_view(None)
+            v = kind.view(state, None)
             v["version"] = r.seq
-            del v["you"]
-            if v["round"] is not None:
-                del v["round"]["your_bid"]
+            v.pop("you", None)
+            if v.get("round") is not None:
+                v["round"].pop("your_bid", None)
             entry["state"] = v
         events.append(entry)
-    board = state.public_view(None)["board"]
-    return {"room_id": room.id, "game": game, "games": room.game, "options": room.public_options(),
-            "board": board, "events": events}
+    return {"room_id": room.id, "game": game, "game_name": kind.name, "games": room.game,
+            "options": room.public_options(), "board": kind.view(state, None).get("board"), "events": events}

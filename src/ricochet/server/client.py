@@ -139,6 +139,8 @@ class RicochetClient:
         self.version = 0
         self.you: dict[str, Any] | None = None
         self.room: dict[str, Any] | None = None
+        self.private: dict[str, Any] | None = None
+        """The seat's own secrets, as the last message that carried them said (games with secrets)."""
         self.closed = False
         self.skew = 0.0
         """``server_time - time.time()`` at the last message that carried it."""
@@ -187,6 +189,8 @@ class RicochetClient:
         kind = msg.get("type")
         if "server_time" in msg:
             self.skew = float(msg["server_time"]) - time.time()
+        if kind in ("welcome", "sync", "event") and "private" in msg:
+            self.private = msg["private"]
         if kind == "welcome":
             self.you, self.room = msg["you"], msg["room"]
             self.state, self.version = msg["state"], msg["version"]
@@ -201,7 +205,7 @@ class RicochetClient:
             self.state.update(msg["state"])
             self.version = v
             if msg["event"]["type"] == "game_reset" and self.room is not None:
-                self.room["game"] = msg["event"]["game"]
+                self.room["game_number"] = msg["event"]["game"]
 
     def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
         return self._iter()

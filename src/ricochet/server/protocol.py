@@ -1,5 +1,10 @@
-"""The WebSocket protocol, version 1 (``docs/protocol.md``): limits, validation
+"""The WebSocket protocol, version 2 (``docs/protocol.md``): limits, validation
 of every client message, room options, and the rate limiter.
+
+The shell's messages (``hello``, ``chat``, ``start`` …) are checked here; a
+game's own messages (``bid``, ``move`` …) by the validators of
+:data:`GAME_MESSAGES`, then turned into actions by the game
+(:meth:`ricochet.games.Game.parse_action`).
 
 Pure functions and small values, no I/O: the rooms module feeds text in and
 gets either a clean message dict or a :class:`ProtocolError` whose ``code`` and
@@ -25,10 +30,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import ConfigError, GameConfig
-from ..rules import Rules
+from ..games import DEFAULT_GAME, GAMES, OptionsError, get_game
+from ..games.options import kind_of as _kind
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+PROTOCOLS = (1, 2)
+"""Versions a client may speak: 1 is version 2 without game names, for Ricochet Robots rooms only."""
 MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16 * 1024
 RATE_PER_SECOND = 10.0
@@ -83,11 +90,6 @@ def clean_text(value: object, field: str, limit: int, *, allow_empty: bool = Fal
     return text
 
 
-def _kind(value: object) -> str:
-    return "null" if value is None else {bool: "true/false", int: "a number", float: "a number", str: "a text",
-                                         list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
-
-
 def _int(value: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ProtocolError(f"{field} must be a whole number, got {_kind(value)}")
@@ -112,10 +114,10 @@ def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     if "protocol" not in msg:
         raise ProtocolError(f"hello needs \"protocol\": {PROTOCOL_VERSION}", "protocol")
     proto = msg["protocol"]
-    if proto != PROTOCOL_VERSION or isinstance(proto, bool):
+    if proto not in PROTOCOLS or isinstance(proto, bool):
         raise ProtocolError(f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}: reload the page",
                             "protocol")
-    out["protocol"] = PROTOCOL_VERSION
+    out["protocol"] = proto
     name = msg.get("name")
     out["name"] = None if name is None else clean_text(name, "name", MAX_NAME)
     token = msg.get("seat_token")
@@ -160,10 +162,11 @@ def _chat(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["text"] = clean_text(msg.get("text"), "text", MAX_CHAT)
 
 
-def _add_bot(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+def _add_bot(msg: Mapping[str, Any], out: dict[str, Any], game: str | None = None) -> None:
+    levels = get_game(game).bot_levels if game is not None else BOT_LEVELS
     level = msg.get("level", "intermediate")
-    if level not in BOT_LEVELS:
-        raise ProtocolError(f"level must be one of {', '.join(BOT_LEVELS)}, got {level!r}")
+    if level not in levels:
+        raise ProtocolError(f"level must be one of {', '.join(levels)}, got {level!r}")
     out["level"] = level
     name = msg.get("name")
     out["name"] = None if name is None else clean_text(name, "name", MAX_NAME)
@@ -187,12 +190,23 @@ def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["since"] = None if since is None else _int(since, "since", 0)
 
 
-MESSAGE_TYPES: dict[str, Callable[[Mapping[str, Any], dict[str, Any]], None]] = {
-    "hello": _hello, "bid": _bid, "move": _move, "give_up": _none, "turn_clock": _none, "start": _none,
-    "restart": _none, "end_game": _none, "leave": _none, "join": _none, "chat": _chat, "add_bot": _add_bot,
-    "remove_bot": _remove_bot, "request_solution": _request_solution, "sync": _sync, "ping": _none,
+Validator = Callable[[Mapping[str, Any], dict[str, Any]], None]
+MESSAGE_TYPES: dict[str, Validator] = {
+    "hello": _hello, "start": _none, "restart": _none, "end_game": _none, "leave": _none, "join": _none,
+    "chat": _chat, "add_bot": _add_bot, "remove_bot": _remove_bot, "sync": _sync, "ping": _none,
 }
-"""Every client message type and its field validator."""
+"""The shell's message types (every game) and their field validators."""
+GAME_MESSAGES: dict[str, Validator] = {
+    "bid": _bid, "move": _move, "give_up": _none, "turn_clock": _none, "request_solution": _request_solution,
+}
+"""Field validators of the games' own message types (a game lists those it takes in ``message_types``)."""
+
+
+def message_types(game: str | None = None) -> dict[str, Validator]:
+    """The message types a room of ``game`` takes (``None``: any game's)."""
+    names = get_game(game).message_types if game is not None else {t for g in GAMES.values()
+                                                                     for t in g.message_types}
+    return MESSAGE_TYPES | {t: GAME_MESSAGES[t] for t in GAME_MESSAGES if t in names}
 
 
 def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
@@ -209,9 +223,10 @@ def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
     return ref
 
 
-def parse_message(text: str | bytes) -> dict[str, Any]:
-    """Validate one client frame: the clean message (``type``, its fields, ``ref``
-    if given; unknown extra fields are dropped) or :class:`ProtocolError`.
+def parse_message(text: str | bytes, game: str | None = None) -> dict[str, Any]:
+    """Validate one client frame for a room of ``game``: the clean message
+    (``type``, its fields, ``ref`` if given; unknown extra fields are dropped)
+    or :class:`ProtocolError`.
 
     On a refusal after the ``ref`` was read, the error carries it as ``ref``."""
     size = len(text.encode() if isinstance(text, str) else text)
@@ -225,9 +240,10 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
         raise ProtocolError(f"a message must be a JSON object, got {_kind(msg)}", "bad_json")
     ref = parse_ref(msg)
     kind = msg.get("type")
-    check = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
+    known = message_types(game)
+    check = known.get(kind) if isinstance(kind, str) else None
     if check is None:
-        err = ProtocolError(f"unknown message type {kind!r}; known: {', '.join(MESSAGE_TYPES)}", "unknown_type")
+        err = ProtocolError(f"unknown message type {kind!r}; known: {', '.join(known)}", "unknown_type")
         err.ref = ref  # type: ignore[attr-defined]
         raise err
     out: dict[str, Any] = {"type": kind}
@@ -266,66 +282,40 @@ class TokenBucket:
 
 
 # -- room options ----------------------------------------------------------------------
-RULE_OPTIONS = ("diagonals", "openings", "silver", "transparent", "must_ricochet", "no_straight_back")
-
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "name": None, "private": False, "tiles": None, "faces": "AB",
-    "diagonals": True, "openings": True, "silver": True, "transparent": False,
-    "must_ricochet": True, "no_straight_back": True,
-    "clock_seconds": 60, "no_bid_wait_seconds": 300, "demo_seconds": 60, "demo_seconds_per_move": 10,
-    "intermission_seconds": 5, "target_score": None, "tournament": False, "min_players": 2, "bots": [],
-}
-_SECONDS = {"clock_seconds": (5, 600), "no_bid_wait_seconds": (0, 3600), "demo_seconds": (5, 600),
-            "demo_seconds_per_move": (0, 120), "intermission_seconds": (0, 120)}
-
-
-class OptionsError(ValueError):
-    """Room options that cannot be used; the message names the field."""
+COMMON_OPTIONS: dict[str, Any] = {"game": DEFAULT_GAME, "name": None, "private": False, "bots": []}
+"""The options of every room; the rest are the game's (:attr:`ricochet.games.Game.default_options`)."""
+DEFAULT_OPTIONS: dict[str, Any] = COMMON_OPTIONS | dict(GAMES[DEFAULT_GAME].default_options)
+"""The options of a Ricochet Robots room (the default game)."""
 
 
 def normalize_options(raw: object) -> dict[str, Any]:
     """Room options with defaults filled in and every field checked
-    (:class:`OptionsError` names the field).  Unknown fields are refused so a typo
-    does not silently give another game.
+    (:class:`OptionsError` names the field).  ``game`` picks the game (default
+    Ricochet Robots); unknown fields are refused so a typo does not silently
+    give another game.
 
     >>> normalize_options({"clock_seconds": 30})["clock_seconds"]
+    30
+    >>> normalize_options({"game": "pyramids"})["clock_seconds"]
     30
     """
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
         raise OptionsError(f"room options must be a JSON object, got {_kind(raw)}")
-    unknown = sorted(set(raw) - set(DEFAULT_OPTIONS))
+    game = get_game(raw.get("game", DEFAULT_GAME))
+    common = {k: raw[k] for k in COMMON_OPTIONS if k in raw}
+    own = {k: v for k, v in raw.items() if k not in COMMON_OPTIONS}
+    unknown = sorted(set(own) - set(game.default_options))
     if unknown:
-        raise OptionsError(f"unknown option {unknown[0]!r}; known: {', '.join(DEFAULT_OPTIONS)}")
-    opts = dict(DEFAULT_OPTIONS)
-    opts.update(raw)
+        raise OptionsError(f"unknown option {unknown[0]!r} for {game.title}; known: "
+                           f"{', '.join([*COMMON_OPTIONS, *game.default_options])}")
+    opts = COMMON_OPTIONS | common
+    opts["game"] = game.name
     try:
         if opts["name"] is not None:
             opts["name"] = clean_text(opts["name"], "name", MAX_ROOM_NAME, allow_empty=True) or None
-        for key in ("private", "tournament", *RULE_OPTIONS):
-            _bool(opts[key], key)
-        tiles = opts["tiles"]
-        if isinstance(tiles, list):
-            tiles = ",".join(str(t) for t in tiles)
-        if tiles is not None:
-            if not isinstance(tiles, str):
-                raise ProtocolError("tiles must be four tile names like \"1A,3B,4A,2A\" or null (random)")
-            tiles = tiles.strip() or None
-            if tiles is not None and tiles.lower() == "random":
-                tiles = None
-        opts["tiles"] = tiles
-        faces = opts["faces"]
-        if not isinstance(faces, str) or faces.strip().upper() not in ("AB", "CD", "ANY"):
-            raise ProtocolError(f"faces must be \"AB\", \"CD\" or \"any\", got {faces!r}")
-        opts["faces"] = faces.strip().upper() if faces.strip().upper() != "ANY" else "any"
-        for key, (lo, hi) in _SECONDS.items():
-            v = opts[key]
-            if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or not lo <= v <= hi:
-                raise ProtocolError(f"{key} must be a number of seconds from {lo} to {hi}, got {v!r}")
-        if opts["target_score"] is not None:
-            _int(opts["target_score"], "target_score", 1, 17)
-        _int(opts["min_players"], "min_players", 1, MAX_SEATS)
+        _bool(opts["private"], "private")
         bots = opts["bots"]
         if not isinstance(bots, list) or len(bots) > MAX_BOTS:
             raise ProtocolError(f"bots must be a list of at most {MAX_BOTS} bots like {{\"level\": \"expert\"}}")
@@ -336,11 +326,11 @@ def normalize_options(raw: object) -> dict[str, Any]:
             if not isinstance(b, dict) or set(b) - {"level", "name"}:
                 raise ProtocolError(f"bots[{i}] must be an object like {{\"level\": \"expert\"}}")
             out: dict[str, Any] = {}
-            _add_bot(b, out)
+            _add_bot(b, out, game.name)
             clean_bots.append({k: v for k, v in out.items() if v is not None})
         opts["bots"] = clean_bots
-        config_for(opts, 0, 1)  # the game flow's own checks (tiles, rules)
-    except (ProtocolError, ConfigError, ValueError) as e:
+        opts.update(game.normalize_options(own))
+    except ProtocolError as e:
         raise OptionsError(str(e)) from None
     return opts
 
@@ -351,15 +341,11 @@ def game_seed(room_seed: int, game: int) -> int:
     return int.from_bytes(digest[:7], "big")
 
 
-def config_for(options: Mapping[str, Any], room_seed: int, game: int) -> GameConfig:
-    """The :class:`GameConfig` of game ``game`` of a room with these (normalised) options."""
-    rules = Rules(**{k: bool(options[k]) for k in RULE_OPTIONS})
-    return GameConfig(
-        tiles=options["tiles"], faces=options["faces"], rules=rules,
-        clock_seconds=options["clock_seconds"], no_bid_wait_seconds=options["no_bid_wait_seconds"],
-        demo_seconds=options["demo_seconds"], demo_seconds_per_move=options["demo_seconds_per_move"],
-        intermission_seconds=options["intermission_seconds"], target_score=options["target_score"],
-        tournament=options["tournament"], min_players=options["min_players"], seed=game_seed(room_seed, game))
+def config_for(options: Mapping[str, Any], room_seed: int, game: int) -> Any:
+    """The configuration of game number ``game`` of a room with these (normalised) options."""
+    kind = get_game(options.get("game", DEFAULT_GAME))
+    own = {k: v for k, v in options.items() if k not in COMMON_OPTIONS}
+    return kind.config(own, game_seed(room_seed, game))
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,13 @@
-"""Rooms, sessions and the lobby: the stateful shell around the pure game flow.
+"""Rooms, sessions and the lobby: the stateful shell around the pure game flows.
 
-A :class:`Room` owns a game configuration and its event log.  Its state is
-the fold of the log; an action is checked by :func:`ricochet.games.apply`,
-the events it produces are appended to the database *first*, then folded in
-and broadcast with the room's increasing ``version``.  A ticker task per room
-calls :func:`ricochet.games.tick` at the next deadline (sand clock,
-demonstration limit, intermission).
+A :class:`Room` plays one game (:class:`ricochet.games.Game`, by the name
+stored with the room) and owns its configuration and event log.  Its state
+is the fold of the log; an action is checked by the game's ``apply``, the
+events it produces are appended to the database *first*, then folded in and
+broadcast with the room's increasing ``version``.  A ticker task per room
+calls the game's ``tick`` at its next deadline, and the game's jobs (the
+solver) run in the worker off the event loop.  Nothing here knows a
+particular game.
 
 A :class:`Session` is one connection (a WebSocket, or an in-process pipe for
 bots) speaking the protocol of ``docs/protocol.md``.  The
@@ -27,31 +29,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import (
-    Bid,
-    Demonstrate,
-    EndGame,
-    GameConfig,
-    GameError,
-    GameState,
-    GiveUp,
-    Join,
-    Leave,
-    ReportSolution,
-    Start,
-    TurnClock,
-    apply,
-    event_from_dict,
-    new_game,
-    tick,
-)
-from ..games.ricochet_robots import Event, evolve
-from ..geometry import Direction
-from ..position import IllegalMove, Move, Position
-from ..puzzle import Puzzle
+from ..games import Game, GameError, Job, Query, get_game
 from . import protocol as P
 from .protocol import ProtocolError
-from .solving import Answer, SolverService
+from .solving import SolverService
 from .storage import RoomRow, SeatRow, Storage, hash_token
 
 log = logging.getLogger("ricochet.server")
@@ -62,40 +43,17 @@ BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", 
              "Lovelace", "Shannon")
 SEND_QUEUE = 2000
 """Messages queued for a slow connection before it is dropped."""
-HEAVY_KEYS = {"board": ("game_started", "game_reset"), "config": ("game_reset",),
-              "history": ("round_ended", "round_solved", "game_ended", "game_reset")}
 
-ConfigFactory = Callable[[Mapping[str, Any], int, int], GameConfig]
+ConfigFactory = Callable[[Mapping[str, Any], int, int], Any]
+"""``(options, room seed, game number) → config`` (default :func:`protocol.config_for`)."""
 
 
 def new_room_id() -> str:
     return "".join(secrets.choice(ROOM_ID_ALPHABET) for _ in range(ROOM_ID_LENGTH))
 
 
-def status_of(state: GameState) -> str:
-    return {"lobby": "lobby", "over": "over"}.get(state.phase, "playing")
-
-
 def dumps(msg: Mapping[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-
-
-def next_deadline(state: GameState) -> float | None:
-    """When :func:`tick` has something to do next (``None``: only an action can change things)."""
-    rnd = state.round
-    if state.phase == "bidding" and rnd is not None:
-        return rnd.clock_deadline
-    if state.phase == "demonstration" and rnd is not None:
-        return rnd.demo_deadline
-    if state.phase == "intermission" and rnd is None:
-        return state.intermission_until
-    return None
-
-
-def _public_event(payload: Mapping[str, Any]) -> dict[str, Any]:
-    if payload.get("type") == "round_solved":
-        return {k: v for k, v in payload.items() if k != "solution"}  # moves only on request_solution
-    return dict(payload)
 
 
 @dataclass
@@ -111,7 +69,7 @@ class Seat:
 
 
 class Room:
-    """One room: options, the current game's state (a fold of its log), sessions."""
+    """One room: its game, options, the current game's state (a fold of its log), sessions."""
 
     def __init__(self, manager: RoomManager, row: RoomRow, seats: list[Seat]) -> None:
         self.manager = manager
@@ -122,8 +80,14 @@ class Room:
         self.seed = row.seed
         self.created = row.created
         self.game = row.game
+        """The number of the room's current game (1, then +1 at each restart)."""
+        self.kind: Game = get_game(row.game_name)
+        """What the room plays."""
+        if row.game_version > self.kind.version:
+            raise RuntimeError(f"room {row.id} was written by {self.kind.title} event format {row.game_version}, "
+                               f"newer than this server's {self.kind.version}: upgrade the server")
         self.config = manager.config_factory(self.options, self.seed, self.game)
-        self.state: GameState = new_game(self.config)
+        self.state: Any = self.kind.new(self.config)
         self.version = 0
         self.game_start_version = 0
         """Version of the ``game_reset`` that opened the current game (0 for the first game)."""
@@ -135,60 +99,47 @@ class Room:
         self.sessions: set[Session] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
-        self.solving: dict[tuple[int, int], asyncio.Future[Answer]] = {}
+        self.jobs: dict[Any, asyncio.Task[None]] = {}
+        """The game's jobs running now, by key."""
+        self.warmed: set[Any] = set()
+        """Keys of finished jobs that only warmed the cache (not run again)."""
         self.tasks: set[asyncio.Task[Any]] = set()
         self.ticker: asyncio.Task[None] | None = None
 
     # -- loading ----------------------------------------------------------------------------
     def load_events(self, rows: list[Any]) -> None:
         """Fold the stored log of the current game (rows of :class:`EventRow`, in order)."""
-        state = new_game(self.config)
+        kind = self.kind
+        state = kind.new(self.config)
         for r in rows:
             self.version = max(self.version, r.seq)
             if r.game != self.game:
                 continue
             if r.payload["type"] == "game_reset":
                 self.game_start_version = r.seq
+                text = dumps(r.payload)
             else:
-                state = evolve(state, event_from_dict(r.payload))
-            self.log.append((r.seq, dumps(_public_event(r.payload))))
+                event = kind.event_from_dict(r.payload)
+                state = kind.evolve(state, event)
+                text = dumps(kind.public_event(event))
+            self.log.append((r.seq, text))
         self.state = state
 
     @property
     def status(self) -> str:
-        return status_of(self.state)
+        return self.kind.status(self.state)
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, player: str | None) -> dict[str, Any]:
-        """The full public state for ``player`` (``None``: a spectator)."""
-        v = self.state.public_view(player)
-        return self._fix_view(v, self.version)
-
-    @staticmethod
-    def _fix_view(v: dict[str, Any], version: int) -> dict[str, Any]:
-        v["version"] = version
-        for h in v.get("history", ()):
-            h["solution"] = None
-        return v
-
-    def slim_view(self, state: GameState, version: int, event_type: str) -> dict[str, Any]:
-        heavy = any(event_type in when for when in HEAVY_KEYS.values())
-        v = self._fix_view(state.public_view(None, heavy=heavy), version)  # most events: not even computed
-        del v["you"]
-        if v["round"] is not None:
-            del v["round"]["your_bid"]
-            for a in v["round"]["attempts"]:  # finished attempts: their moves, not every path step again
-                del a["paths"]
-        if heavy:
-            for key, when in HEAVY_KEYS.items():
-                if event_type not in when:
-                    del v[key]
+        """The whole state as ``player`` may see it (``None``: a spectator)."""
+        v = self.kind.view(self.state, player)
+        v["version"] = self.version
         return v
 
     def presence(self) -> dict[str, Any]:
         online = {s.player for s in self.sessions if s.player is not None}
         seats = []
-        for p in self.state.players:
+        for p in self.kind.players(self.state):
             if not p.seated:
                 continue
             seat = self.seats.get(p.id)
@@ -196,18 +147,28 @@ class Room:
                           "level": seat.level if seat else None, "online": p.id in online})
         return {"seats": seats, "spectators": sum(1 for s in self.sessions if s.player is None)}
 
+    def info(self, protocol: int = P.PROTOCOL_VERSION) -> dict[str, Any]:
+        """The room as ``welcome`` describes it (protocol 1: ``game`` is the game number)."""
+        out = {"room_id": self.id, "name": self.name, "private": self.private, "game": self.kind.name,
+               "game_number": self.game, "title": self.kind.title, "options": self.public_options()}
+        if protocol < 2:
+            out["game"] = self.game
+        return out
+
     def summary(self) -> dict[str, Any]:
         pres = {s["player"]: s for s in self.presence()["seats"]}
         return {
             "room_id": self.id, "name": self.name, "private": self.private, "status": self.status,
-            "phase": self.state.phase, "created": self.created, "url": f"/r/{self.id}", "game": self.game,
+            "phase": self.kind.phase(self.state), "created": self.created, "url": f"/r/{self.id}",
+            "game": self.kind.name, "title": self.kind.title, "game_number": self.game,
             "players": [{"id": p.id, "name": p.name, "bot": pres[p.id]["bot"], "online": pres[p.id]["online"],
-                         "score": p.score} for p in self.state.players if p.id in pres],
+                         "score": p.score} for p in self.kind.players(self.state) if p.id in pres],
             "spectators": sum(1 for s in self.sessions if s.player is None), "options": self.public_options(),
         }
 
     def public_options(self) -> dict[str, Any]:
-        return {k: v for k, v in self.options.items() if k != "bots"} | {"name": self.name}
+        return {k: v for k, v in self.options.items() if k != "bots"} | {"name": self.name,
+                                                                         "game": self.kind.name}
 
     def missed(self, since: int | None) -> list[dict[str, Any]] | None:
         if since is None or since < self.game_start_version or since > self.version:
@@ -232,26 +193,26 @@ class Room:
         async with self.lock:
             await self._act_locked(action)
 
-    async def _act_locked(self, action: Any) -> list[Event]:
+    async def _act_locked(self, action: Any) -> list[Any]:
         now = self.manager.now()
-        _, due = tick(self.state, now)
+        _, due = self.kind.tick(self.state, now)
         if due:
             await self._commit(due)
-        _state, events = apply(self.state, action, now)
+        _state, events = self.kind.apply(self.state, action, now)
         await self._commit(events)
         return events
 
     async def tick(self) -> None:
         """Let time pass: run out clocks that are due."""
         async with self.lock:
-            _, events = tick(self.state, self.manager.now())
+            _, events = self.kind.tick(self.state, self.manager.now())
             if events:
                 await self._commit(events)
 
-    async def _commit(self, events: list[Event], *, reset_to: int | None = None,
-                      reset_state: GameState | None = None) -> None:
+    async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None) -> None:
         """Persist events, then fold, broadcast and react to them.  With ``reset_to``
         a ``game_reset`` to that game comes first and ``events`` belong to it."""
+        kind = self.kind
         payloads = [e.to_dict() for e in events]
         if reset_to is not None:
             payloads.insert(0, {"type": "game_reset", "game": reset_to, "at": self.manager.now()})
@@ -259,13 +220,15 @@ class Room:
             return
         state = reset_state if reset_to is not None and reset_state is not None else self.state
         game = reset_to if reset_to is not None else self.game
-        states: list[GameState] = []
+        states: list[Any] = []
         for e in events:
-            state = evolve(state, e)
+            state = kind.evolve(state, e)
             states.append(state)
+        texts = [dumps(kind.public_event(e)) for e in events]
         if reset_to is not None:
-            states.insert(0, reset_state if reset_state is not None else new_game(self.config))
-        new_status = status_of(state)
+            states.insert(0, reset_state if reset_state is not None else kind.new(self.config))
+            texts.insert(0, dumps(payloads[0]))
+        new_status = kind.status(state)
         append = asyncio.ensure_future(self.manager.storage.append_events(
             self.id, game, self.version + 1, payloads,
             status=new_status if (new_status != self.status or reset_to is not None) else None,
@@ -283,76 +246,65 @@ class Room:
             self.game = reset_to
             self.log = []
             self.game_start_version = self.version + 1
-            for key in [k for k in self.solving if k[0] != reset_to]:
-                self.solving.pop(key).cancel()
+            self.warmed.clear()
         now = self.manager.now()
         presence_changed = False
-        for payload, st in zip(payloads, states, strict=True):
+        for payload, text, st in zip(payloads, texts, states, strict=True):
             self.version += 1
-            event_text = dumps(_public_event(payload))
-            self.log.append((self.version, event_text))
+            self.log.append((self.version, text))
             self.state = st
-            kind = payload["type"]
+            kind_of_event = payload["type"]
             if self.sessions:  # the event's JSON is encoded once, for the log and the message
-                self.broadcast_text(f'{{"type":"event","version":{self.version},"server_time":{json.dumps(now)},'
-                                    f'"event":{event_text},"state":{dumps(self.slim_view(st, self.version, kind))}}}')
-            self._react(payload, st)
-            presence_changed |= kind in ("player_joined", "player_left", "game_reset")
+                view = kind.event_state(st, kind_of_event)
+                view["version"] = self.version
+                self.broadcast_event(f'{{"type":"event","version":{self.version},"server_time":{json.dumps(now)},'
+                                     f'"event":{text},"state":{dumps(view)}', st)
+            presence_changed |= kind_of_event in ("player_joined", "player_left", "game_reset")
         self.state = state
         if presence_changed and self.sessions:
             self.broadcast_presence()
+        self.schedule_jobs()
         self.wake.set()
         if cancelled:
             raise asyncio.CancelledError
 
-    def _react(self, payload: Mapping[str, Any], state: GameState) -> None:
-        kind = payload["type"]
-        if kind == "chip_drawn" and state.round is not None:
-            self._solve_round(state.round.number)
-        elif kind == "round_ended":
-            self._spawn(self._report_solution(self.game, int(payload["round"])))
+    def broadcast_event(self, head: str, state: Any) -> None:
+        """Send an event message (``head`` lacks its closing brace) to every session,
+        with the ``private`` part of the game's state for those who have one."""
+        public = head + "}"
+        for s in list(self.sessions):
+            own = self.kind.private(state, s.player) if s.player is not None else None
+            s.deliver(public if own is None else f'{head},"private":{dumps(own)}}}')
 
-    # -- the solver's answers -----------------------------------------------------------------------
-    def _round_puzzle(self, number: int) -> Puzzle | None:
-        s = self.state
-        if s.round is not None and s.round.number == number:
-            return s.round.puzzle
-        for r in s.history:
-            if r.number == number and s.board is not None:
-                return Puzzle(Position(s.board, r.start), r.target, r.active)
-        return None
+    # -- the game's jobs (the solver) -----------------------------------------------------------------
+    def schedule_jobs(self) -> None:
+        """Start the jobs the game wants now and are not running or done."""
+        for job in self.kind.jobs(self.state):
+            if job.key not in self.jobs and not (job.to_action is None and job.key in self.warmed):
+                task = asyncio.ensure_future(self._run_job(job))
+                self.jobs[job.key] = task
+                self.tasks.add(task)
+                task.add_done_callback(self._job_done)
 
-    def _solve_round(self, number: int) -> asyncio.Future[Answer] | None:
-        key = (self.game, number)
-        fut = self.solving.get(key)
-        if fut is None:
-            puzzle = self._round_puzzle(number)
-            if puzzle is None:
-                return None
-            fut = self.manager.solver.solve(puzzle, self.config.rules)
-            self.solving[key] = fut
-        return fut
+    def _job_done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room %s: a job failed", self.id, exc_info=task.exception())
 
-    async def _report_solution(self, game: int, number: int) -> None:
-        """Once round ``number`` is over: tell everyone its optimal length (never before)."""
-        fut = self._solve_round(number)
-        if fut is None:
-            return
-        answer = await asyncio.shield(fut)
+    async def _run_job(self, job: Job) -> None:
+        try:
+            result = await self.manager.solver.run(job)
+        finally:
+            self.jobs.pop(job.key, None)
         async with self.lock:
-            self.solving.pop((game, number), None)
-            if self.game != game or self.state.solution_of(number) is not None:
+            # The game decides with the state of now, not of when the job began.
+            wanted = next((j for j in self.kind.jobs(self.state) if j.key == job.key), None)
+            if wanted is None:
                 return
-            await self._act_locked(ReportSolution(number, answer.optimal, answer.moves))
-
-    def resume_solutions(self) -> None:
-        """After loading: solve the round in play, report finished rounds still lacking their optimum."""
-        s = self.state
-        if s.round is not None:
-            self._solve_round(s.round.number)
-        for r in s.history:
-            if s.solution_of(r.number) is None:
-                self._spawn(self._report_solution(self.game, r.number))
+            if wanted.to_action is None:
+                self.warmed.add(job.key)
+                return
+            await self._act_locked(wanted.to_action(result))
 
     def _spawn(self, coro: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(coro)
@@ -372,7 +324,7 @@ class Room:
     async def _tick_loop(self) -> None:
         while True:
             self.wake.clear()
-            deadline = next_deadline(self.state)
+            deadline = self.kind.deadline(self.state)
             if deadline is None:
                 await self.wake.wait()
                 continue
@@ -404,7 +356,7 @@ class Room:
         return hash_token(f"bot:{self.seed}:{player_id}")[:32]
 
     def _check_room_for(self, bot: bool) -> None:
-        seated = [p for p in self.state.players if p.seated]
+        seated = [p for p in self.kind.players(self.state) if p.seated]
         if len(seated) >= P.MAX_SEATS:
             raise ProtocolError(f"the room is full ({P.MAX_SEATS} seats): watch as a spectator", "full")
         if bot and sum(1 for p in seated if self.seats.get(p.id) and self.seats[p.id].bot) >= P.MAX_BOTS:
@@ -415,52 +367,63 @@ class Room:
         self._check_room_for(bot)
         pid = f"{'b' if bot else 'p'}{len(self.seats) + 1}"
         now = self.manager.now()
-        _, _events = apply(self.state, Join(pid, name), now)  # refuse before anything is stored
+        self.kind.apply(self.state, self.kind.join(pid, name), now)  # refuse before anything is stored
         token = self.bot_token(pid) if bot else secrets.token_urlsafe(24)
         seat = Seat(pid, name, hash_token(token), bot, level, now)
         await self.manager.storage.add_seat(self.id, SeatRow(pid, name, seat.token_hash, bot, level, now))
         self.seats[pid] = seat
-        await self._act_locked(Join(pid, name))
+        await self._act_locked(self.kind.join(pid, name))
         return seat, token
 
     def bot_name(self, level: str) -> str:
-        taken = {p.name.casefold() for p in self.state.players if p.seated}
+        taken = {p.name.casefold() for p in self.kind.players(self.state) if p.seated}
+        label = self.kind.bot_name(level)
         for n in BOT_NAMES:
-            name = f"{n} ({level})"
+            name = f"{n} ({label})"
             if name.casefold() not in taken:
                 return name
-        return f"Bot {len(self.seats) + 1} ({level})"
+        return f"Bot {len(self.seats) + 1} ({label})"
 
     async def add_bot(self, level: str, name: str | None = None) -> Seat:
+        if level not in self.kind.bot_levels:
+            raise ProtocolError(f"level must be one of {', '.join(self.kind.bot_levels)} in {self.kind.title}, "
+                                f"got {level!r}")
         async with self.lock:
             seat, token = await self.add_seat(name or self.bot_name(level), bot=True, level=level)
         self.manager.start_bot(self, seat, token)
         return seat
 
+    def seated(self, player: str | None) -> bool:
+        me = self.player(player)
+        return me is not None and me.seated
+
+    def player(self, player: str | None) -> Any:
+        return next((p for p in self.kind.players(self.state) if p.id == player), None)
+
     async def restart(self, player: str) -> None:
         """The host opens a new game in this room: the current one ends, everyone is seated again."""
         async with self.lock:
-            s = self.state
-            if s.player(player) is None or not s.player(player).seated:  # type: ignore[union-attr]
+            kind, s = self.kind, self.state
+            host = kind.host(s)
+            if not self.seated(player):
                 raise GameError("you are not in this game: join it first", "not_seated")
-            if s.host != player:
-                raise GameError(f"only the host ({s.name_of(s.host)}) can restart", "not_host")
-            if s.phase == "lobby":
+            if host != player:
+                raise GameError(f"only the host ({getattr(self.player(host), 'name', host)}) can restart",
+                                "not_host")
+            if kind.phase(s) == "lobby":
                 raise GameError("the game has not started yet: start it instead", "phase")
-            if s.phase != "over":
-                await self._act_locked(EndGame(player))
+            if kind.status(s) != "over":
+                await self._act_locked(kind.end(player))
             old = self.state
             game = self.game + 1
             config = self.manager.config_factory(self.options, self.seed, game)
-            fresh = new_game(config)
-            order = [old.host] + [p for p in old.seated if p != old.host]
+            fresh = kind.new(config)
+            seated = [p for p in kind.players(old) if p.seated]
+            order = sorted(seated, key=lambda p: p.id != host)  # the host first: host again
             state, joins = fresh, []
             now = self.manager.now()
-            for pid in order:
-                p = old.player(pid) if pid is not None else None
-                if p is None:
-                    continue
-                state, ev = apply(state, Join(p.id, p.name), now)
+            for p in order:
+                state, ev = kind.apply(state, kind.join(p.id, p.name), now)
                 joins.extend(ev)
             self.config = config
             await self._commit(joins, reset_to=game, reset_state=fresh)
@@ -481,6 +444,7 @@ class Session:
         self.player: str | None = None
         self.name: str | None = None
         self.spectator = False
+        self.protocol = P.PROTOCOL_VERSION
         self.welcomed = False
         self.closed = False
         self.bucket = P.TokenBucket(manager.rate[0], manager.rate[1])
@@ -532,7 +496,7 @@ class Session:
             return
         ref: object = None
         try:
-            msg = P.parse_message(text)
+            msg = P.parse_message(text, self.room.kind.name)
             ref = msg.get("ref")
             if msg["type"] == "hello":
                 await self._hello(msg)
@@ -559,6 +523,11 @@ class Session:
         if self.welcomed:
             raise ProtocolError("hello was already sent on this connection (send sync to catch up)")
         room = self.room
+        kind = room.kind
+        if msg["protocol"] < kind.min_protocol:
+            raise ProtocolError(f"this room plays {kind.title}, which needs protocol {P.PROTOCOL_VERSION} "
+                                f"(you speak {msg['protocol']}): reload the page", "protocol")
+        self.protocol = msg["protocol"]
         token_out: str | None = None
         if msg["seat_token"] is not None:
             seat = room.seat_by_token(msg["seat_token"])
@@ -566,10 +535,10 @@ class Session:
                 raise ProtocolError("this seat token is not valid in this room: send hello again without it "
                                     "to join as a new player", "bad_token")
             self.player, self.name, token_out = seat.player_id, seat.name, msg["seat_token"]
-            me = room.state.player(seat.player_id)
-            if me is not None and not me.seated and room.state.phase != "over" and not seat.bot:
+            me = room.player(seat.player_id)
+            if me is not None and not me.seated and room.status != "over" and not seat.bot:
                 try:
-                    await room.act(Join(seat.player_id, seat.name))  # back after a leave
+                    await room.act(kind.join(seat.player_id, seat.name))  # back after a leave
                 except GameError:
                     pass
         elif msg["spectate"]:
@@ -588,16 +557,19 @@ class Session:
         async with room.lock:  # no event may slip between the welcome's state and the next broadcast
             self.welcomed = True
             room.sessions.add(self)
-            self.send({
-                "type": "welcome", "protocol": P.PROTOCOL_VERSION, "server_time": self.manager.now(),
-                "room": {"room_id": room.id, "name": room.name, "private": room.private, "game": room.game,
-                         "options": room.public_options()},
+            welcome = {
+                "type": "welcome", "protocol": self.protocol, "server_time": self.manager.now(),
+                "room": room.info(self.protocol),
                 "you": {"player": self.player, "name": self.name, "seat_token": token_out,
                         "spectator": self.player is None, "host": self.player is not None
-                        and room.state.host == self.player},
+                        and kind.host(room.state) == self.player},
                 "version": room.version, "state": room.view(self.player), "missed": room.missed(msg["since"]),
                 "presence": room.presence(), "chat": chat,
-            })
+            }
+            own = kind.private(room.state, self.player) if self.player is not None else None
+            if own is not None:
+                welcome["private"] = own
+            self.send(welcome)
             presence = dumps({"type": "presence", **room.presence()})
             for other in list(room.sessions):
                 if other is not self:
@@ -610,52 +582,46 @@ class Session:
 
     def _host(self) -> str:
         me = self._seated()
-        if self.room.state.host != me:
-            raise GameError(f"only the host ({self.room.state.name_of(self.room.state.host)}) can do this",
+        host = self.room.kind.host(self.room.state)
+        if host != me:
+            raise GameError(f"only the host ({getattr(self.room.player(host), 'name', host)}) can do this",
                             "not_host")
         return me
 
     async def _dispatch(self, msg: dict[str, Any]) -> None:
         room = self.room
+        game = room.kind
         kind = msg["type"]
         if kind == "ping":
             self.send({"type": "pong", "server_time": self.manager.now()})
         elif kind == "sync":
             async with room.lock:
-                self.send({"type": "sync", "version": room.version, "server_time": self.manager.now(),
-                           "state": room.view(self.player), "missed": room.missed(msg["since"])})
-        elif kind == "request_solution":
-            self.send(self._solution(msg["round"]))
+                reply = {"type": "sync", "version": room.version, "server_time": self.manager.now(),
+                         "state": room.view(self.player), "missed": room.missed(msg["since"])}
+                own = game.private(room.state, self.player) if self.player is not None else None
+                if own is not None:
+                    reply["private"] = own
+                self.send(reply)
         elif kind == "chat":
             me = self._seated()
             at = self.manager.now()
-            name = room.state.name_of(me)
+            name = getattr(room.player(me), "name", me)
             cid = await self.manager.storage.add_chat(room.id, me, name, msg["text"], at)
             room.broadcast({"type": "chat", "id": cid, "player": me, "name": name, "text": msg["text"], "at": at})
-        elif kind == "bid":
-            await room.act(Bid(self._seated(), msg["moves"]))
-        elif kind == "move":
-            me = self._seated()
-            await room.act(Demonstrate(me, self._move(msg)))
-        elif kind == "give_up":
-            await room.act(GiveUp(self._seated()))
-        elif kind == "turn_clock":
-            await room.act(TurnClock(self._seated()))
         elif kind == "start":
-            await room.act(Start(self._seated()))
+            await room.act(game.start(self._seated()))
         elif kind == "end_game":
-            await room.act(EndGame(self._seated()))
+            await room.act(game.end(self._seated()))
         elif kind == "leave":
-            await room.act(Leave(self._seated()))
+            await room.act(game.leave(self._seated()))
         elif kind == "join":
             me = self._seated()
-            seat = room.seats[me]
-            await room.act(Join(me, seat.name))
+            await room.act(game.join(me, room.seats[me].name))
         elif kind == "restart":
             await room.restart(self._seated())
         elif kind == "add_bot":
             self._host()
-            if room.state.phase == "over":
+            if room.status == "over":
                 raise GameError("the game is over: restart it to play again", "phase")
             await room.add_bot(msg["level"], msg["name"])
         elif kind == "remove_bot":
@@ -663,56 +629,17 @@ class Session:
             bot = room.seats.get(msg["player"])
             if bot is None or not bot.bot:
                 raise ProtocolError(f"{msg['player']!r} is not a bot of this room")
-            p = room.state.player(bot.player_id)
-            if p is None or not p.seated:
+            if not room.seated(bot.player_id):
                 raise GameError(f"{bot.name} is not seated", "not_seated")
-            await room.act(Leave(bot.player_id))
+            await room.act(game.leave(bot.player_id))
             self.manager.stop_bot(room, bot.player_id)
-        else:  # pragma: no cover - parse_message knows every type
-            raise ProtocolError(f"unknown message type {kind!r}", "unknown_type")
-
-    def _move(self, msg: dict[str, Any]) -> Move:
-        position = self.room.state.position
-        if position is None:
-            raise GameError("the game has not started: there is nothing to move", "phase")
-        robot = msg["robot"]
-        if isinstance(robot, str):
-            try:
-                robot = position.index_of(robot)
-            except KeyError:
-                colors = ", ".join(r.color for r in position.robots)
-                raise ProtocolError(f"there is no {robot} robot in this game; robots: {colors}") from None
-        elif robot >= len(position.robots):
-            raise ProtocolError(f"robot index {robot} is out of range: 0 to {len(position.robots) - 1}")
-        return Move(robot, Direction[msg["direction"]], msg["stop"])
-
-    def _solution(self, number: int) -> dict[str, Any]:
-        s = self.room.state
-        result = next((r for r in s.history if r.number == number), None)
-        if result is None:
-            if s.round is not None and s.round.number == number:
-                raise ProtocolError(f"round {number} is still being played: the solution is shown after it",
-                                    "not_yet")
-            raise ProtocolError(f"there is no finished round {number} in this game", "not_yet")
-        sol = s.solution_of(number)
-        if sol is None:
-            raise ProtocolError(f"the solution of round {number} is still being computed: try again in a moment",
-                                "not_yet")
-        paths: list[dict[str, Any]] = []
-        robots = result.start
-        if s.board is not None:
-            try:
-                _, ps = Position(s.board, robots).replay(sol.solution, self.room.config.rules)
-                paths = [p.to_dict() for p in ps]
-            except IllegalMove:  # pragma: no cover - the solver's moves are checked by the engine
-                paths = []
-        moves = []
-        for m in sol.solution:
-            d: dict[str, Any] = {"robot": m.robot, "color": robots[m.robot].color, "direction": m.direction.name}
-            if m.stop is not None:
-                d["stop"] = list(m.stop)
-            moves.append(d)
-        return {"type": "solution", "round": number, "optimal": sol.optimal, "moves": moves, "paths": paths}
+        else:  # the game's own messages (parse_message let through only those it takes)
+            action = game.parse_action(room.state, self.player or "", msg)
+            if isinstance(action, Query):
+                self.send(game.answer(room.state, action))
+            else:
+                self._seated()
+                await room.act(action)
 
 
 class RoomManager:
@@ -761,7 +688,7 @@ class RoomManager:
     def _activate(self, room: Room) -> None:
         if self.realtime:
             room.start_ticker()
-        room.resume_solutions()
+        room.schedule_jobs()
         for seat in room.seats.values():
             p = room.state.player(seat.player_id)
             if seat.bot and p is not None and p.seated:
@@ -787,8 +714,9 @@ class RoomManager:
         """A new room with normalised ``options`` (see :func:`protocol.normalize_options`), bots seated."""
         now = self.now()
         rid = new_room_id()
+        kind = get_game(options.get("game", P.DEFAULT_OPTIONS["game"]))
         row = RoomRow(rid, options.get("name") or f"Room {rid[:4]}", dict(options), bool(options["private"]),
-                      "lobby", 1, secrets.randbits(62), now, now)
+                      "lobby", 1, secrets.randbits(62), now, now, kind.name, kind.version)
         await self.storage.create_room(row)
         room = Room(self, row, [])
         self.rooms[rid] = room

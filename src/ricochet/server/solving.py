@@ -1,10 +1,10 @@
-"""The solver as a service for the server: optimal lengths of rounds and the
-bots' brains.
+"""The games' jobs as a service for the server: optimal lengths of rounds and
+the bots' brains (:class:`ricochet.games.Job`).
 
-The solver is CPU-bound compiled code that holds the GIL, so by default it
-runs in one worker *process* (the event loop keeps answering sockets).
-Answers are memoised by puzzle: the server's "optimal length" of a round and
-every bot at that table share one search.
+The solver is CPU-bound compiled code that holds the GIL, so by default jobs
+run in one worker *process* (the event loop keeps answering sockets).
+Results are memoised by the job's key: the server's "optimal length" of a
+round and every bot at that table share one search.
 """
 
 from __future__ import annotations
@@ -14,32 +14,17 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any
 
-from ..position import Move
+from ..games.interface import Job
+from ..games.jobs import Answer, solve_job, solve_puzzle
 from ..puzzle import Puzzle
 from ..rules import Rules
 
+__all__ = ["Answer", "SolverService"]
+
 log = logging.getLogger("ricochet.server")
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An optimal solution (``optimal`` moves, ``None`` when none was found:
-    ``status`` says why: ``unsolvable``, ``limit``, ``timeout`` or ``error``)."""
-
-    status: str
-    optimal: int | None
-    moves: tuple[Move, ...] = ()
-
-
-def _solve_job(puzzle: Puzzle, rules: Rules, time_limit: float, max_moves: int) -> Answer:
-    from ..solver import solve
-
-    sol = solve(puzzle, rules, time_limit=time_limit, max_moves=max_moves)
-    return Answer(sol.status, sol.length if sol.solved else None, tuple(sol.moves) if sol.solved else ())
 
 
 class SolverService:
@@ -77,37 +62,46 @@ class SolverService:
 
             self._pool().submit(warm_up)
 
-    @staticmethod
-    def key(puzzle: Puzzle, rules: Rules) -> Any:
-        return (puzzle.position.board, puzzle.position.robots, puzzle.target, puzzle.active, rules)
-
     def solve(self, puzzle: Puzzle, rules: Rules) -> asyncio.Future[Answer]:
-        """A future of the answer; the same puzzle asked twice shares one search."""
-        key = self.key(puzzle, rules)
+        """A future of the solver's answer; the same puzzle asked twice shares one search."""
+        return self.run(solve_job(puzzle, rules))
+
+    def run(self, job: Job) -> asyncio.Future[Any]:
+        """A future of ``job.fn(*job.args)``, run in the worker; equal keys share one run."""
+        key = job.key
         fut = self._cache.get(key)
-        if fut is not None and not (fut.done() and fut.exception() is not None):
+        if fut is not None and not (fut.done() and (fut.cancelled() or fut.exception() is not None)):
             self._cache.move_to_end(key)
             return fut
         loop = asyncio.get_running_loop()
-        if self.solve_fn is not None:
-            inner = loop.run_in_executor(self._pool(), self.solve_fn, puzzle, rules)
+        if job.fn is solve_puzzle:
+            puzzle, rules = job.args
+            if self.solve_fn is not None:
+                inner = loop.run_in_executor(self._pool(), self.solve_fn, puzzle, rules)
+            else:
+                inner = loop.run_in_executor(self._pool(), solve_puzzle, puzzle, rules, self.time_limit,
+                                             self.max_moves)
+            fut = asyncio.ensure_future(self._guard(inner, Answer("error", None)))
         else:
-            inner = loop.run_in_executor(self._pool(), _solve_job, puzzle, rules, self.time_limit, self.max_moves)
-        fut = asyncio.ensure_future(self._guard(inner))
+            fut = asyncio.ensure_future(self._guard(loop.run_in_executor(self._pool(), job.fn, *job.args), None))
         self._cache[key] = fut
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
         return fut
 
     @staticmethod
-    async def _guard(inner: asyncio.Future[Answer]) -> Answer:
+    async def _guard(inner: asyncio.Future[Any], fallback: Any) -> Any:
+        """The result; a failure is logged and raised again, except where a
+        ``fallback`` answer says so (the solver's ``error`` status)."""
         try:
             return await inner
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("solver failed")
-            return Answer("error", None)
+            log.exception("a job failed in the worker")
+            if fallback is None:
+                raise
+            return fallback
 
     def close(self) -> None:
         for fut in self._cache.values():

@@ -56,6 +56,8 @@ rooms_table = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("game_name", sa.String(32), nullable=False, server_default="ricochet-robots"),
+    sa.Column("game_version", sa.Integer, nullable=False, server_default="1"),
 )
 events_table = sa.Table(
     "events", metadata,
@@ -130,6 +132,10 @@ class RoomRow:
     seed: int
     created: float
     updated: float
+    game_name: str = "ricochet-robots"
+    """Which game the room plays (``ricochet.games.GAMES``)."""
+    game_version: int = 1
+    """The version of that game's event format the log was written in."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,270 @@
+"""The table every game shares: seated players, the host, starting and ending.
+
+* actions :class:`Join`, :class:`Leave`, :class:`Start`, :class:`EndGame`;
+* events :class:`PlayerJoined`, :class:`PlayerLeft`, :class:`GameEnded`;
+* :class:`TableState`, the fields every game's state has (games subclass it);
+* :class:`Tx`, a transaction that folds each event into the state as it is
+  emitted, and :func:`decide_table`, the checks and events of the shared actions.
+
+Readings of our own: the first player to sit down is the host; when the host
+leaves, the next seated player is.  A name is unique among the seated players
+(case-insensitive).  Winners are the players with the most points (ties share).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from .events import Event
+from .interface import GameError
+
+__all__ = [
+    "MAX_ID",
+    "MAX_NAME",
+    "EndGame",
+    "GameEnded",
+    "Join",
+    "Leave",
+    "PlayerJoined",
+    "PlayerLeft",
+    "PlayerState",
+    "Start",
+    "TableState",
+    "Tx",
+    "check_text",
+    "decide_table",
+    "evolve_table",
+    "now_of",
+    "seated_player",
+    "winners_of",
+]
+
+MAX_NAME = 32
+MAX_ID = 64
+
+
+# -- actions -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Join:
+    """A player takes a seat (before or during the game; again after leaving)."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A player leaves; what they won stays theirs."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Start:
+    """The host starts the game."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class EndGame:
+    """The host ends the game now ("players are free to end in any other way they agree to")."""
+
+    player: str
+
+
+# -- events --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerJoined(Event):
+    type: ClassVar[str] = "player_joined"
+    player: str
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class PlayerLeft(Event):
+    type: ClassVar[str] = "player_left"
+    player: str
+    at: float
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    """``reason``: why (``target_score``, ``host_ended`` …, the game says);
+    ``winners`` share the win (most points)."""
+
+    type: ClassVar[str] = "game_ended"
+    _decode: ClassVar[dict[str, Callable[[Any], Any]]] = {"winners": tuple}
+    reason: str
+    winners: tuple[str, ...]
+    at: float
+
+
+TABLE_EVENTS: tuple[type[Event], ...] = (PlayerJoined, PlayerLeft, GameEnded)
+
+
+# -- state -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlayerState:
+    """A player: id, display name, whether seated now, what they won (in order:
+    Ricochet Robots chips, Ricochet Pyramids goals…); the score is how many."""
+
+    id: str
+    name: str
+    seated: bool = True
+    chips: tuple[Any, ...] = ()
+
+    @property
+    def score(self) -> int:
+        return len(self.chips)
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The fields every game's state has.  ``phase`` is ``lobby`` before the
+    start and ``over`` at the end; games name the phases in between."""
+
+    config: Any
+    version: int = 0
+    """Number of events folded in."""
+    time: float = 0.0
+    """Time of the last event."""
+    phase: str = "lobby"
+    players: tuple[PlayerState, ...] = ()
+    host: str | None = None
+    winners: tuple[str, ...] = ()
+    end_reason: str | None = None
+
+    def player(self, player_id: str) -> PlayerState | None:
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        return None
+
+    @property
+    def seated(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.players if p.seated)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        return {p.id: p.score for p in self.players}
+
+    def name_of(self, player_id: str | None) -> str:
+        p = self.player(player_id) if player_id is not None else None
+        return p.name if p else str(player_id)
+
+    def with_player(self, player_id: str, **changes: Any) -> tuple[PlayerState, ...]:
+        """The players with one of them changed."""
+        return tuple(replace(p, **changes) if p.id == player_id else p for p in self.players)
+
+
+def evolve_table(s: Any, event: Event) -> Any | None:
+    """Fold a shared table event into ``s`` (already stamped with version and
+    time); ``None`` when the event is not one of them."""
+    if isinstance(event, PlayerJoined):
+        if s.player(event.player) is None:
+            players = s.players + (PlayerState(event.player, event.name),)
+        else:
+            players = s.with_player(event.player, name=event.name, seated=True)
+        return replace(s, players=players, host=s.host if s.host is not None else event.player)
+    if isinstance(event, PlayerLeft):
+        s = replace(s, players=s.with_player(event.player, seated=False))
+        if s.host == event.player:
+            s = replace(s, host=next(iter(s.seated), None))
+        return s
+    if isinstance(event, GameEnded):
+        return replace(s, phase="over", winners=event.winners, end_reason=event.reason)
+    return None
+
+
+# -- deciding ----------------------------------------------------------------------------------
+class Tx:
+    """Collects events, folding each into the state as it is emitted."""
+
+    def __init__(self, evolve: Callable[[Any, Event], Any], state: Any) -> None:
+        self._evolve = evolve
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.state = self._evolve(self.state, event)
+        self.events.append(event)
+
+
+def now_of(state: TableState, now: float) -> float:
+    """``now`` checked; times never run backwards (a late earlier time counts as the last event's)."""
+    if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
+        raise TypeError(f"now must be a time in seconds, got {now!r}")
+    return max(float(now), state.time)
+
+
+def check_text(what: str, value: object, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise GameError(f"{what} must be a non-empty text, got {value!r}", "join")
+    text = value.strip()
+    if len(text) > limit:
+        raise GameError(f"{what} may have at most {limit} characters, got {len(text)}", "join")
+    return text
+
+
+def seated_player(state: TableState, player: str) -> PlayerState:
+    """The seated player, or :class:`GameError` ``not_seated``."""
+    p = state.player(player)
+    if p is None or not p.seated:
+        raise GameError("you are not in this game: join it first", "not_seated")
+    return p
+
+
+def winners_of(state: TableState) -> tuple[str, ...]:
+    """The players with the most points (seated ones too when nobody scored)."""
+    best = max((p.score for p in state.players), default=0)
+    return tuple(p.id for p in state.players if p.score == best and (best > 0 or p.seated))
+
+
+def decide_table(tx: Tx, action: object, now: float, *, min_players: int,
+                 start: Callable[[Tx, float], None], left: Callable[[Tx, str, float], None]) -> bool:
+    """Decide a shared table action (``False``: not one of them).  ``start``
+    sets the game up once the host's Start is accepted; ``left`` reacts to a
+    player leaving mid-game (e.g. a demonstration they were giving fails)."""
+    s = tx.state
+    if isinstance(action, Join):
+        pid = check_text("a player id", action.player, MAX_ID)
+        name = check_text("a name", action.name, MAX_NAME)
+        if s.phase == "over":
+            raise GameError("the game is over: it cannot be joined", "phase")
+        me = s.player(pid)
+        if me is not None and me.seated:
+            raise GameError(f"you are already in the game as {me.name}", "join")
+        for p in s.players:
+            if p.seated and p.id != pid and p.name.casefold() == name.casefold():
+                raise GameError(f"the name {p.name} is taken in this game: choose another", "join")
+        tx.emit(PlayerJoined(pid, name, now))
+    elif isinstance(action, Leave):
+        seated_player(s, action.player)
+        tx.emit(PlayerLeft(action.player, now))
+        left(tx, action.player, now)
+    elif isinstance(action, Start):
+        seated_player(s, action.player)
+        if s.phase != "lobby":
+            raise GameError("the game has already started", "phase")
+        if s.host != action.player:
+            raise GameError(f"only the host ({s.name_of(s.host)}) can start the game", "not_host")
+        seated = s.seated
+        if len(seated) < min_players:
+            raise GameError(f"at least {min_players} players are needed to start; "
+                            f"{len(seated)} {'is' if len(seated) == 1 else 'are'} seated", "phase")
+        start(tx, now)
+    elif isinstance(action, EndGame):
+        seated_player(s, action.player)
+        if s.host != action.player:
+            raise GameError(f"only the host ({s.name_of(s.host)}) can end the game", "not_host")
+        if s.phase in ("lobby", "over"):
+            raise GameError("the game is over" if s.phase == "over" else "the game has not started", "phase")
+        tx.emit(GameEnded("host_ended", winners_of(s), now))
+    else:
+        return False
+    return True
