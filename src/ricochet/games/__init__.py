@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .bidding import MAX_BID, MIN_BID
 from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
-
+from .pyramids import PYRAMIDS
 from .ricochet_robots import (
     EVENT_TYPES,
     RICOCHET_ROBOTS,
@@ -42,7 +42,7 @@ from .ricochet_robots import (
     tick,
 )
 
-GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS,)}
+GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS)}
 """Every game of the site by name, in the order the lobby lists them."""
 DEFAULT_GAME = RICOCHET_ROBOTS.name
 

@@ -43,11 +43,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from ..board import ROBOT_COLORS
 from ..geometry import Cell, Direction
 from ..position import IllegalMove, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from .events import Event, encode, move_of, path_of
 from .interface import Game, GameError, Query
+from .messages import cell, field, whole
+from .options import kind_of
 from .table import TABLE_EVENTS, PlayerState, TableState, Tx, decide_table, evolve_table, now_of, seated_player
 
 __all__ = [
@@ -405,6 +408,10 @@ class BiddingGame(Game):
     def may_bid(self, state: Any, rnd: RoundState) -> None:
         """Raise :class:`GameError` while bids are not open yet (default: always open)."""
 
+    def check_rebid(self, rnd: RoundState, player: str, moves: int) -> None:
+        """Raise :class:`GameError` for a re-bid the game forbids (default: an equal
+        re-bid is allowed — it is not higher — and keeps the first time)."""
+
     def decide_game(self, tx: Tx, action: object, now: float) -> None:
         """The game's own actions (default: none)."""
         raise GameError(f"unknown action {type(action).__name__}", "invalid")
@@ -517,6 +524,7 @@ class BiddingGame(Game):
             rnd = self._round_phase(s, "bid")
             self.may_bid(s, rnd)
             moves = check_bid(rnd.bids, action.player, action.moves)
+            self.check_rebid(rnd, action.player, moves)
             tx.emit(BidPlaced(rnd.number, action.player, moves, now))
             if s.phase == "thinking":
                 # The first bid turns the timer (seed 000 "turns over the sand timer", seed 003).
@@ -656,11 +664,12 @@ class BiddingGame(Game):
     # -- protocol -----------------------------------------------------------------------------------
     def parse_action(self, state: Any, player: str, msg: Mapping[str, Any]) -> Any:
         """``bid`` → :class:`PlaceBid`, ``move`` → :class:`Demonstrate` (the robot
-        by colour or index), ``give_up``, ``turn_clock``; ``request_solution`` → a
-        :class:`Query`.  Fields were checked by the protocol (``docs/protocol.md``)."""
+        by colour or index; ``stop`` for the transparent robot), ``give_up``,
+        ``turn_clock``; ``request_solution`` → a :class:`Query`."""
         kind = msg["type"]
         if kind == "bid":
-            return PlaceBid(player, msg["moves"])
+            # The range is the round's to judge (code "bid"), with the never-raise rule.
+            return PlaceBid(player, whole(field(msg, "moves", "the number of moves you bid"), "moves"))
         if kind == "move":
             return Demonstrate(player, self._move(state, msg))
         if kind == "give_up":
@@ -668,15 +677,29 @@ class BiddingGame(Game):
         if kind == "turn_clock":
             return TurnClock(player)
         if kind == "request_solution":
-            return Query(player, kind, {"round": msg["round"]})
+            return Query(player, kind, {"round": whole(field(msg, "round", "the round number"), "round", 1)})
         raise GameError(f"unknown message type {kind!r}", "unknown_type")
 
     @staticmethod
     def _move(state: Any, msg: Mapping[str, Any]) -> Move:
+        robot = msg.get("robot")
+        if isinstance(robot, str):
+            if robot not in ROBOT_COLORS:
+                raise GameError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or an index), got {robot!r}",
+                                "bad_message")
+        elif isinstance(robot, int) and not isinstance(robot, bool):
+            whole(robot, "robot", 0, len(ROBOT_COLORS) - 1)
+        else:
+            raise GameError(f"move needs \"robot\": a colour like \"red\" (or an index), got {kind_of(robot)}",
+                            "bad_message")
+        direction = msg.get("direction")
+        if not isinstance(direction, str) or direction.upper() not in ("N", "E", "S", "W"):
+            raise GameError(f"move needs \"direction\": one of N, E, S, W, got {direction!r}", "bad_message")
+        stop = msg.get("stop")
+        stop_cell = None if stop is None else cell(stop, "stop")
         position = state.position
         if position is None:
             raise GameError("the game has not started: there is nothing to move", "phase")
-        robot = msg["robot"]
         if isinstance(robot, str):
             try:
                 robot = position.index_of(robot)
@@ -685,7 +708,7 @@ class BiddingGame(Game):
                 raise GameError(f"there is no {robot} robot in this game; robots: {colors}", "bad_message") from None
         elif robot >= len(position.robots):
             raise GameError(f"robot index {robot} is out of range: 0 to {len(position.robots) - 1}", "bad_message")
-        return Move(robot, Direction[msg["direction"]], msg["stop"])
+        return Move(robot, Direction[direction.upper()], stop_cell)
 
     # -- views ------------------------------------------------------------------------------------
     def round_view(self, state: Any, rnd: RoundState, viewer: str | None) -> dict[str, Any]:

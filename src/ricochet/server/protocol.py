@@ -2,16 +2,15 @@
 of every client message, room options, and the rate limiter.
 
 The shell's messages (``hello``, ``chat``, ``start`` …) are checked here; a
-game's own messages (``bid``, ``move`` …) by the validators of
-:data:`GAME_MESSAGES`, then turned into actions by the game
-(:meth:`ricochet.games.Game.parse_action`).
+game's own messages (``bid``, ``move`` …) are passed on as parsed and the game
+checks them as it turns them into actions (:meth:`ricochet.games.Game.parse_action`).
 
 Pure functions and small values, no I/O: the rooms module feeds text in and
 gets either a clean message dict or a :class:`ProtocolError` whose ``code`` and
 ``message`` go back to the client as an ``error`` message.
 
->>> parse_message('{"type": "bid", "moves": 7, "ref": 3}')
-{'type': 'bid', 'moves': 7, 'ref': 3}
+>>> parse_message('{"type": "chat", "text": " gg ", "ref": 3}')
+{'type': 'chat', 'text': 'gg', 'ref': 3}
 >>> try:
 ...     parse_message('{"type": "fly"}')
 ... except ProtocolError as e:
@@ -23,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -54,8 +52,6 @@ MISSED_LIMIT = 200
 """At most this many missed events are sent on resync; beyond that only the full state."""
 CHAT_HISTORY = 50
 BOT_LEVELS = ("beginner", "intermediate", "expert", "perfect")
-DIRECTIONS = ("N", "E", "S", "W")
-ROBOT_COLORS = ("red", "green", "blue", "yellow", "silver", "transparent")
 
 
 class ProtocolError(ValueError):
@@ -129,35 +125,6 @@ def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["spectate"] = _bool(msg.get("spectate", False), "spectate")
 
 
-def _bid(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
-    if "moves" not in msg:
-        raise ProtocolError("bid needs \"moves\": the number of moves you bid")
-    out["moves"] = _int(msg["moves"], "moves")  # the range is the game's to judge (code "bid")
-
-
-def _move(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
-    robot = msg.get("robot")
-    if isinstance(robot, str):
-        if robot not in ROBOT_COLORS:
-            raise ProtocolError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or an index), got {robot!r}")
-    elif isinstance(robot, int) and not isinstance(robot, bool):
-        _int(robot, "robot", 0, 5)
-    else:
-        raise ProtocolError(f"move needs \"robot\": a colour like \"red\" (or an index), got {_kind(robot)}")
-    out["robot"] = robot
-    direction = msg.get("direction")
-    if not isinstance(direction, str) or direction.upper() not in DIRECTIONS:
-        raise ProtocolError(f"move needs \"direction\": one of N, E, S, W, got {direction!r}")
-    out["direction"] = direction.upper()
-    stop = msg.get("stop")
-    if stop is not None:
-        if not (isinstance(stop, list) and len(stop) == 2):
-            raise ProtocolError("stop must be a cell [x, y]")
-        out["stop"] = (_int(stop[0], "stop x", 0, 31), _int(stop[1], "stop y", 0, 31))
-    else:
-        out["stop"] = None
-
-
 def _chat(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["text"] = clean_text(msg.get("text"), "text", MAX_CHAT)
 
@@ -179,12 +146,6 @@ def _remove_bot(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["player"] = player
 
 
-def _request_solution(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
-    if "round" not in msg:
-        raise ProtocolError("request_solution needs \"round\": the round number")
-    out["round"] = _int(msg["round"], "round", 1)
-
-
 def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     since = msg.get("since")
     out["since"] = None if since is None else _int(since, "since", 0)
@@ -196,17 +157,18 @@ MESSAGE_TYPES: dict[str, Validator] = {
     "chat": _chat, "add_bot": _add_bot, "remove_bot": _remove_bot, "sync": _sync, "ping": _none,
 }
 """The shell's message types (every game) and their field validators."""
-GAME_MESSAGES: dict[str, Validator] = {
-    "bid": _bid, "move": _move, "give_up": _none, "turn_clock": _none, "request_solution": _request_solution,
-}
-"""Field validators of the games' own message types (a game lists those it takes in ``message_types``)."""
+
+
+def _game_message(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    """A game's own message: its fields as sent; the game checks them (``parse_action``)."""
+    out.update((k, v) for k, v in msg.items() if k not in ("type", "ref"))
 
 
 def message_types(game: str | None = None) -> dict[str, Validator]:
     """The message types a room of ``game`` takes (``None``: any game's)."""
-    names = get_game(game).message_types if game is not None else {t for g in GAMES.values()
-                                                                     for t in g.message_types}
-    return MESSAGE_TYPES | {t: GAME_MESSAGES[t] for t in GAME_MESSAGES if t in names}
+    names = get_game(game).message_types if game is not None else sorted({t for g in GAMES.values()
+                                                                            for t in g.message_types})
+    return MESSAGE_TYPES | {t: _game_message for t in names}
 
 
 def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
