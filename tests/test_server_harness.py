@@ -22,7 +22,7 @@ from ricochet.position import Robot
 from ricochet.rules import Rules
 from ricochet.server.app import create_app
 from ricochet.server.bots import puzzle_from_view
-from ricochet.server.protocol import game_seed
+from ricochet.server.protocol import config_for, game_seed
 from ricochet.server.solving import SolverService
 from ricochet.solver import solve
 
@@ -33,8 +33,11 @@ BOARD = Board.build(6, 6, targets=[Target((5, 0), "red", "circle"), Target((0, 5
 ROBOTS = (Robot("red", (0, 0)), Robot("green", (5, 5)))
 
 
-def small_factory(options: Mapping[str, Any], seed: int, game: int) -> GameConfig:
-    """The room's timing options on the tiny board with plain rules."""
+def small_factory(options: Mapping[str, Any], seed: int, game: int) -> Any:
+    """A Ricochet Robots room: the room's timing options on the tiny board with plain rules.
+    Rooms of other games get their real configuration."""
+    if options.get("game", "ricochet-robots") != "ricochet-robots":
+        return config_for(options, seed, game)
     return GameConfig(
         board=BOARD, robots=ROBOTS, rules=Rules(), clock_seconds=options["clock_seconds"],
         no_bid_wait_seconds=options["no_bid_wait_seconds"], demo_seconds=options["demo_seconds"],

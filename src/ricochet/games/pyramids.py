@@ -706,7 +706,9 @@ class Pyramids(BiddingGame):
     def secrets(self, state: PyramidsState) -> list[Secret]:
         out = [Secret(None, "seed", state.config.seed)]
         rnd = state.round
-        if isinstance(rnd, PyramidsRound) and rnd.check is not None and rnd.check.solution:
+        # Until the demonstrations begin (a demonstrator may then play those very moves).
+        if isinstance(rnd, PyramidsRound) and rnd.check is not None and rnd.check.solution \
+                and state.phase in ("thinking", "bidding"):
             out.append(Secret(None, f"solution of round {rnd.number}", encode(rnd.check.solution)))
         return out
 

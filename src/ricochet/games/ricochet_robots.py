@@ -655,10 +655,9 @@ class RicochetRobots(BiddingGame):
         return svg(state.position, coordinates=True)
 
     def secrets(self, state: GameState) -> list[Secret]:
-        out = [Secret(None, "seed", state.config.seed)]
-        out += [Secret(None, f"solution of round {s.round}", encode(s.solution))
-                for s in state.solutions if s.solution]
-        return out
+        """The seed (it fixes the pile's order).  A round's solution is never in the
+        state before the round is over (the shell reports it only then)."""
+        return [Secret(None, "seed", state.config.seed)]
 
     # -- bots ---------------------------------------------------------------------------------------
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,

@@ -1,0 +1,178 @@
+"""The platform is game-agnostic: rooms of every game on one server, the lobby
+listing them, protocol 1 for old Ricochet Robots clients, a Ricochet Pyramids
+room played over the socket and resumed after a restart, and — for every game
+— no message ever carries what the game marks secret for someone else."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ricochet.games import GAMES
+from ricochet.games.pyramids import Tower
+from ricochet.position import Move
+from ricochet.server.rooms import Session
+from test_server_harness import Harness, Player
+
+
+@pytest.fixture
+def h(tmp_path: Path):
+    with Harness(tmp_path) as harness:
+        yield harness
+
+
+def pyramids_solution(h: Harness, rid: str) -> list[dict[str, Any]]:
+    """The optimal moves of the goal in play (as the room's solver found them), as ``move`` messages."""
+    rnd = h.manager.rooms[rid].state.round
+    assert rnd.check is not None and rnd.check.verdict == "accepted"
+    return [{"type": "move", "robot": m.robot, "direction": m.direction.name} for m in rnd.check.solution]
+
+
+def open_goal(h: Harness, p: Player) -> dict[str, Any]:
+    """Wait until the goal in play is checked and bids are open; the state then."""
+    h.idle()
+    p.drain()
+    assert p.state["round"]["open"], p.state["round"]
+    return p.state
+
+
+def test_the_lobby_lists_rooms_of_every_game_with_its_name(h: Harness) -> None:
+    rr = h.room(name="Robots")
+    py = h.room(name="Pyramids", game="pyramids", colors=4)
+    listed = {r["room_id"]: r for r in h.client.get("/api/rooms").json()["rooms"]}
+    assert listed[rr]["game"] == "ricochet-robots" and listed[rr]["title"] == "Ricochet Robots"
+    assert listed[py]["game"] == "pyramids" and listed[py]["options"]["colors"] == 4
+    opts = h.client.get("/api/options").json()
+    assert set(opts["games"]) == set(GAMES) and opts["games"]["pyramids"]["defaults"]["clock_seconds"] == 30
+    r = h.client.post("/api/rooms", json={"game": "chess"})
+    assert r.status_code == 400 and "game must be one of" in r.json()["error"]["message"]
+    r = h.client.post("/api/rooms", json={"game": "pyramids", "tiles": "1A,3B,4A,2A"})
+    assert r.status_code == 400 and "unknown option 'tiles' for Ricochet Pyramids" in r.json()["error"]["message"]
+
+
+def test_protocol_1_plays_ricochet_robots_and_is_told_to_reload_for_pyramids(h: Harness) -> None:
+    rr = h.room()
+    p = h.connect(rr)
+    w = p.hello("Ann", protocol=1)
+    assert w["type"] == "welcome" and w["protocol"] == 1 and w["room"]["game"] == 1  # v1: the game number
+    assert w["state"]["game"] == "ricochet-robots"
+    py = h.room(game="pyramids")
+    with h.socket(py) as q:
+        q.send(type="hello", protocol=1, name="Ann")
+        err = q.recv()
+        assert err["type"] == "error" and err["code"] == "protocol" and "Ricochet Pyramids" in err["message"]
+        assert "reload the page" in err["message"]
+
+
+def test_a_pyramids_round_over_the_socket(h: Harness) -> None:
+    rid = h.room(game="pyramids", min_moves=2)
+    ann, bob = h.join(rid, "Ann"), h.join(rid, "Bob")
+    assert ann.welcome["room"]["game"] == "pyramids" and ann.welcome["room"]["game_number"] == 1
+    assert len(ann.state["towers"]) == 9 and ann.state["game"] == "pyramids"
+    # the host arranges the towers in the lobby
+    towers = [Tower.from_dict(t) for t in ann.state["towers"]]
+    assert bob.error(type="set_layout", layout="easy")["code"] == "not_host"
+    assert ann.error(type="set_layout", layout="square")["code"] == "bad_message"
+    ann.ok(type="set_layout", layout="hard")
+    assert {tuple(t["cell"]) for t in ann.state["towers"]} != {t.cell for t in towers}
+    src = ann.state["towers"][0]["cell"]
+    err = ann.error(type="move_tower", **{"from": src, "to": ann.state["towers"][1]["cell"]})
+    assert err["code"] == "layout" and "already has a tower" in err["message"]
+    ann.ok(type="start")
+    state = open_goal(h, ann)
+    assert state["phase"] == "thinking" and state["round"]["goal"]["robot"] == state["round"]["active_color"]
+    moves = pyramids_solution(h, rid)
+    ann.ok(type="bid", moves=len(moves))
+    bob.ok(type="bid", moves=len(moves) + 3)  # above the low bid: fine
+    assert bob.error(type="bid", moves=len(moves) + 3)["code"] == "raise"  # re-bid only lower
+    h.advance(30)
+    ann.drain()
+    assert ann.state["phase"] == "demonstration" and ann.state["round"]["demonstrator"] == ann.id
+    for m in moves:
+        events = ann.ok(**m)
+    assert any(e["type"] == "round_ended" and e["winner"] == ann.id for e in events)
+    assert next(p for p in ann.state["players"] if p["id"] == ann.id)["score"] == 1
+    solution = next(m for m in ann.do(type="request_solution", round=1) if m["type"] == "solution")
+    assert solution["optimal"] == len(moves) and len(solution["paths"]) == len(moves)
+
+
+def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
+    with Harness(tmp_path) as h1:
+        rid = h1.room(game="pyramids", min_moves=1, demo_seconds=30, demo_seconds_per_move=5)
+        ann, bob = h1.join(rid, "Ann"), h1.join(rid, "Bob")
+        ann.ok(type="start")
+        open_goal(h1, ann)
+        moves = pyramids_solution(h1, rid)
+        ann.ok(type="bid", moves=len(moves) + 1)
+        h1.advance(30)
+        ann.drain()
+        first = moves[0]
+        ann.ok(**first)
+        before, version, t, tokens = json.loads(json.dumps(ann.state)), ann.version, h1.t, (ann.token, bob.token)
+    with Harness(tmp_path) as h2:
+        h2.t = t + 1
+        room = h2.manager.rooms[rid]
+        assert room.kind.name == "pyramids" and room.version == version
+        ann2 = h2.connect(rid)
+        w = ann2.hello(seat_token=tokens[0], since=version)
+        assert w["missed"] == [] and w["state"]["robots"] == before["robots"]
+        assert w["state"]["round"]["moves"] == before["round"]["moves"] and w["state"]["towers"] == before["towers"]
+        for m in moves[1:]:
+            events = ann2.ok(**m)
+        assert events[-1]["type"] in ("round_ended", "goal_drawn", "goal_checked")
+        assert any(e["type"] == "round_ended" and e["winner"] == ann2.id for e in events)
+        log = h2.client.get(f"/api/rooms/{rid}/events").json()["events"]
+        assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monkeypatch) -> None:
+    """Generic, for every game: each text a session is sent is checked, at the
+    moment it is sent, against the secrets the game lists for the room's state
+    then; a secret may reach only its owner."""
+    leaks: list[str] = []
+    checked = {"texts": 0, "secrets": 0}
+    whats: set[str] = set()
+    deliver = Session.deliver
+
+    def spy(self: Session, text: str) -> None:
+        checked["texts"] += 1
+        for secret in self.room.kind.secrets(self.room.state):
+            if secret.owner is not None and secret.owner == self.player:
+                continue
+            checked["secrets"] += 1
+            whats.add(secret.what.split()[0])
+            for form in (json.dumps(secret.value, separators=(",", ":"), ensure_ascii=False),
+                         json.dumps(secret.value)):
+                if form in text:
+                    leaks.append(f"{secret.what} reached {self.player or 'a spectator'}: {text[:200]}")
+        deliver(self, text)
+
+    monkeypatch.setattr(Session, "deliver", spy)
+    rid = h.room(game=game, bots=[{"level": "perfect"}, {"level": "expert"}], min_players=1)
+    ann = h.join(rid, "Ann")
+    watcher = h.connect(rid)
+    watcher.hello(spectate=True)
+    h.wait(ann, lambda m: m["type"] == "presence" and len(m["seats"]) == 3)
+    ann.ok(type="start")
+    for _ in range(40):  # bots bid and demonstrate; the clock is ours to move
+        h.idle()
+        ann.drain()
+        watcher.drain()
+        if ann.state["phase"] == "over":
+            break
+        h.advance(31)
+    ann.do(type="sync", since=1)
+    watcher.do(type="sync", since=None)
+    assert checked["texts"] > 50 and checked["secrets"] > 50
+    if game == "pyramids":
+        assert "solution" in whats  # the goal's solution was a secret while bids were open
+    assert not leaks, leaks[:3]
+    # the spy does catch a secret sent to someone else
+    room = h.manager.rooms[rid]
+    session = next(s for s in room.sessions if s.player is None)
+    Session.deliver(session, json.dumps({"oops": room.kind.secrets(room.state)[0].value}))
+    assert len(leaks) == 1
