@@ -251,3 +251,118 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     ann_ctx.close()
     bob_ctx.close()
     assert time.time() - t0 < 60
+
+
+def _pyramids_route(state: dict) -> list[tuple[str, str]]:
+    """An optimal route for the Ricochet Pyramids round in ``state``: [(robot colour, direction), …]."""
+    from ricochet.games.pyramids import puzzle_from_view
+    from ricochet.solver import solve
+
+    found = puzzle_from_view(state)
+    assert found is not None
+    puzzle, rules = found
+    sol = solve(puzzle, rules, time_limit=20)
+    assert sol.moves, f"no solution found: {sol}"
+    return [(puzzle.position.robots[m.robot].color, m.direction.name) for m in sol.moves]
+
+
+def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: str, browser) -> None:
+    """Seed 003 in the browser: Ann picks Ricochet Pyramids in the lobby, takes the
+    seed's easy layout and moves a tower, seats two bots and plays to 10 points
+    (bidding in the page, demonstrating with clicks and arrow keys) while a
+    spectator watches."""
+    t0 = time.time()
+    errors: list[str] = []
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    eve_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True,
+                                  has_touch=True)
+    ann, eve = ann_ctx.new_page(), eve_ctx.new_page()
+    _watch_errors(ann, "ann", errors)
+    _watch_errors(eve, "eve", errors)
+    for page in (ann, eve):
+        page.set_default_timeout(20000)
+
+    ann.goto(base_url + "/")
+    ann.fill("#nickname", "Ann")
+    ann.click(".game-card[data-game=pyramids]")
+    ann.click("#create-form details.rules summary")
+    ann.fill("#create-form input[name=clock_seconds]", "5")
+    ann.fill("#create-form input[name=min_moves]", "2")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url("**/r/*")
+    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    api = f"{base_url}/api/rooms/{room_id}"
+    ann.wait_for_selector("#start")
+    assert _get(api)["game"] == "pyramids"
+
+    # The host takes the seed's easy layout, then carries the c5 tower to d5 (tap it, tap the square).
+    ann.click("#layout-easy")
+    ann.wait_for_selector(".tower[data-cell='2,3']")
+    ann.screenshot(path=str(SHOTS / "pyramids_lobby.png"))
+    ann.click(".tower[data-cell='2,3']")
+    box = ann.locator(".board-svg").bounding_box()
+    cell = box["width"] / (8 + 20 / 40)  # the viewBox is 8 cells and a half-cell margin wide
+    ann.mouse.click(box["x"] + (16 / 40 + 3.5) * cell, box["y"] + (4 / 40 + 3.5) * cell)
+    ann.wait_for_selector(".tower[data-cell='3,3']")
+    assert any(t["cell"] == [3, 3] for t in _get(api)["state"]["towers"])
+
+    # A spectator on a phone (French) watches.
+    eve.goto(f"{base_url}/r/{room_id}?watch=1")
+    eve.wait_for_selector(".board-svg .tower")
+    ann.select_option("#bot-level", "beginner")
+    ann.click("#add-bot")
+    ann.click("#add-bot")
+    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 3")
+    ann.click("#start")
+
+    shots = False
+    while True:
+        state = _get(api)["state"]
+        if state["phase"] == "over":
+            break
+        rnd = state["round"]
+        if rnd is None or not rnd["open"] or state["phase"] not in ("thinking", "bidding"):
+            time.sleep(0.1)
+            continue
+        number = rnd["number"]
+        route = _pyramids_route(state)
+        mine = next((b for b in rnd["standing"] if b["player"] == "p1"), None)
+        if mine is None:
+            ann.fill("#bid-input", str(len(route)))
+            ann.press("#bid-input", "Enter")
+            ann.wait_for_selector(f"#bids li.mine")
+        # The timer runs out: Ann demonstrates (unless a bot bid lower and wins).
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            state = _get(api)["state"]
+            rnd = state["round"]
+            if state["phase"] == "over" or rnd is None or rnd["number"] != number:
+                break
+            if state["phase"] == "demonstration" and rnd["demonstrator"] == "p1":
+                if not shots:
+                    ann.screenshot(path=str(SHOTS / "pyramids_demonstration.png"))
+                for k, (color, direction) in enumerate(route, 1):
+                    ann.click(f"#robot-{color}")
+                    ann.keyboard.press(KEYS[direction])
+                    if k < len(route):
+                        ann.wait_for_selector(f"#phase[data-cost='{k}']")
+                break
+            time.sleep(0.1)
+        if not shots:
+            ann.wait_for_selector("#history .history-list li")
+            ann.screenshot(path=str(SHOTS / "pyramids_round.png"))
+            eve.screenshot(path=str(SHOTS / "pyramids_phone_spectator.png"))
+            shots = True
+        assert time.time() - t0 < 240, "the game takes too long"
+
+    final = _get(api)["state"]
+    scores = {p["id"]: p["score"] for p in final["players"]}
+    assert max(scores.values()) == 10 and final["end_reason"] == "target_score", scores
+    for page in (ann, eve):
+        page.wait_for_selector("#phase[data-phase='over']")
+    ann.screenshot(path=str(SHOTS / "pyramids_over.png"))
+    assert eve.locator("#join").is_hidden() or eve.locator("#bid-input").count() == 0
+    assert eve.evaluate("document.documentElement.scrollWidth") <= 392, "horizontal scroll on a phone"
+    assert not [e for e in errors if "favicon" not in e], errors
+    ann_ctx.close()
+    eve_ctx.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "ricochet" / "web"
-JS = sorted(WEB.glob("*.js"))
+JS = sorted(WEB.rglob("*.js"))  # the shell and web/games/<name>/
 NODE = shutil.which("node")
 
 
@@ -49,16 +49,21 @@ def test_index_references_existing_files() -> None:
         assert needed in parser.ids
 
 
-@pytest.mark.parametrize("path", JS, ids=lambda p: p.name)
+def _name(path: Path) -> str:
+    return str(path.relative_to(WEB))
+
+
+@pytest.mark.parametrize("path", JS, ids=_name)
 def test_module_imports_resolve(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     for spec in re.findall(r"""^\s*import\s[^;]*?from\s+["']([^"']+)["']""", source, re.MULTILINE | re.DOTALL):
-        assert spec.startswith("./"), f"{path.name}: bare import {spec!r} (no build step, no packages)"
-        assert (WEB / spec[2:]).is_file(), f"{path.name} imports missing {spec}"
+        assert spec.startswith(("./", "../")), f"{_name(path)}: bare import {spec!r} (no build step, no packages)"
+        target = (path.parent / spec).resolve()
+        assert target.is_file() and WEB in target.parents, f"{_name(path)} imports missing {spec}"
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
-@pytest.mark.parametrize("path", JS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", JS, ids=_name)
 def test_module_syntax(path: Path) -> None:
     # --check parses without running; fed on stdin as an ES module (no package.json "type" needed).
     run = subprocess.run([NODE, "--input-type=module", "--check"], input=path.read_text(encoding="utf-8"),
@@ -95,7 +100,7 @@ def test_french_uses_the_words_of_the_rules() -> None:
 def test_keys_used_in_code_exist() -> None:
     en = _strings("en")
     for path in JS:
-        for key in re.findall(r"""\bt\(\s*["']([a-z_]+(?:\.[A-Za-z_]+)+)["']""", path.read_text(encoding="utf-8")):
+        for key in re.findall(r"""\bt\(\s*["']([a-z_]+(?:\.[A-Za-z_-]+)+)["']""", path.read_text(encoding="utf-8")):
             assert key in en, f"{path.name}: t({key!r}) has no translation"
 
 

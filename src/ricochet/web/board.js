@@ -7,7 +7,7 @@ import { t, colorName, chipName, getLang } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 export const CELL = 40;
-
+export const LETTERS = { red: "R", green: "G", blue: "B", yellow: "Y", silver: "S", transparent: "T" };
 export const COLORS = {
   red: "#d62728", green: "#2ca02c", blue: "#1f5fd6", yellow: "#f2c500",
   silver: "#9aa0a6", transparent: "#ffffff", any: "#7b2cbf",
@@ -17,26 +17,25 @@ const DARK = {
   silver: "#5f6368", transparent: "#444444", any: "#4a148c",
 };
 const TEXT_ON = { yellow: "#000", silver: "#000", transparent: "#222" };
-const LETTERS = { red: "R", green: "G", blue: "B", yellow: "Y", silver: "S", transparent: "T" };
 const VORTEX = ["red", "green", "blue", "yellow"];
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
+export const centre = ([x, y]) => [(x + 0.5) * CELL, (y + 0.5) * CELL];
+export const r2 = (v) => Math.round(v * 100) / 100;
 const BIT = { N: 1, E: 2, S: 4, W: 8 };
 
-function el(tag, attrs = {}, ...children) {
+export function el(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
   for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
   for (const c of children) if (c) node.append(c);
   return node;
 }
 
-function title(text) {
+export function title(text) {
   const node = el("title");
   node.textContent = text;  // textContent: never markup
   return node;
 }
 
-const centre = ([x, y]) => [(x + 0.5) * CELL, (y + 0.5) * CELL];
-const r2 = (v) => Math.round(v * 100) / 100;
 
 function polygon(cx, cy, r, sides, rot) {
   const pts = [];
@@ -298,21 +297,12 @@ export class BoardView {
     const g = this.layers.robots;
     g.replaceChildren();
     this.robotNodes = this.robots.map((r, i) => {
-      const transparent = r.color === "transparent";
-      const label = el("text", {
-        x: 0, y: 6.5, "text-anchor": "middle", "font-family": "sans-serif", "font-size": 18,
-        "font-weight": "bold", fill: TEXT_ON[r.color] || "#fff", "pointer-events": "none",
-      });
-      label.textContent = LETTERS[r.color] || "?";
       const node = el("g", {
         class: `robot robot-${r.color}`, id: `robot-${r.color}`, "data-index": i, "data-color": r.color,
-        role: "button", tabindex: 0, "aria-label": t("demo.select", { robot: colorName(r.color) }),
+        role: "button", tabindex: 0, "aria-label": t("demo.select", { robot: this.robotName(r.color) }),
       },
       el("circle", { class: "robot-halo", cx: 0, cy: 0, r: CELL * 0.47, fill: "none" }),
-      el("circle", {
-        cx: 0, cy: 0, r: CELL * 0.36, fill: COLORS[r.color], "fill-opacity": transparent ? 0.35 : null,
-        stroke: DARK[r.color], "stroke-width": 2.5, "stroke-dasharray": transparent ? "4 3" : null,
-      }), label);
+      ...this._robotBody(r.color));
       node.dataset.color = r.color;
       node.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.select(i); }
@@ -321,6 +311,28 @@ export class BoardView {
       return node;
     });
     this.selected = null;
+  }
+
+  /** True when a robot can never enter ``cell`` (another robot is there). */
+  stopsAt([x, y]) {
+    return this.robots.some((r) => r.cell[0] === x && r.cell[1] === y);
+  }
+
+  /** The robot's name for people (games may show robots in other colours). */
+  robotName(color) { return colorName(color); }
+
+  /** The shapes of a robot, centred on (0, 0): a disc with its letter. */
+  _robotBody(color) {
+    const transparent = color === "transparent";
+    const label = el("text", {
+      x: 0, y: 6.5, "text-anchor": "middle", "font-family": "sans-serif", "font-size": 18,
+      "font-weight": "bold", fill: TEXT_ON[color] || "#fff", "pointer-events": "none",
+    });
+    label.textContent = LETTERS[color] || "?";
+    return [el("circle", {
+      cx: 0, cy: 0, r: CELL * 0.36, fill: COLORS[color], "fill-opacity": transparent ? 0.35 : null,
+      stroke: DARK[color], "stroke-width": 2.5, "stroke-dasharray": transparent ? "4 3" : null,
+    }), label];
   }
 
   _place(i, [x, y]) {
@@ -357,8 +369,11 @@ export class BoardView {
     const g = this.layers.arrows;
     g.replaceChildren();
     if (!this.interactive || this.selected === null || !this.robots[this.selected] || this.pending.get(this.selected)) return;
-    const [cx, cy] = centre(this.robots[this.selected].cell);
+    const cell = this.robots[this.selected].cell;
+    const [cx, cy] = centre(cell);
     for (const [dir, [dx, dy]] of Object.entries(DIRS)) {
+      // No arrow where the robot cannot go: it would only cover the robot standing there.
+      if (this.stopsAt([cell[0] + dx, cell[1] + dy])) continue;
       const ax = cx + dx * CELL * 0.95, ay = cy + dy * CELL * 0.95;
       const px = -dy, py = dx;  // perpendicular
       const pts = [[ax + dx * 10, ay + dy * 10], [ax + px * 11 - dx * 5, ay + py * 11 - dy * 5], [ax - px * 11 - dx * 5, ay - py * 11 - dy * 5]];

@@ -8,8 +8,8 @@
 
 export const STRINGS = {
   en: {
-    "app.title": "Ricochet Robots",
-    "app.tagline": "Bid, beat the sand clock, demonstrate.",
+    "app.title": "Ricochet",
+    "app.tagline": "Ricochet Robots and Ricochet Pyramids: find the shortest route, bid, demonstrate.",
     "lang.label": "Language",
     "nav.lobby": "Lobby",
     "lobby.nickname": "Your nickname",
@@ -187,11 +187,57 @@ export const STRINGS = {
     "err.rate_limited": "Slow down a little.",
     "err.not_yet": "The solution is not ready yet.",
     "error.network": "Network error: {msg}",
+    "game.ricochet-robots": "Ricochet Robots",
+    "game.pyramids": "Ricochet Pyramids",
+    "lobby.game": "Game",
+    "lobby.game.ricochet-robots": "16×16 boards with walls: bid, then demonstrate before the sand clock is out.",
+    "lobby.game.pyramids": "An 8×8 chessboard with pyramid towers and a 30-second timer.",
+    "pyramids:lobby.how.text": "Each round a goal is drawn: a small pyramid (the robot) on a medium on a large (the tower). Robots slide until a tower, another robot or the edge stops them — but the goal tower does not block: robots slide across it. Bid your number of moves; the first bid starts the 30-second timer; you may only re-bid lower. The lowest bidder demonstrates and earns a point.",
+    "pyramids:phase.bidding": "The timer is running: bid!",
+    "pyramids:round.number": "Round {n}",
+    "pyramids:clock.label": "Timer",
+    "pyramids:clock.idle": "The timer starts at the first bid",
+    "pyramids:clock.next": "Next goal in {s}",
+    "pyramids:clock.turn": "Start the timer",
+    "pyramids:clock.turn_in": "No bid? The timer can be started in {s}",
+    "pyramids:result.won": "{name} earns a point!",
+    "pyramids:result.failed": "Nobody demonstrated a solution: no point.",
+    "pyramids:result.no_bid": "No bid: no point.",
+    "pyramids:room.target_score": "First to {n} points wins",
+    "pyramids:room.chips": "{n} points",
+    "pyramids:demo.reset": "The robots go back to where they started",
+    "pyramids:opt.clock": "Timer (seconds)",
+    "pyramids:ev.clock_started": "{name} starts the timer",
+    "pyramids:ev.clock_ran_out": "Time is up",
+    "pyramids:err.closed": "Time is up: no more bids.",
+    "pyramids:err.clock": "The timer cannot be started now.",
+    "py.tower": "{top} on {bottom} tower, {cell}",
+    "py.goal": "the {robot} robot onto the {top}-on-{bottom} tower",
+    "py.goal.hint": "The goal tower does not block: robots slide across it",
+    "py.checking": "Checking the goal…",
+    "py.ev.goal_drawn": "Round {round}: the {robot} robot to the {top}-on-{bottom} tower",
+    "py.ev.goal_redrawn": "Round {round}, drawn again: the {robot} robot to the {top}-on-{bottom} tower",
+    "py.ev.too_easy": "Too easy (fewer than {min} moves): a new goal is drawn",
+    "py.ev.unsolvable": "No route reaches that goal: a new goal is drawn",
+    "py.ev.layout_set": "The host rearranged the towers",
+    "py.layout.random": "Random layout",
+    "py.layout.easy": "Easy (the rules' example)",
+    "py.layout.hard": "Hard (the rules' example)",
+    "py.arrange.help": "Drag a tower to an empty square (or tap it, then the square); no tower may be walled in by others.",
+    "py.opt.layout": "Towers",
+    "py.opt.colors": "Colours",
+    "py.opt.colors.n": "{n} colours ({n}×{n} towers)",
+    "py.opt.min_moves": "Minimum moves per goal",
+    "py.opt.robot_colors": "Robot colours",
+    "py.opt.robot_colors.same": "The towers' colours",
+    "py.opt.robot_colors.other": "Other colours",
+    "py.opt.target_score": "Points to win",
+    "color.purple": "purple", "color.orange": "orange", "color.cyan": "cyan", "color.white": "white",
     "close": "Close",
   },
   fr: {
-    "app.title": "Ricochet Robots",
-    "app.tagline": "Annoncez, battez le sablier, démontrez.",
+    "app.title": "Ricochet",
+    "app.tagline": "Ricochet Robots et Ricochet Pyramids : trouvez le plus court chemin, annoncez, démontrez.",
     "lang.label": "Langue",
     "nav.lobby": "Accueil",
     "lobby.nickname": "Votre pseudo",
@@ -369,6 +415,52 @@ export const STRINGS = {
     "err.rate_limited": "Doucement !",
     "err.not_yet": "La solution n’est pas encore prête.",
     "error.network": "Erreur réseau : {msg}",
+    "game.ricochet-robots": "Ricochet Robots",
+    "game.pyramids": "Ricochet Pyramids",
+    "lobby.game": "Jeu",
+    "lobby.game.ricochet-robots": "Plateaux 16×16 avec murs : annoncez, puis démontrez avant la fin du sablier.",
+    "lobby.game.pyramids": "Un échiquier 8×8, des tours de pyramides et un chronomètre de 30 secondes.",
+    "pyramids:lobby.how.text": "À chaque manche on tire un objectif : une petite pyramide (le robot) sur une moyenne sur une grande (la tour). Les robots glissent jusqu’à une tour, un autre robot ou le bord — mais la tour objectif ne bloque pas : les robots la traversent. Annoncez votre nombre de mouvements ; la première annonce démarre le chronomètre de 30 secondes ; on ne peut ré-annoncer que plus bas. La plus petite annonce démontre et gagne un point.",
+    "pyramids:phase.bidding": "Le chronomètre tourne : annoncez !",
+    "pyramids:round.number": "Manche {n}",
+    "pyramids:clock.label": "Chronomètre",
+    "pyramids:clock.idle": "Le chronomètre démarre à la première annonce",
+    "pyramids:clock.next": "Prochain objectif dans {s}",
+    "pyramids:clock.turn": "Démarrer le chronomètre",
+    "pyramids:clock.turn_in": "Pas d’annonce ? Le chronomètre pourra être démarré dans {s}",
+    "pyramids:result.won": "{name} gagne un point !",
+    "pyramids:result.failed": "Personne n’a démontré de solution : pas de point.",
+    "pyramids:result.no_bid": "Aucune annonce : pas de point.",
+    "pyramids:room.target_score": "Le premier à {n} points gagne",
+    "pyramids:room.chips": "{n} points",
+    "pyramids:demo.reset": "Les robots reviennent à leur place de départ",
+    "pyramids:opt.clock": "Chronomètre (secondes)",
+    "pyramids:ev.clock_started": "{name} démarre le chronomètre",
+    "pyramids:ev.clock_ran_out": "Le temps est écoulé",
+    "pyramids:err.closed": "Le temps est écoulé : plus d’annonces.",
+    "pyramids:err.clock": "Le chronomètre ne peut pas être démarré maintenant.",
+    "py.tower": "tour {top} sur {bottom}, {cell}",
+    "py.goal": "le robot {robot} sur la tour {top} sur {bottom}",
+    "py.goal.hint": "La tour objectif ne bloque pas : les robots la traversent",
+    "py.checking": "Vérification de l’objectif…",
+    "py.ev.goal_drawn": "Manche {round} : le robot {robot} sur la tour {top} sur {bottom}",
+    "py.ev.goal_redrawn": "Manche {round}, nouveau tirage : le robot {robot} sur la tour {top} sur {bottom}",
+    "py.ev.too_easy": "Trop facile (moins de {min} mouvements) : on tire un nouvel objectif",
+    "py.ev.unsolvable": "Aucun chemin n’atteint cet objectif : on tire un nouvel objectif",
+    "py.ev.layout_set": "L’hôte a déplacé les tours",
+    "py.layout.random": "Disposition au hasard",
+    "py.layout.easy": "Facile (l’exemple de la règle)",
+    "py.layout.hard": "Difficile (l’exemple de la règle)",
+    "py.arrange.help": "Faites glisser une tour vers une case vide (ou touchez-la, puis la case) ; aucune tour ne doit être enfermée par d’autres.",
+    "py.opt.layout": "Tours",
+    "py.opt.colors": "Couleurs",
+    "py.opt.colors.n": "{n} couleurs ({n}×{n} tours)",
+    "py.opt.min_moves": "Mouvements minimum par objectif",
+    "py.opt.robot_colors": "Couleurs des robots",
+    "py.opt.robot_colors.same": "Celles des tours",
+    "py.opt.robot_colors.other": "D’autres couleurs",
+    "py.opt.target_score": "Points pour gagner",
+    "color.purple": "violet", "color.orange": "orange", "color.cyan": "cyan", "color.white": "blanc",
     "close": "Fermer",
   },
 };
@@ -397,6 +489,12 @@ export function setLang(code) {
 /** Call fn(lang) after every language change (views re-render their dynamic parts). */
 export function onLangChange(fn) { listeners.add(fn); }
 
+/** A game's own wording of a key ("pyramids:phase.bidding": a timer, not a sand clock), else the shared one. */
+export function tg(game, key, params = {}) {
+  const own = `${game}:${key}`;
+  return t(own in STRINGS.en ? own : key, params);
+}
+
 export function t(key, params = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
@@ -413,10 +511,10 @@ export function chipName(chip) {
 }
 
 /** A server error for people: the server's precise English message, or our translation of its code. */
-export function errorText(msg) {
+export function errorText(msg, game = null) {
   const key = `err.${msg.code}`;
-  if (lang === "en" || !(key in STRINGS[lang])) return msg.message || t(key);
-  return t(key);
+  if (lang === "en" || !(key in STRINGS[lang])) return msg.message || tg(game, key);
+  return tg(game, key);
 }
 
 export function movesText(n) { return n === 1 ? t("bid.one_move") : t("bid.moves", { n }); }

@@ -1,6 +1,6 @@
-// REST and the game WebSocket (docs/protocol.md, version 1).
+// REST and the game WebSocket (docs/protocol.md, version 2).
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 /** fetch JSON; throws an Error whose message is the server's error message. */
 export async function api(path, { method = "GET", body } = {}) {

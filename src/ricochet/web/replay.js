@@ -1,16 +1,14 @@
 // Replay of a game from its event log (GET /api/rooms/{id}/events?states=1):
 // step through the events; moves are animated along their paths.
 
-import { t, onLangChange, chipName } from "./i18n.js";
+import { t, tg, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
-import { BoardView, chipIcon } from "./board.js";
 import { h, fill, toast } from "./ui.js";
 import { describe } from "./room.js";
+import { gameOf } from "./games/index.js";
 
-export async function mountReplay(root, roomId, { game = null } = {}) {
-  const board = new BoardView(h("div"));
+export async function mountReplay(root, roomId, { game: number = null } = {}) {
   const boardWrap = h("div", { class: "board-wrap", id: "board" });
-  boardWrap.replaceChildren(board.svg);
   const list = h("ol", { class: "event-list", id: "event-list" });
   const step = h("p", { class: "replay-step", id: "replay-step", "aria-live": "polite" });
   const info = h("div", { class: "round-info" });
@@ -30,19 +28,25 @@ export async function mountReplay(root, roomId, { game = null } = {}) {
 
   let data;
   try {
-    data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events?states=1${game ? `&game=${game}` : ""}`);
+    data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events?states=1${number ? `&game=${number}` : ""}`);
   } catch (e) {
     toast(e.message, "error", 8000);
     return () => {};
   }
   entries = data.events || [];
+  const game = gameOf(data.game_name);
+  const board = new game.Board(boardWrap);
   let last = {};
   // Every entry carries the state after it; keep names stable across the log.
   const names = new Map();
   for (const e of entries) if (e.event.type === "player_joined") names.set(e.event.player, e.event.name);
   const nameOf = (id) => names.get(id) ?? String(id);
 
-  function stateAt(k) { return k < 0 ? { board: data.board, robots: [], round: null, players: [] } : entries[k].state || last; }
+  function stateAt(k) {
+    if (k >= 0) return entries[k].state || last;
+    const first = entries[0]?.state || {};
+    return { game: game.name, board: data.board, towers: first.towers, robots: [], round: null, players: [] };
+  }
 
   function go(k, animate = false) {
     k = Math.max(-1, Math.min(entries.length - 1, k));
@@ -54,10 +58,10 @@ export async function mountReplay(root, roomId, { game = null } = {}) {
     last = s;
     board.render(s);
     const rnd = s.round;
-    fill(info, rnd ? [chipIcon(rnd.chip, 32), h("span", {}, ` ${t("round.number", { n: rnd.number })} · ${chipName(rnd.chip)}`)] : []);
+    fill(info, rnd ? [game.goalIcon(rnd, 32, s), h("span", {}, ` ${tg(game.name, "round.number", { n: rnd.number })} · ${game.goalText(rnd, s)}`)] : []);
     step.textContent = `${t("replay.step", { i: k + 1, n: entries.length })}${ev ? ` — ${describe(ev, nameOf, s)}` : ""}`;
     fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, p.name), " ",
-      h("span", { class: "chips" }, (p.chips || []).map((c) => chipIcon(c, 16))), h("span", { class: "score" }, String(p.score)))));
+      h("span", { class: "chips" }, game.tokens(p, s)), h("span", { class: "score" }, String(p.score)))));
     board.idle().then(() => { if (i === k) board.showPaths(s.phase === "demonstration" ? s.round?.paths || [] : [], s.robots || []); });
     [...list.children].forEach((li, n) => {
       li.classList.toggle("current", n === k);
@@ -74,7 +78,7 @@ export async function mountReplay(root, roomId, { game = null } = {}) {
       btn(playing ? "replay.pause" : "replay.play", "replay-play", togglePlay),
       btn("replay.next", "replay-next", () => go(i + 1, true)),
       btn("replay.last", "replay-last", () => go(entries.length - 1)));
-    fill(list, entries.map((e, n) => h("li", { onclick: () => go(n) }, describe(e.event, nameOf, e.state || {}))));
+    fill(list, entries.map((e, n) => h("li", { onclick: () => go(n) }, describe(e.event, nameOf, e.state || {}, game))));
   }
 
   function togglePlay() {

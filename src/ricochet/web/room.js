@@ -2,9 +2,10 @@
 // players and scores, host controls, chat, spectators, history and solutions.
 // The server is authoritative: this only shows its state and sends intentions.
 
-import { t, onLangChange, chipName, colorName, movesText, errorText } from "./i18n.js";
+import { t, tg, onLangChange, colorName, movesText, errorText } from "./i18n.js";
 import { RoomSocket, api, seatToken } from "./net.js";
-import { BoardView, chipIcon, DIRS } from "./board.js";
+import { DIRS } from "./board.js";
+import { gameOf } from "./games/index.js";
 import { h, fill, toast, fmtSeconds } from "./ui.js";
 import { nickname } from "./lobby.js";
 
@@ -42,13 +43,22 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     actions: h("div", { class: "room-actions" }),
   };
 
-  const board = new BoardView(els.board, {
-    onMove: (move) => {
-      const color = state?.robots?.[move.robot]?.color;
-      sock.send("move", { robot: color ?? move.robot, direction: move.direction, ...(move.stop ? { stop: move.stop } : {}) });
-    },
-    onSelect: (i) => announce(t("demo.selected", { robot: colorName(state.robots[i].color) })),
-  });
+  // The game's own parts (board, goal, winnings, host controls), chosen by the state's "game".
+  let game = null;
+  let board = null;
+  const tx = (key, params) => tg(game?.name, key, params);
+  function useGame(name) {
+    const next = gameOf(name);
+    if (game === next && board) return;
+    game = next;
+    board = new game.Board(els.board, {
+      onMove: (move) => {
+        const color = state?.robots?.[move.robot]?.color;
+        sock.send("move", { robot: color ?? move.robot, direction: move.direction, ...(move.stop ? { stop: move.stop } : {}) });
+      },
+      onSelect: (i) => announce(t("demo.selected", { robot: board.robotName(state.robots[i].color) })),
+    });
+  }
 
   // Bid form: built once so typing is never interrupted by updates.
   const bidInput = h("input", { type: "number", id: "bid-input", name: "moves", min: 1, max: 99, inputmode: "numeric", required: true });
@@ -111,6 +121,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         roomInfo = msg.room;
         me = msg.you?.player ?? null;
         state = msg.state;
+        useGame(state.game);
         presence = msg.presence || presence;
         fill(els.chatLog);
         for (const c of msg.chat || []) addChat(c);
@@ -127,7 +138,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         onGameEvent(msg.event);
         update();
       },
-      onSync: (msg) => { state = { ...msg.state, you: me }; update(); },
+      onSync: (msg) => { state = { ...msg.state, you: me }; useGame(state.game); update(); },
       onChat: (msg) => addChat(msg),
       onPresence: (msg) => { presence = msg; update(); },
       onSolution: (msg) => {
@@ -136,7 +147,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       },
       onError: (msg, before) => {
         if (msg.code === "no_room") { fill(root, h("section", { class: "panel" }, h("p", {}, t("room.not_found")), h("a", { href: "/", class: "button" }, t("nav.lobby")))); return; }
-        toast(errorText(msg), "error", 6000);
+        toast(errorText(msg, game?.name), "error", 6000);
         if (before && (msg.code === "join" || msg.code === "full")) me = null;
       },
     });
@@ -150,7 +161,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   function onGameEvent(ev) {
     switch (ev.type) {
       case "move_played": board.animate(ev.path); break;
-      case "chip_drawn": shown = null; board.showPaths([]); break;
+      case "chip_drawn": case "goal_drawn": shown = null; board.showPaths([]); break;
       case "game_reset": shown = null; solutions.clear(); board.showPaths([]); break;
       case "demonstration_started":
         if (ev.player === me) {
@@ -160,11 +171,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         }
         break;
       case "demonstration_ended":
-        if (!ev.success) toast(`${t(`demo.reason.${ev.reason}`, { name: nameOf(ev.player), cost: ev.cost })} ${t("demo.reset")}`, "info");
+        if (!ev.success) toast(`${t(`demo.reason.${ev.reason}`, { name: nameOf(ev.player), cost: ev.cost })} ${tx("demo.reset")}`, "info");
         break;
       default: break;
     }
-    const line = describe(ev, nameOf, state);
+    const line = describe(ev, nameOf, state, game);
     if (line && ev.type !== "round_solved") addSys(line);
   }
 
@@ -197,6 +208,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       seated() ? h("button", { type: "button", id: "leave", onclick: () => { sock.send("leave"); setTimeout(() => location.assign("/"), 200); } }, t("room.leave")) : null);
 
     board.render(state);
+    // Before the start the host may arrange the board (Ricochet Pyramids' towers).
+    board.setArrange?.(isHost() && state.phase === "lobby" ? (from, to) => sock.send("move_tower", { from, to }) : null);
     const demonstrating = phase === "demonstration" && rnd?.demonstrator === me && !!me;
     board.setInteractive(demonstrating);
     if (shown === null) {
@@ -215,12 +228,12 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
     // Status line: chip, target, active robot; phase.
     if (rnd) {
-      fill(els.roundInfo, chipIcon(rnd.chip, 36),
-        h("div", {}, h("div", { class: "round-n" }, t("round.number", { n: rnd.number })),
-          h("div", { class: "target-name" }, t("round.target", { target: chipName(rnd.chip) })),
-          h("div", { class: "muted small" }, rnd.active_color ? t("round.active", { robot: colorName(rnd.active_color) }) : t("round.active_any"))));
-    } else fill(els.roundInfo, h("div", { class: "round-n" }, state.target_score ? t("room.target_score", { n: state.target_score }) : ""));
-    let phaseText = t(`phase.${phase}`);
+      fill(els.roundInfo, game.goalIcon(rnd, 36, state),
+        h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),
+          h("div", { class: "target-name" }, game.goalText(rnd, state)),
+          h("div", { class: "muted small" }, game.activeText(rnd, state))));
+    } else fill(els.roundInfo, h("div", { class: "round-n" }, state.target_score ? tx("room.target_score", { n: state.target_score }) : ""));
+    let phaseText = tx(`phase.${phase}`);
     if (phase === "demonstration" && rnd) {
       phaseText = demonstrating ? t("demo.you", { cost: rnd.cost, bid: rnd.demo_bid })
         : t("demo.other", { name: nameOf(rnd.demonstrator), cost: rnd.cost, bid: rnd.demo_bid });
@@ -260,9 +273,9 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const last = state.history?.at(-1);
     const between = last && (state.phase === "intermission" || state.phase === "over");
     if (between) {
-      const winnerText = last.result === "won" ? t("result.won", { name: nameOf(last.winner) }) : t(`result.${last.result}`);
+      const winnerText = last.result === "won" ? tx("result.won", { name: nameOf(last.winner) }) : tx(`result.${last.result}`);
       const optimal = last.optimal == null ? t("result.optimal_pending") : t("result.optimal", { n: last.optimal });
-      fill(els.roundInfo, chipIcon(last.chip, 36),
+      fill(els.roundInfo, game.goalIcon(last, 36, state),
         h("div", {}, h("div", { class: "winner", id: "winner" }, winnerText),
           h("div", { class: "small", id: "optimal" }, optimal, " ", solutionButton(last.number))));
     }
@@ -271,7 +284,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       // Before the start: what to do now, and the rules in one paragraph.
       els.result.hidden = false;
       fill(els.result, h("p", { class: "winner" }, isHost() ? t("room.lobby.host") : t("phase.lobby")),
-        h("p", { class: "muted" }, t("lobby.how.text")));
+        h("p", { class: "muted" }, tx("lobby.how.text")));
       return;
     }
     els.result.hidden = !over;
@@ -301,7 +314,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
   function renderBids() {
     const rnd = state.round;
-    const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding");
+    const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding") && rnd?.open !== false;
     const mine = myStanding();
     fill(els.bidPanel, h("h2", { id: "bid-h" }, t("bid.list")));
     els.bidPanel.hidden = !rnd;
@@ -314,7 +327,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (seated()) els.bidPanel.append(bidForm, quick);
     yourBid.textContent = mine !== null ? t("bid.yours", { n: mine }) : t("bid.none");
     if (seated()) els.bidPanel.append(yourBid);
-    turnClock.textContent = t("clock.turn");
+    turnClock.textContent = tx("clock.turn");
     els.bidPanel.append(turnClock);
     fill(bidsList, (rnd.standing || []).map((b) => h("li", { class: b.player === me ? "mine" : "" },
       h("span", { class: "bid-name" }, nameOf(b.player)), h("span", { class: "bid-moves" }, movesText(b.moves)))));
@@ -325,7 +338,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const seats = new Map(presence.seats.map((s) => [s.player, s]));
     const rows = (state.players || []).filter((p) => p.seated || p.score).sort((a, b) => b.score - a.score);
     fill(els.players, h("h2", {}, t("room.players")),
-      h("p", { class: "muted small" }, state.target_score ? t("room.target_score", { n: state.target_score }) : t("room.target_all")),
+      h("p", { class: "muted small" }, state.target_score ? tx("room.target_score", { n: state.target_score }) : t("room.target_all")),
       h("ul", { class: "player-list" }, rows.map((p) => {
         const s = seats.get(p.id);
         const badges = [p.id === me && t("room.you"), p.id === state.host && t("room.host"),
@@ -333,7 +346,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         return h("li", { class: `player${p.id === me ? " me" : ""}`, "data-player": p.id },
           h("span", { class: "pname" }, p.name),
           badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
-          h("span", { class: "chips", "aria-label": t("room.chips", { n: p.score }) }, p.chips.map((c) => chipIcon(c, 18))),
+          h("span", { class: "chips", "aria-label": tx("room.chips", { n: p.score }) }, game.tokens(p, state)),
           h("span", { class: "score", "data-score": p.score }, String(p.score)),
           isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => sock.send("remove_bot", { player: p.id }) }, t("room.remove")) : null);
       })));
@@ -349,6 +362,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       state.phase === "lobby" ? h("button", { type: "button", class: "primary", id: "start", onclick: () => sock.send("start") }, t("room.start")) : null,
       state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: () => sock.send("restart") }, t("room.restart")) : null,
       !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: () => sock.send("end_game") }, t("room.end")) : null,
+      game.hostControls(state, (type, fields) => sock.send(type, fields)),
       h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => sock.send("add_bot", { level: level.value }) }, t("room.add_bot"))));
   }
 
@@ -372,8 +386,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (!hist.length) { fill(els.history); els.history.hidden = true; return; }
     els.history.hidden = false;
     fill(els.history, h("h2", {}, t("history")), h("ol", { class: "history-list" }, hist.slice().reverse().map((r) => h("li", { "data-round": r.number, "data-optimal": r.optimal ?? "" },
-      chipIcon(r.chip, 18), " ",
-      r.result === "won" ? t("result.won", { name: nameOf(r.winner) }) : t(`result.${r.result}`), " ",
+      game.goalIcon(r, 18, state), " ",
+      r.result === "won" ? tx("result.won", { name: nameOf(r.winner) }) : tx(`result.${r.result}`), " ",
       h("span", { class: "muted small" }, r.optimal != null ? t("result.optimal", { n: r.optimal }) : ""), " ",
       solutionButton(r.number)))));
   }
@@ -389,11 +403,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (deadline !== null) {
       const left = deadline - now;
       const key = { demonstration: "demo.time_left", intermission: "clock.next" }[state.phase] || "clock.left";
-      text = t(key, { s: fmtSeconds(left) });
+      text = tx(key, { s: fmtSeconds(left) });
       els.clock.classList.toggle("urgent", left < 10 && state.phase === "bidding");
     } else if (state.phase === "thinking" && rnd) {
       const wait = rnd.clock_turnable_at - now;
-      text = wait > 60 ? t("clock.idle") : wait > 0 ? t("clock.turn_in", { s: fmtSeconds(wait) }) : "";
+      text = wait > 60 ? tx("clock.idle") : wait > 0 ? tx("clock.turn_in", { s: fmtSeconds(wait) }) : "";
       turnClock.hidden = !(seated() && wait <= 0);
     }
     if (state.phase !== "thinking") turnClock.hidden = true;
@@ -426,24 +440,25 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 }
 
 /** One line of text for an event (room log and replay). */
-export function describe(ev, nameOf, state) {
-  const p = (k, extra = {}) => t(`ev.${k}`, { name: nameOf(ev.player), ...extra });
+export function describe(ev, nameOf, state, game = gameOf(state?.game)) {
+  const own = game.describe(ev, nameOf, state);
+  if (own !== null) return own;
+  const p = (k, extra = {}) => tg(game.name, `ev.${k}`, { name: nameOf(ev.player), ...extra });
   switch (ev.type) {
     case "player_joined": return t("ev.player_joined", { name: ev.name });
     case "player_left": return p("player_left");
     case "game_started": return t("ev.game_started");
-    case "chip_drawn": return t("ev.chip_drawn", { round: ev.round, chip: chipName(ev) });
     case "bid_placed": return p("bid_placed", { moves: movesText(ev.moves) });
     case "clock_started": return p("clock_started");
-    case "clock_ran_out": return t("ev.clock_ran_out");
+    case "clock_ran_out": return tg(game.name, "ev.clock_ran_out");
     case "demonstration_started": return p("demonstration_started", { bid: ev.bid });
     case "move_played": {
       const color = state?.robots?.[ev.move.robot]?.color ?? ev.move.robot;
-      return p("move_played", { robot: colorName(color), dir: t(`dir.${ev.move.direction}`) });
+      const shown = state?.robot_palette?.[color] ?? color;
+      return p("move_played", { robot: colorName(shown), dir: t(`dir.${ev.move.direction}`) });
     }
     case "demonstration_ended": return t(`demo.reason.${ev.reason}`, { name: nameOf(ev.player), cost: ev.cost });
-    case "round_ended": return ev.result === "won" ? t("result.won", { name: nameOf(ev.winner) }) : t(`result.${ev.result}`);
-    case "round_solved": return t("ev.round_solved", { round: ev.round, optimal: ev.optimal ?? "—" });
+    case "round_ended": return ev.result === "won" ? tg(game.name, "result.won", { name: nameOf(ev.winner) }) : tg(game.name, `result.${ev.result}`);
     case "game_ended": return `${t("ev.game_ended")} — ${t("over.winners", { names: (ev.winners || []).map(nameOf).join(", ") })}`;
     default: return t("ev.other", { type: ev.type });
   }
