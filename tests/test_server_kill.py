@@ -1,0 +1,122 @@
+"""``kill -9`` a real server in the middle of a Ricochet Pyramids round (a
+demonstration half played), start it again on the same SQLite file: the room
+resumes from its event log with nothing lost or replayed twice, and the round
+is finished over the new server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ricochet.games.pyramids import puzzle_from_view
+from ricochet.server.client import RicochetClient
+from ricochet.solver import solve
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _http(method: str, url: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _serve(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    proc = subprocess.Popen([sys.executable, "-m", "ricochet", "serve", "--port", str(port), "--database", str(db),
+                             "--log-level", "warning"], stdout=log.open("ab"), stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, log.read_text(errors="replace")
+        try:
+            if _http("GET", f"http://127.0.0.1:{port}/api/health")["ok"]:
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"the server did not come up:\n{log.read_text(errors='replace')}")
+
+
+def _kill9(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGKILL)  # the whole group: the server and its solver worker
+    proc.wait(timeout=10)
+
+
+async def _until(client: RicochetClient, pred: Any, timeout: float = 30.0) -> dict[str, Any]:
+    """Read messages until the client's state satisfies ``pred``."""
+    deadline = time.monotonic() + timeout
+    while not (client.state is not None and pred(client.state)):
+        left = deadline - time.monotonic()
+        assert left > 0, f"timed out; state {json.dumps(client.state)[:400]}"
+        await client.recv(left)
+    return client.state
+
+
+def test_kill_9_mid_demonstration_and_resume(tmp_path: Path) -> None:
+    port, db, log = _free_port(), tmp_path / "kill.db", tmp_path / "server.log"
+    ws = f"ws://127.0.0.1:{port}/ws/"
+    proc = _serve(port, db, log)
+    try:
+        room = _http("POST", f"http://127.0.0.1:{port}/api/rooms",
+                     {"game": "pyramids", "min_moves": 3, "clock_seconds": 5, "demo_seconds": 120})["room_id"]
+
+        async def first_half() -> tuple[list[str], int, list[Any], dict[str, Any]]:
+            async with RicochetClient(ws + room) as ann, RicochetClient(ws + room) as bob:
+                await ann.hello("Ann")
+                await bob.hello("Bob")
+                await ann.start()
+                state = await _until(ann, lambda s: s["round"] is not None and s["round"]["open"])
+                puzzle, rules = puzzle_from_view(state)
+                moves = solve(puzzle, rules).moves
+                await ann.bid(len(moves))
+                await _until(ann, lambda s: s["phase"] == "demonstration")
+                m = moves[0]
+                await ann.move(m.robot, m.direction.name)
+                state = await _until(ann, lambda s: len(s["round"]["moves"]) == 1)
+                return [ann.you["seat_token"], bob.you["seat_token"]], ann.version, list(moves), dict(state)
+
+        tokens, version, moves, before = asyncio.run(first_half())
+        _kill9(proc)
+        proc = _serve(port, db, log)
+
+        async def second_half() -> None:
+            async with RicochetClient(ws + room) as ann:
+                w = await ann.hello(seat_token=tokens[0], since=version)
+                assert w["version"] == version and w["missed"] == []
+                s = w["state"]
+                assert s["game"] == "pyramids" and s["phase"] == "demonstration"
+                assert s["round"]["moves"] == before["round"]["moves"] and s["robots"] == before["robots"]
+                assert s["round"]["demo_deadline"] == before["round"]["demo_deadline"]
+                for m in moves[1:]:
+                    await ann.move(m.robot, m.direction.name)
+                state = await _until(ann, lambda s: s["history"] or s["phase"] in ("intermission", "over")
+                                     or (s["round"] and s["round"]["number"] == 2))
+                me = next(p for p in state["players"] if p["id"] == ann.you["player"])
+                assert me["score"] == 1
+
+        asyncio.run(second_half())
+        events = _http("GET", f"http://127.0.0.1:{port}/api/rooms/{room}/events")["events"]
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+        assert sum(e["event"]["type"] == "move_played" for e in events) == len(moves)  # none twice
+        assert sum(e["event"]["type"] == "round_ended" for e in events) == 1
+    finally:
+        _kill9(proc) if proc.poll() is None else None
