@@ -362,6 +362,18 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
         page.wait_for_selector("#phase[data-phase='over']")
     ann.screenshot(path=str(SHOTS / "pyramids_over.png"))
     assert eve.locator("#join").is_hidden() or eve.locator("#bid-input").count() == 0
+    # The replay of the game draws the towers and steps through its events.
+    ann.goto(f"{base_url}/r/{room_id}?replay=1")
+    ann.wait_for_selector("#event-list li")
+    ann.click("#replay-last")
+    ann.wait_for_selector(".board-svg .tower")
+    ann.wait_for_selector(".board-svg .robot")
+    assert "10" in ann.locator(".player-list").inner_text()
+    ann.click("#replay-first")
+    for _ in range(12):
+        ann.click("#replay-next")
+    assert "Event 12" in ann.inner_text("#replay-step")
+    ann.screenshot(path=str(SHOTS / "pyramids_replay.png"))
     assert eve.evaluate("document.documentElement.scrollWidth") <= 392, "horizontal scroll on a phone"
     assert not [e for e in errors if "favicon" not in e], errors
     ann_ctx.close()

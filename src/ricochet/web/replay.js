@@ -78,7 +78,10 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
       btn(playing ? "replay.pause" : "replay.play", "replay-play", togglePlay),
       btn("replay.next", "replay-next", () => go(i + 1, true)),
       btn("replay.last", "replay-last", () => go(entries.length - 1)));
-    fill(list, entries.map((e, n) => h("li", { onclick: () => go(n) }, describe(e.event, nameOf, e.state || {}, game))));
+    fill(list, entries.map((e, n) => {
+      const text = describe(e.event, nameOf, e.state || {}, game);
+      return h("li", { onclick: () => go(n), hidden: !text }, text);  // e.g. an accepted goal check: nothing to say
+    }));
   }
 
   function togglePlay() {

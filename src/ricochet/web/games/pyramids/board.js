@@ -101,7 +101,7 @@ export class PyramidsBoard extends BoardView {
       const [cx, cy] = centre(tw.cell);
       const name = t("py.tower", { top: colorName(tw.top), bottom: colorName(tw.bottom), cell: cellName(tw.cell) });
       const node = el("g", { class: `tower tower-${tw.top}-${tw.bottom}`, "data-cell": tw.cell.join(","), role: "img", "aria-label": name },
-        title(name), pyramid(tw.bottom, cx, cy, CELL * 0.86, "large"), pyramid(tw.top, cx, cy, CELL * 0.56, "medium"));
+        title(name), pyramid(tw.bottom, cx, cy, CELL * 0.88, "large"), pyramid(tw.top, cx, cy, CELL * 0.6, "medium"));
       if (tw.cell[0] === this.picked?.[0] && tw.cell[1] === this.picked?.[1]) node.classList.add("picked");
       g.append(node);
     }
@@ -141,7 +141,11 @@ export class PyramidsBoard extends BoardView {
       stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", "pointer-events": "none",
     });
     label.textContent = PLETTERS[c] || "?";
-    return [pyramid(c, 0, -1, CELL * 0.44, "small"), label];
+    // A white rim and a shadow: a robot stands out even on a tower of its own colour.
+    const s = CELL * 0.4;
+    return [el("rect", { x: r2(-s / 2 - 1), y: r2(-s / 2), width: r2(s + 4), height: r2(s + 4), rx: 2, fill: "#000", "fill-opacity": 0.3 }),
+      el("rect", { x: r2(-s / 2 - 2.5), y: r2(-s / 2 - 3.5), width: r2(s + 5), height: r2(s + 5), rx: 2, fill: "#fff" }),
+      pyramid(c, 0, -1, s, "small"), label];
   }
 
   /** Let the host arrange the towers (``onMove(from, to)``), or stop (``null``). */
