@@ -330,7 +330,7 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
         if mine is None:
             ann.fill("#bid-input", str(len(route)))
             ann.press("#bid-input", "Enter")
-            ann.wait_for_selector(f"#bids li.mine")
+            ann.wait_for_selector("#bids li.mine")
         # The timer runs out: Ann demonstrates (unless a bot bid lower and wins).
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -680,6 +680,30 @@ class BiddingGame(Game):
             return Query(player, kind, {"round": whole(field(msg, "round", "the round number"), "round", 1)})
         raise GameError(f"unknown message type {kind!r}", "unknown_type")
 
+    def known_solution(self, state: Any, number: int) -> tuple[int | None, tuple[Move, ...]]:
+        """The optimal length and moves of finished round ``number``; :class:`GameError`
+        ``not_yet`` when they are not known (yet)."""
+        raise GameError(f"round {number} has no known solution", "not_yet")
+
+    def answer(self, state: Any, query: Query) -> dict[str, Any]:
+        """``request_solution``: the optimal solution of a finished round, with its paths."""
+        number = query.fields["round"]
+        result = next((r for r in state.history if r.number == number), None)
+        if result is None:
+            if state.round is not None and state.round.number == number:
+                raise GameError(f"round {number} is still being played: the solution is shown after it", "not_yet")
+            raise GameError(f"there is no finished round {number} in this game", "not_yet")
+        optimal, solution = self.known_solution(state, number)
+        _, paths = Position(state.board, result.start, goal=result.target).replay(solution, self.rules(state))
+        moves = []
+        for m in solution:
+            d: dict[str, Any] = {"robot": m.robot, "color": result.start[m.robot].color, "direction": m.direction.name}
+            if m.stop is not None:
+                d["stop"] = list(m.stop)
+            moves.append(d)
+        return {"type": "solution", "round": number, "optimal": optimal, "moves": moves,
+                "paths": [p.to_dict() for p in paths]}
+
     @staticmethod
     def _move(state: Any, msg: Mapping[str, Any]) -> Move:
         robot = msg.get("robot")

@@ -51,7 +51,7 @@ from ..position import Move, Position, PositionError, Robot
 from ..rules import Rules
 from .bidding import BiddingGame, BiddingState, RoundState
 from .events import Event, encode, move_of, robots_of
-from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Query, Secret
+from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
 from .jobs import Answer, solve_job
 from .messages import cell, field, text_choice
 from .options import check_options, kind_of
@@ -638,23 +638,11 @@ class Pyramids(BiddingGame):
             return CheckGoal(number, draw, answer)
         return [solve_job(rnd.puzzle, state.config.rules, check)]
 
-    def answer(self, state: PyramidsState, query: Query) -> dict[str, Any]:
-        """``request_solution``: the optimal solution of a finished round, with its paths."""
-        number = query.fields["round"]
-        result = next((r for r in state.history if r.number == number), None)
-        if result is None:
-            if state.round is not None and state.round.number == number:
-                raise GameError(f"round {number} is still being played: the solution is shown after it", "not_yet")
-            raise GameError(f"there is no finished round {number} in this game", "not_yet")
+    def known_solution(self, state: PyramidsState, number: int) -> tuple[int | None, tuple[Move, ...]]:
         check = state.check_of(number)
         if check is None:
             raise GameError(f"round {number} has no known solution", "not_yet")
-        position = Position(state.board, result.start, goal=result.target)
-        _, paths = position.replay(check.solution, state.config.rules)
-        moves = [{"robot": m.robot, "color": result.start[m.robot].color, "direction": m.direction.name}
-                 for m in check.solution]
-        return {"type": "solution", "round": number, "optimal": check.optimal, "moves": moves,
-                "paths": [p.to_dict() for p in paths]}
+        return check.optimal, check.solution
 
     # -- views ---------------------------------------------------------------------------------------------------
     def full_view(self, state: PyramidsState, viewer: str | None, *, heavy: bool = True) -> dict[str, Any]:

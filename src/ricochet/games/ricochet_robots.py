@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..board import Board
-from ..position import IllegalMove, Move, Position, PositionError, Robot
+from ..position import Move, Position, PositionError, Robot
 from ..rules import GAME, Rules
 from . import bidding
 from .bidding import (
@@ -53,7 +53,7 @@ from .bidding import (
 )
 from .bidding import PlaceBid as Bid
 from .events import Event, cell_of, encode, move_of, robots_of, strs_of
-from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Query, Secret
+from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
 from .jobs import Answer, solve_job
 from .options import check_options
 from .table import EndGame, GameEnded, Join, Leave, PlayerState, Start, Tx, winners_of
@@ -563,33 +563,12 @@ class RicochetRobots(BiddingGame):
                 out.append(solve_job(self.round_puzzle(state, number), rules, report))
         return out
 
-    def answer(self, state: GameState, query: Query) -> dict[str, Any]:
-        """``request_solution``: the optimal solution of a finished round, with its paths."""
-        number = query.fields["round"]
-        result = next((r for r in state.history if r.number == number), None)
-        if result is None:
-            if state.round is not None and state.round.number == number:
-                raise GameError(f"round {number} is still being played: the solution is shown after it", "not_yet")
-            raise GameError(f"there is no finished round {number} in this game", "not_yet")
+    def known_solution(self, state: GameState, number: int) -> tuple[int | None, tuple[Move, ...]]:
         sol = state.solution_of(number)
         if sol is None:
             raise GameError(f"the solution of round {number} is still being computed: try again in a moment",
                             "not_yet")
-        paths: list[dict[str, Any]] = []
-        robots = result.start
-        if state.board is not None:
-            try:
-                _, ps = Position(state.board, robots).replay(sol.solution, state.config.rules)
-                paths = [p.to_dict() for p in ps]
-            except IllegalMove:  # pragma: no cover - the solver's moves are checked by the engine
-                paths = []
-        moves = []
-        for m in sol.solution:
-            d: dict[str, Any] = {"robot": m.robot, "color": robots[m.robot].color, "direction": m.direction.name}
-            if m.stop is not None:
-                d["stop"] = list(m.stop)
-            moves.append(d)
-        return {"type": "solution", "round": number, "optimal": sol.optimal, "moves": moves, "paths": paths}
+        return sol.optimal, sol.solution
 
     # -- views --------------------------------------------------------------------------------------
     def full_view(self, state: GameState, viewer: str | None, *, heavy: bool = True) -> dict[str, Any]:

@@ -28,7 +28,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..games import DEFAULT_GAME, GAMES, OptionsError, get_game
+from ..games import DEFAULT_GAME, GAMES, GameError, OptionsError, get_game
+from ..games.messages import whole
 from ..games.options import kind_of as _kind
 
 PROTOCOL_VERSION = 2
@@ -87,12 +88,10 @@ def clean_text(value: object, field: str, limit: int, *, allow_empty: bool = Fal
 
 
 def _int(value: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ProtocolError(f"{field} must be a whole number, got {_kind(value)}")
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        rng = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        raise ProtocolError(f"{field} must be {rng}, got {value}")
-    return value
+    try:
+        return whole(value, field, lo, hi)
+    except GameError as e:
+        raise ProtocolError(str(e)) from None
 
 
 def _bool(value: object, field: str) -> bool:
