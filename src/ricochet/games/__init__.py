@@ -10,7 +10,8 @@ return; a game's state is a fold over its events.
 * :mod:`ricochet.games.bidding` — the shared bidding round (bids, never-raise,
   the timer, demonstration order and tie-breaks, demonstrations);
 * :mod:`ricochet.games.ricochet_robots` — Ricochet Robots (seeds 000, 004);
-* :mod:`ricochet.games.pyramids` — Ricochet Pyramids (seed 003).
+* :mod:`ricochet.games.pyramids` — Ricochet Pyramids (seed 003);
+* :mod:`ricochet.games.micro_robots` — Micro Robots (seed 002), a race to announce.
 
 :func:`get_game` finds a game by its name; :data:`GAMES` lists them all.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from .bidding import MAX_BID, MIN_BID
 from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
+from .micro_robots import MICRO_ROBOTS
 from .pyramids import PYRAMIDS
 from .ricochet_robots import (
     EVENT_TYPES,
@@ -42,7 +44,7 @@ from .ricochet_robots import (
     tick,
 )
 
-GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS)}
+GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS, MICRO_ROBOTS)}
 """Every game of the site by name, in the order the lobby lists them."""
 DEFAULT_GAME = RICOCHET_ROBOTS.name
 
