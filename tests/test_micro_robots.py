@@ -4,6 +4,7 @@ seed.  Every table is replayed from its event log (also via JSON) at teardown.""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -25,8 +26,15 @@ from ricochet.games.micro_robots import (
     exact_route,
 )
 from ricochet.games.table import Join, Leave, Start
-from ricochet.micro import SHIPPED, Arrangement, MicroBoard, MicroError, reachable_exactly, route_of_length, \
-    shortest_route
+from ricochet.micro import (
+    SHIPPED,
+    Arrangement,
+    MicroBoard,
+    MicroError,
+    reachable_exactly,
+    route_of_length,
+    shortest_route,
+)
 
 G = MICRO_ROBOTS
 
@@ -72,7 +80,7 @@ def test_seed_worked_example_route():
     follow. From there, he reaches the "2 white" target space. He needed five moves overall." """
     names = ["1 pink", "6 pink", "6 white", "6 red", "2 red", "2 white"]
     cells = [SHIPPED.find(n.split()[1], int(n.split()[0])) for n in names]
-    assert all(SHIPPED.is_move(a, b) for a, b in zip(cells, cells[1:], strict=False))
+    assert all(SHIPPED.is_move(a, b) for a, b in itertools.pairwise(cells))
     assert len(shortest_route(SHIPPED, cells[0], cells[-1])) - 1 <= 5
     assert route_of_length(SHIPPED, cells[0], cells[-1], 5) is not None
 
@@ -102,7 +110,7 @@ def test_exact_n_agrees_with_brute_force_for_every_pair_up_to_8(code: str):
     board = MicroBoard.arranged(Arrangement.parse(code))
     adj = _adjacency(board)
     cells = [(r, c) for r in range(6) for c in range(6)]
-    for n in range(0, 9):
+    for n in range(9):
         walks = _walks(adj, n)
         for i, start in enumerate(cells):
             layer = reachable_exactly(board, start, n)[n]
@@ -112,12 +120,12 @@ def test_exact_n_agrees_with_brute_force_for_every_pair_up_to_8(code: str):
                 assert (route is not None) == (walks[i][j] > 0)
                 if route is not None:
                     assert len(route) == n + 1 and route[0] == start and route[-1] == target
-                    assert all(board.is_move(a, b) for a, b in zip(route, route[1:], strict=False))
+                    assert all(board.is_move(a, b) for a, b in itertools.pairwise(route))
     # shortest routes: the first n with a walk
     for i, start in enumerate(cells[:6]):
         for j, target in enumerate(cells):
             best = shortest_route(board, start, target)
-            first = next((n for n in range(0, 12) if _walks(adj, n)[i][j]), None) if best is None else len(best) - 1
+            first = next((n for n in range(12) if _walks(adj, n)[i][j]), None) if best is None else len(best) - 1
             assert (best is None) == (first is None) and (best is None or not any(
                 _walks(adj, k)[i][j] for k in range(len(best) - 1)))
 
@@ -218,7 +226,7 @@ def test_start_then_target_rolled_again_while_it_is_the_start(table):
     for seed in range(200):
         t = Table(MicroConfig(seed=seed))
         t.seat("Ann", "Bob")
-        rolled = [e for e in t.log if isinstance(e, TargetRolled)][0]
+        rolled = next(e for e in t.log if isinstance(e, TargetRolled))
         assert rolled.target != t.state.round.start and rolled.roller == "ann"
         rerolled += rolled.rerolls
     assert rerolled > 0  # 1 in 36 throws names the start

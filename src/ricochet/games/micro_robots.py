@@ -42,8 +42,17 @@ from .events import Event, event_from_dict
 from .interface import BotClient, Compute, ConfigError, Game, GameError, OptionsError, Secret
 from .messages import cell, field, whole
 from .options import check_options
-from .table import TABLE_EVENTS, GameEnded, PlayerState, TableState, Tx, decide_table, evolve_table, now_of, \
-    seated_player
+from .table import (
+    TABLE_EVENTS,
+    GameEnded,
+    PlayerState,
+    TableState,
+    Tx,
+    decide_table,
+    evolve_table,
+    now_of,
+    seated_player,
+)
 
 __all__ = [
     "MICRO_ROBOTS",
