@@ -378,3 +378,151 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
     assert not [e for e in errors if "favicon" not in e], errors
     ann_ctx.close()
     eve_ctx.close()
+
+
+def _micro_route(state: dict) -> list[list[int]]:
+    from ricochet.games.micro_robots import best_route
+    from ricochet.micro import MicroBoard, Space
+
+    board = MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in row) for row in state["board"]))
+    rnd = state["round"]
+    route = best_route(board, tuple(rnd["start"]), tuple(rnd["target"]), tuple(rnd["via"]) if rnd["via"] else None)
+    assert route is not None
+    return [list(c) for c in route]
+
+
+def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(base_url: str, browser) -> None:
+    """Seed 002 in the browser: Ann races a bot, announces, moves the robot by tapping spaces; once she
+    fails (gives up) and her chip goes to the player with the fewest; she plays on to five chips while a
+    spectator watches on a phone."""
+    errors: list[str] = []
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    eve_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True,
+                                  has_touch=True)
+    ann, eve = ann_ctx.new_page(), eve_ctx.new_page()
+    _watch_errors(ann, "ann", errors)
+    _watch_errors(eve, "eve", errors)
+    for page in (ann, eve):
+        page.set_default_timeout(20000)
+    ann.goto(base_url + "/")
+    ann.fill("#nickname", "Ann")
+    ann.click(".game-card[data-game=micro-robots]")
+    ann.select_option("#create-form select[name=arrangement]", "A0B0C0D0")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url("**/r/*")
+    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    api = f"{base_url}/api/rooms/{room_id}"
+    ann.wait_for_selector("#start")
+    eve.goto(f"{base_url}/r/{room_id}?watch=1")
+    ann.select_option("#bot-level", "beginner")
+    ann.click("#add-bot")
+    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 2")
+    ann.click("#start")
+
+    failed = False
+    rounds = 0
+    while True:
+        state = _get(api)["state"]
+        if state["phase"] == "over":
+            break
+        if state["phase"] != "racing":
+            time.sleep(0.1)
+            continue
+        number = state["round"]["number"]
+        route = _micro_route(state)
+        ann.fill("#announce-input", str(len(route) - 1))
+        ann.click("#announce")
+        ann.wait_for_selector("#demo-bar:not([hidden])")
+        if rounds == 0:
+            ann.screenshot(path=str(SHOTS / "micro_demonstration.png"))
+        me = next(p for p in state["players"] if p["name"] == "Ann")
+        if me["score"] == 1 and not failed:
+            # A failed announcement: Ann gives up; her only chip goes to the bot, who has the fewest.
+            ann.click("#give-up")
+            ann.wait_for_selector(".history-list li:has-text('A chip goes to')")
+            failed = True
+        else:
+            for k, cell in enumerate(route[1:], 1):
+                ann.click(f".move-to[data-cell='{cell[0]},{cell[1]}']")
+                if k < len(route) - 1:
+                    ann.wait_for_selector(f"#phase[data-cost='{k}']")
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            s = _get(api)["state"]
+            if s["phase"] == "over" or (s["round"] and s["round"]["number"] > number):
+                break
+            time.sleep(0.1)
+        rounds += 1
+        assert rounds < 20
+
+    final = _get(api)["state"]
+    scores = {p["name"]: p["score"] for p in final["players"]}
+    assert failed and scores["Ann"] == 5 and final["winners"] == [final["players"][0]["id"]], scores
+    penalties = [r for r in final["history"] if r["penalty_to"]]
+    assert len(penalties) == 1 and penalties[0]["announcer"] == final["players"][0]["id"]
+    for page in (ann, eve):
+        page.wait_for_selector("#phase[data-phase='over']")
+    eve.wait_for_selector(".history-list li:has-text('Un jeton va à')")
+    ann.screenshot(path=str(SHOTS / "micro_over.png"))
+    eve.screenshot(path=str(SHOTS / "micro_phone_spectator.png"), full_page=True)
+    assert eve.evaluate("document.documentElement.scrollWidth") <= 392, "horizontal scroll on a phone"
+    assert not [e for e in errors if "favicon" not in e], errors
+    ann_ctx.close()
+    eve_ctx.close()
+
+
+def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, browser) -> None:
+    """Seed 002's variant for Ricochet Robots at an online table: "he can stop at a wall and make another
+    move or, instead, move through the wall, which costs one additional move" — the demonstrator picks
+    where the robot stops, and the move counter counts the extra move."""
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    ann = ctx.new_page()
+    _watch_errors(ann, "ann", errors)
+    ann.set_default_timeout(20000)
+    ann.goto(base_url + "/")
+    ann.fill("#nickname", "Ann")
+    ann.click(".game-card[data-game=ricochet-robots]")
+    ann.click("#create-form details.rules summary")
+    ann.check("#create-form input[name=transparent]")
+    ann.fill("#create-form input[name=clock_seconds]", "5")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url("**/r/*")
+    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    api = f"{base_url}/api/rooms/{room_id}"
+    ann.wait_for_selector("#start")
+    ann.select_option("#bot-level", "beginner")
+    ann.click("#add-bot")
+    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 2")
+    ann.click("#start")
+    ann.wait_for_selector("#robot-transparent")
+    ann.fill("#bid-input", "30")
+    ann.press("#bid-input", "Enter")
+    ann.wait_for_selector("#demo-bar:not([hidden])", timeout=30000)
+
+    passed = False
+    for _ in range(4):
+        state = _get(api)["state"]
+        rnd = state["round"]
+        cost = rnd["cost"]
+        choices = rnd["choices"]
+        through = [(d, opt) for d in "NESW" for opt in choices[d] if opt["cost"] >= 2]
+        ann.click("#robot-transparent")
+        if through:
+            direction, opt = min(through, key=lambda x: x[1]["cost"])
+            ann.keyboard.press(KEYS[direction])
+            ann.wait_for_selector(".layer-choices .choice")
+            ann.screenshot(path=str(SHOTS / "transparent_choice.png"))
+            ann.click(f".layer-choices .choice[data-cell='{opt['stop'][0]},{opt['stop'][1]}']")
+            ann.wait_for_selector(f"#phase[data-cost='{cost + opt['cost']}']")
+            assert f"{cost + opt['cost']} of 30 moves" in ann.inner_text("#phase")
+            passed = True
+            break
+        # nothing to pass through from here: an ordinary move, and look again
+        d = next(d for d in "NESW" if len(choices[d]) == 1)
+        ann.keyboard.press(KEYS[d])
+        ann.wait_for_selector(f"#phase[data-cost='{cost + 1}']")
+    assert passed, "the transparent robot never met a wall it could pass"
+    ann.click("#give-up")
+    assert not [e for e in errors if "favicon" not in e], errors
+    ctx.close()

@@ -174,3 +174,54 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
     session = next(s for s in room.sessions if s.player is None)
     Session.deliver(session, json.dumps({"oops": room.kind.secrets(room.state)[0].value}))
     assert len(leaks) == 1
+
+
+def _micro_route(state: dict[str, Any], n: int | None = None) -> list[list[int]]:
+    from ricochet.games.micro_robots import best_route, exact_route
+    from ricochet.micro import MicroBoard, Space
+
+    board = MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in row) for row in state["board"]))
+    rnd = state["round"]
+    start, target = tuple(rnd["start"]), tuple(rnd["target"])
+    route = best_route(board, start, target) if n is None else exact_route(board, start, target, n)
+    assert route is not None
+    return [list(c) for c in route]
+
+
+def test_micro_robots_over_the_socket_and_after_a_restart(tmp_path: Path) -> None:
+    with Harness(tmp_path) as h1:
+        rid = h1.room(game="micro-robots", arrangement="A0B0C0D0", intermission_seconds=0)
+        ann, bob = h1.join(rid, "Ann"), h1.join(rid, "Bob")
+        assert ann.welcome["room"]["game"] == "micro-robots"
+        ann.ok(type="start")
+        assert ann.state["phase"] == "racing" and len(ann.state["board"]) == 6
+        route = _micro_route(ann.state)
+        bob.ok(type="announce", moves=len(route) - 1)
+        assert ann.error(type="announce", moves=1)["code"] == "closed"
+        assert bob.error(type="move_robot", to=[9, 0])["code"] == "bad_message"
+        for cell in route[1:]:
+            events = bob.ok(type="move_robot", to=cell)
+        assert any(e["type"] == "round_ended" and e["winner"] == bob.id for e in events)
+        # Ann announces, moves once, and the server stops
+        ann.drain()
+        route = _micro_route(ann.state)
+        ann.ok(type="announce", moves=len(route) + 1 if len(route) > 2 else len(route) - 1)
+        ann.ok(type="move_robot", to=route[1])
+        version, tokens, t = ann.version, (ann.token, bob.token), h1.t
+        before = json.loads(json.dumps(ann.state))
+    with Harness(tmp_path) as h2:
+        h2.t = t + 1
+        ann2 = h2.connect(rid)
+        w = ann2.hello(seat_token=tokens[0], since=version)
+        assert w["state"]["round"]["route"] == before["round"]["route"] and w["state"]["robot"] == route[1]
+        ann2.ok(type="give_up")  # a failure: Ann has no chip, so nobody gets one
+        bob2 = h2.connect(rid)
+        bob2.hello(seat_token=tokens[1])
+        scores = {p["id"]: p["score"] for p in bob2.state["players"]}
+        assert scores == {ann2.id: 0, bob2.id: 1} and bob2.state["history"][-1]["reason"] == "gave_up"
+        # now Bob fails: his chip goes to Ann, the player with the fewest
+        route = _micro_route(bob2.state)
+        bob2.ok(type="announce", moves=len(route) - 1)
+        bob2.ok(type="give_up")
+        scores = {p["id"]: p["score"] for p in bob2.state["players"]}
+        assert scores == {ann2.id: 1, bob2.id: 0} and bob2.state["history"][-1]["penalty_to"] == ann2.id

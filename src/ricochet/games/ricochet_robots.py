@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..board import Board
-from ..position import Move, Position, PositionError, Robot
+from ..position import IllegalMove, Move, Position, PositionError, Robot
 from ..rules import GAME, Rules
 from . import bidding
 from .bidding import (
@@ -585,6 +585,8 @@ class RicochetRobots(BiddingGame):
         }
         if rnd is not None:
             view["round"] = {"chip": rnd.goal.to_dict(), **self.round_view(state, rnd, viewer)}
+            if state.phase == "demonstration":
+                view["round"]["choices"] = transparent_choices(state)
         if not heavy:
             del view["history"]
             return view
@@ -643,6 +645,27 @@ class RicochetRobots(BiddingGame):
                  rng: Any = None) -> Any:
         from .bidding_bot import BiddingBot
         return BiddingBot(client, level, compute, puzzle_from_view, speed=speed, rng=rng)
+
+
+def transparent_choices(state: GameState) -> dict[str, Any] | None:
+    """Where the transparent robot may stop now, by direction, with what each
+    stop costs (1, plus 1 per wall or diagonal passed through): the choices a
+    demonstrator makes at each interior wall or coloured diagonal (seed 002's
+    variant).  ``None`` without a transparent robot."""
+    from ..geometry import DIRECTIONS
+
+    pos = state.position
+    if pos is None or "transparent" not in (r.color for r in pos.robots):
+        return None
+    robot = pos.index_of("transparent")
+    out: dict[str, Any] = {"robot": robot}
+    for d in DIRECTIONS:
+        try:
+            paths = pos.paths(robot, d, state.config.rules)
+        except IllegalMove:
+            paths = []
+        out[d.name] = [{"stop": list(p.end), "cost": p.cost} for p in sorted(paths, key=lambda p: (p.cost, p.end))]
+    return out
 
 
 def board_from_view(d: dict[str, Any]) -> Board:

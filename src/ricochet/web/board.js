@@ -115,7 +115,7 @@ export class BoardView {
     this.robotNodes = [];
     this.svg = el("svg", { class: "board-svg", role: "group", "aria-roledescription": "board" });
     this.layers = {};
-    for (const name of ["static", "goal", "chip", "tokens", "paths", "robots", "arrows"]) {
+    for (const name of ["static", "goal", "chip", "tokens", "paths", "robots", "arrows", "choices"]) {
       this.layers[name] = el("g", { class: `layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -350,6 +350,7 @@ export class BoardView {
   select(i) {
     if (i !== null && !this.interactive) return;
     this.selected = i;
+    if (this.choosing) { this.choosing = null; this._drawChoices(); }
     this.robotNodes.forEach((n, k) => n.classList.toggle("selected", k === i));
     this._drawArrows();
     if (i !== null) this.handlers.onSelect?.(i);
@@ -358,10 +359,47 @@ export class BoardView {
   /** Ask for a move of the selected robot (from keys, swipe or buttons). */
   move(direction, stop = null) {
     if (!this.interactive || this.selected === null) return false;
+    const options = this.choices?.robot === this.selected ? this.choices[direction] || [] : null;
+    if (!stop && options && options.length > 1) {
+      // The transparent robot: at each wall or coloured diagonal it may stop/bounce or pass (+1 move).
+      if (this.choosing?.direction === direction) this.choosing.k = (this.choosing.k + 1) % options.length;
+      else this.choosing = { direction, options, k: 0 };
+      this._drawChoices();
+      return true;
+    }
+    if (!stop && options?.length === 1) stop = options[0].stop;
+    this.choosing = null;
+    this._drawChoices();
     const move = { robot: this.selected, direction };
     if (stop) move.stop = stop;
     this.handlers.onMove?.(move);
     return true;
+  }
+
+  /** The transparent robot's stops by direction, from the state (``round.choices``). */
+  setChoices(choices) {
+    this.choices = choices || null;
+    if (this.choosing && !this.choices) { this.choosing = null; this._drawChoices(); }
+  }
+
+  _drawChoices() {
+    const g = this.layers.choices;
+    g.replaceChildren();
+    const c = this.choosing;
+    if (!c || !this.interactive) return;
+    c.options.forEach((opt, k) => {
+      const [x, y] = opt.stop;
+      const extra = opt.cost - 1;
+      const label = el("text", { x: x * CELL + CELL / 2, y: y * CELL + CELL / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": "bold", fill: "#111" });
+      label.textContent = extra ? `+${extra}` : "✓";
+      const node = el("g", { class: `choice${k === c.k ? " current" : ""}`, role: "button", tabindex: 0, "data-cell": `${x},${y}`, "data-cost": opt.cost,
+        "aria-label": t("demo.transparent.stop", { x, y, n: opt.cost }) },
+      el("circle", { cx: x * CELL + CELL / 2, cy: y * CELL + CELL / 2, r: CELL * 0.42, fill: "#fff", "fill-opacity": 0.85, stroke: "#7b2cbf", "stroke-width": k === c.k ? 4 : 2 }), label);
+      node.addEventListener("click", () => this.move(c.direction, opt.stop));
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); this.move(c.direction, opt.stop); } });
+      g.append(node);
+    });
+    this.handlers.onChoose?.(c.options.length);
   }
 
   /** On-board arrow buttons around the selected robot (big enough to tap). */
@@ -411,6 +449,7 @@ export class BoardView {
       const start = down;
       down = null;
       const dx = e.clientX - start.x, dy = e.clientY - start.y;
+      if (start.target.closest?.(".choice")) return;  // the choice's own click moves
       const robotNode = start.target.closest?.(".robot");
       const arrow = start.target.closest?.(".arrow");
       if (Math.hypot(dx, dy) > 24) {
@@ -442,6 +481,13 @@ export class BoardView {
   /** Arrow keys (call from a document keydown handler); returns true when handled. */
   handleKey(e) {
     if (!this.interactive) return false;
+    if (this.choosing && (e.key === "Enter" || e.key === "Escape")) {
+      const c = this.choosing;
+      if (e.key === "Enter") return this.move(c.direction, c.options[c.k].stop);
+      this.choosing = null;
+      this._drawChoices();
+      return true;
+    }
     const map = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W" };
     if (map[e.key]) return this.move(map[e.key]);
     // Number keys 1..6 select robots in order (handy on a keyboard).

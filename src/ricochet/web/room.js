@@ -46,17 +46,22 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   // The game's own parts (board, goal, winnings, host controls), chosen by the state's "game".
   let game = null;
   let board = null;
+  let gamePanel = null;      // a game's own action panel in place of the bids (Micro Robots: announce)
   const tx = (key, params) => tg(game?.name, key, params);
   function useGame(name) {
     const next = gameOf(name);
     if (game === next && board) return;
     game = next;
+    gamePanel = game.createPanel ? game.createPanel((type, fields) => sock.send(type, fields)) : null;
+    if (gamePanel) fill(els.bidPanel, gamePanel.el);
     board = new game.Board(els.board, {
+      send: (type, fields) => sock.send(type, fields),
       onMove: (move) => {
         const color = state?.robots?.[move.robot]?.color;
         sock.send("move", { robot: color ?? move.robot, direction: move.direction, ...(move.stop ? { stop: move.stop } : {}) });
       },
       onSelect: (i) => announce(t("demo.selected", { robot: board.robotName(state.robots[i].color) })),
+      onChoose: (n) => { announce(t("demo.transparent.choose", { n })); toast(t("demo.transparent.choose", { n }), "info", 5000); },
     });
   }
 
@@ -159,6 +164,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? presence.seats.find((p) => p.player === id)?.name ?? String(id);
 
   function onGameEvent(ev) {
+    game.onEvent?.(ev, board, state, { me, toast });
     switch (ev.type) {
       case "move_played": board.animate(ev.path); break;
       case "chip_drawn": case "goal_drawn": shown = null; board.showPaths([]); break;
@@ -210,8 +216,9 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     board.render(state);
     // Before the start the host may arrange the board (Ricochet Pyramids' towers).
     board.setArrange?.(isHost() && state.phase === "lobby" ? (from, to) => sock.send("move_tower", { from, to }) : null);
-    const demonstrating = phase === "demonstration" && rnd?.demonstrator === me && !!me;
+    const demonstrating = phase === "demonstration" && !!me && (game.demonstrator?.(rnd) ?? rnd?.demonstrator) === me;
     board.setInteractive(demonstrating);
+    board.setChoices?.(demonstrating ? rnd?.choices : null);
     if (shown === null) {
       // Everyone sees the moves of the demonstration so far.
       // After the running animations, so a trail never runs ahead of its robot.
@@ -234,14 +241,15 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
           h("div", { class: "muted small" }, game.activeText(rnd, state))));
     } else fill(els.roundInfo, h("div", { class: "round-n" }, state.target_score ? tx("room.target_score", { n: state.target_score }) : ""));
     let phaseText = tx(`phase.${phase}`);
-    if (phase === "demonstration" && rnd) {
+    if (game.phaseText) phaseText = game.phaseText(state, { me, demonstrating, nameOf }) ?? phaseText;
+    else if (phase === "demonstration" && rnd) {
       phaseText = demonstrating ? t("demo.you", { cost: rnd.cost, bid: rnd.demo_bid })
         : t("demo.other", { name: nameOf(rnd.demonstrator), cost: rnd.cost, bid: rnd.demo_bid });
     }
     els.phase.textContent = phaseText;
     renderResult();
     els.phase.dataset.phase = phase;
-    els.phase.dataset.cost = rnd?.cost ?? 0;  // for tests and styling
+    els.phase.dataset.cost = rnd?.cost ?? rnd?.count ?? 0;  // for tests and styling
 
     renderDemo(demonstrating);
     renderBids();
@@ -264,7 +272,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (!on) return;
     const dpad = h("div", { class: "dpad", role: "group", "aria-label": t("phase.demonstration") },
       Object.keys(DIRS).map((d) => h("button", { type: "button", class: `dpad-${d}`, "data-dir": d, "aria-label": t("demo.move", { dir: t(`dir.${d}`) }), onclick: () => board.move(d) }, { N: "↑", E: "→", S: "↓", W: "←" }[d])));
-    fill(els.demo, h("p", { class: "small" }, t("demo.help")), dpad,
+    fill(els.demo, h("p", { class: "small" }, tx("demo.help")), game.dpad === false ? null : dpad,
       h("button", { type: "button", class: "danger", id: "give-up", onclick: () => sock.send("give_up") }, t("demo.give_up")));
   }
 
@@ -272,7 +280,10 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     // Between rounds the status line tells the result; at the end a summary sits above the board.
     const last = state.history?.at(-1);
     const between = last && (state.phase === "intermission" || state.phase === "over");
-    if (between) {
+    if (between && game.resultLine) {
+      fill(els.roundInfo, game.goalIcon(last, 36, state),
+        h("div", {}, h("div", { class: "winner", id: "winner" }, game.resultLine(last, nameOf, state))));
+    } else if (between) {
       const winnerText = last.result === "won" ? tx("result.won", { name: nameOf(last.winner) }) : tx(`result.${last.result}`);
       const optimal = last.optimal == null ? t("result.optimal_pending") : t("result.optimal", { n: last.optimal });
       fill(els.roundInfo, game.goalIcon(last, 36, state),
@@ -313,6 +324,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   function renderBids() {
+    if (gamePanel) { els.bidPanel.hidden = false; gamePanel.update(state, { me, seated: seated(), nameOf }); return; }
     const rnd = state.round;
     const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding") && rnd?.open !== false;
     const mine = myStanding();
@@ -385,6 +397,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const hist = state.history || [];
     if (!hist.length) { fill(els.history); els.history.hidden = true; return; }
     els.history.hidden = false;
+    if (game.resultLine) {
+      fill(els.history, h("h2", {}, t("history")), h("ol", { class: "history-list" }, hist.slice().reverse().map((r) =>
+        h("li", { "data-round": r.number }, game.goalIcon(r, 18, state), " ", game.resultLine(r, nameOf, state)))));
+      return;
+    }
     fill(els.history, h("h2", {}, t("history")), h("ol", { class: "history-list" }, hist.slice().reverse().map((r) => h("li", { "data-round": r.number, "data-optimal": r.optimal ?? "" },
       game.goalIcon(r, 18, state), " ",
       r.result === "won" ? tx("result.won", { name: nameOf(r.winner) }) : tx(`result.${r.result}`), " ",
@@ -397,12 +414,14 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (!state) return;
     const rnd = state.round, now = sock.now();
     let deadline = null, span = null, text = "";
-    if (state.phase === "bidding" && rnd?.clock) { deadline = rnd.clock.deadline; span = state.config?.clock_seconds; }
+    const own = game.clock?.(state);
+    if (own) { deadline = own.deadline; span = own.span; }
+    else if (state.phase === "bidding" && rnd?.clock) { deadline = rnd.clock.deadline; span = state.config?.clock_seconds; }
     else if (state.phase === "demonstration" && rnd?.demo_deadline) { deadline = rnd.demo_deadline; }
     else if (state.phase === "intermission" && state.intermission_until) { deadline = state.intermission_until; }
     if (deadline !== null) {
       const left = deadline - now;
-      const key = { demonstration: "demo.time_left", intermission: "clock.next" }[state.phase] || "clock.left";
+      const key = own?.key || { demonstration: "demo.time_left", intermission: "clock.next" }[state.phase] || "clock.left";
       text = tx(key, { s: fmtSeconds(left) });
       els.clock.classList.toggle("urgent", left < 10 && state.phase === "bidding");
     } else if (state.phase === "thinking" && rnd) {
@@ -415,7 +434,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.clock.dataset.running = deadline !== null ? "1" : "0";
     const fillEl = els.clockBar.firstElementChild;
     const frac = deadline !== null && span ? Math.max(0, Math.min(1, (deadline - now) / span)) : 0;
-    els.clockBar.hidden = !(state.phase === "bidding");
+    els.clockBar.hidden = !(state.phase === "bidding" || own?.bar);
     fillEl.style.width = `${(frac * 100).toFixed(1)}%`;
   }
   const clockTimer = setInterval(tick, 250);
