@@ -120,3 +120,53 @@ def test_kill_9_mid_demonstration_and_resume(tmp_path: Path) -> None:
         assert sum(e["event"]["type"] == "round_ended" for e in events) == 1
     finally:
         _kill9(proc) if proc.poll() is None else None
+
+
+def test_kill_9_mid_micro_robots_demonstration_and_resume(tmp_path: Path) -> None:
+    from ricochet.games.micro_robots import best_route
+    from ricochet.micro import MicroBoard, Space
+
+    port, db, log = _free_port(), tmp_path / "kill.db", tmp_path / "server.log"
+    ws = f"ws://127.0.0.1:{port}/ws/"
+    proc = _serve(port, db, log)
+    try:
+        room = _http("POST", f"http://127.0.0.1:{port}/api/rooms", {"game": "micro-robots", "demo_seconds": 120})[
+            "room_id"]
+
+        def route_of(state: dict[str, Any]) -> list[list[int]]:
+            board = MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in r) for r in state["board"]))
+            rnd = state["round"]
+            return [list(c) for c in best_route(board, tuple(rnd["start"]), tuple(rnd["target"]))]
+
+        async def first_half() -> tuple[str, int, list[list[int]]]:
+            async with RicochetClient(ws + room) as ann, RicochetClient(ws + room) as bob:
+                await ann.hello("Ann")
+                await bob.hello("Bob")
+                await ann.start()
+                state = await _until(ann, lambda s: s["phase"] == "racing")
+                route = route_of(state)
+                await ann.send({"type": "announce", "moves": len(route) - 1})
+                await _until(ann, lambda s: s["phase"] == "demonstration")
+                await ann.send({"type": "move_robot", "to": route[1]})
+                await _until(ann, lambda s: len(s["round"]["route"]) == 2)
+                return ann.you["seat_token"], ann.version, route
+
+        token, version, route = asyncio.run(first_half())
+        _kill9(proc)
+        proc = _serve(port, db, log)
+
+        async def second_half() -> None:
+            async with RicochetClient(ws + room) as ann:
+                w = await ann.hello(seat_token=token, since=version)
+                assert w["version"] == version and w["state"]["round"]["route"] == route[:2]
+                for cell in route[2:]:
+                    await ann.send({"type": "move_robot", "to": cell})
+                state = await _until(ann, lambda s: s["phase"] != "demonstration")
+                assert next(p for p in state["players"] if p["id"] == ann.you["player"])["score"] == 1
+
+        asyncio.run(second_half())
+        events = _http("GET", f"http://127.0.0.1:{port}/api/rooms/{room}/events")["events"]
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+        assert sum(e["event"]["type"] == "robot_moved" for e in events) == len(route) - 1
+    finally:
+        _kill9(proc) if proc.poll() is None else None
