@@ -11,7 +11,8 @@ return; a game's state is a fold over its events.
   the timer, demonstration order and tie-breaks, demonstrations);
 * :mod:`ricochet.games.ricochet_robots` — Ricochet Robots (seeds 000, 004);
 * :mod:`ricochet.games.pyramids` — Ricochet Pyramids (seed 003);
-* :mod:`ricochet.games.micro_robots` — Micro Robots (seed 002), a race to announce.
+* :mod:`ricochet.games.micro_robots` — Micro Robots (seed 002), a race to announce;
+* :mod:`ricochet.games.rambots` — RAMbots (seed 001): secret programs run all at once.
 
 :func:`get_game` finds a game by its name; :data:`GAMES` lists them all.
 """
@@ -22,6 +23,7 @@ from .bidding import MAX_BID, MIN_BID
 from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
 from .micro_robots import MICRO_ROBOTS
 from .pyramids import PYRAMIDS
+from .rambots import RAMBOTS
 from .ricochet_robots import (
     EVENT_TYPES,
     RICOCHET_ROBOTS,
@@ -44,7 +46,7 @@ from .ricochet_robots import (
     tick,
 )
 
-GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS, MICRO_ROBOTS)}
+GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS, MICRO_ROBOTS, RAMBOTS)}
 """Every game of the site by name, in the order the lobby lists them."""
 DEFAULT_GAME = RICOCHET_ROBOTS.name
 
