@@ -526,3 +526,84 @@ def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, br
     ann.click("#give-up")
     assert not [e for e in errors if "favicon" not in e], errors
     ctx.close()
+
+
+def _ram_table(state: dict):
+    from ricochet.games.rambots import Obj, Piece, Table
+
+    objects = tuple(sorted((Obj.from_dict(o) for o in state["objects"]), key=lambda o: (o.kind, o.color)))
+    pools = tuple(sorted((p["color"], tuple(sorted(Piece.from_dict(x) for x in p["pool"])))
+                         for p in state["players"] if p.get("color")))
+    goals = tuple(sorted((p["color"], tuple(Piece.from_dict(x) for x in p.get("goals") or []))
+                         for p in state["players"] if p.get("color")))
+    return Table(objects, pools, goals, tuple(state["precedence"]))
+
+
+def test_a_rambots_game_of_a_human_and_two_bots_to_a_win(base_url: str, browser) -> None:
+    """Seed 001 in the browser: Ann makes a goal stack for her neighbour by clicking pieces, then each round
+    lays out a program in the editor (lay the piece, pick it from the pool), compiles, and watches the
+    programs run, until someone tags four goals."""
+    from ricochet.games.rambots.bot import plan_program
+
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    ann = ctx.new_page()
+    _watch_errors(ann, "ann", errors)
+    ann.set_default_timeout(30000)
+    ann.goto(base_url + "/")
+    ann.fill("#nickname", "Ann")
+    ann.click(".game-card[data-game=rambots]")
+    ann.click("#create-form details.rules summary")
+    ann.fill("#create-form input[name=step_seconds]", "0.3")
+    ann.click("#create-form button[type=submit]")
+    ann.wait_for_url("**/r/*")
+    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    api = f"{base_url}/api/rooms/{room_id}"
+    ann.wait_for_selector("#start")
+    ann.select_option("#bot-level", "expert")
+    ann.click("#add-bot")
+    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 2")
+    ann.click("#add-bot")
+    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 3")
+    ann.click("#start")
+    # The goal stack for the player on her left: one piece of each colour, top first.
+    ann.wait_for_selector("#ram-editor .ram-pool .piece-btn")
+    for _ in range(4):
+        ann.locator("#ram-editor .ram-pool .piece-btn[data-size='3']").first.click()
+    ann.click("#send-goals")
+    rounds = 0
+    while True:
+        state = _get(api)["state"]
+        if state["phase"] == "over":
+            break
+        if state["phase"] != "programming" or next(p for p in state["players"] if p["id"] == "p1")["compiled"]:
+            time.sleep(0.2)
+            continue
+        me = next(p for p in state["players"] if p["id"] == "p1")
+        program = plan_program(_ram_table(state), me["color"], "perfect", None, rounds)
+        ann.wait_for_selector("#ram-program")
+        for ins in program:
+            ann.click(f".orient[data-orient='{ins.orientation}']")
+            ann.click(f"#ram-editor .ram-pool .piece-btn[data-size='{ins.piece.size}'][data-color='{ins.piece.color}']")
+        ann.wait_for_function(f"document.querySelectorAll('#ram-program .slot:not(.empty)').length === {len(program)}")
+        if rounds == 0:
+            ann.screenshot(path=str(SHOTS / "rambots_program.png"))
+        ann.click("#compile")
+        rounds += 1
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            s = _get(api)["state"]
+            if s["phase"] == "over" or s["round_number"] > rounds:
+                break
+            time.sleep(0.2)
+        if rounds == 1:
+            ann.screenshot(path=str(SHOTS / "rambots_execution.png"))
+        assert rounds < 25, "no winner after 25 rounds"
+    final = _get(api)["state"]
+    assert final["end_reason"] == "all_goals_tagged" and len(final["winners"]) == 1
+    winner = next(p for p in final["players"] if p["id"] == final["winners"][0])
+    assert winner["goals"] == [] and winner["score"] == 4
+    ann.wait_for_selector("#phase[data-phase='over']")
+    ann.screenshot(path=str(SHOTS / "rambots_over.png"))
+    assert not [e for e in errors if "favicon" not in e], errors
+    ctx.close()

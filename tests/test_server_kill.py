@@ -170,3 +170,55 @@ def test_kill_9_mid_micro_robots_demonstration_and_resume(tmp_path: Path) -> Non
         assert sum(e["event"]["type"] == "robot_moved" for e in events) == len(route) - 1
     finally:
         _kill9(proc) if proc.poll() is None else None
+
+
+def test_kill_9_during_rambots_execution_resumes_at_the_same_instruction(tmp_path: Path) -> None:
+    """Issue: "kill -9 during the execution phase → restart → the room resumes at the same instruction with
+    nothing lost or replayed twice"."""
+    from ricochet.games.rambots import Instruction, Piece
+
+    port, db, log = _free_port(), tmp_path / "kill.db", tmp_path / "server.log"
+    ws = f"ws://127.0.0.1:{port}/ws/"
+    proc = _serve(port, db, log)
+    try:
+        room = _http("POST", f"http://127.0.0.1:{port}/api/rooms", {"game": "rambots", "step_seconds": 2})["room_id"]
+        programs = {}
+
+        async def first_half() -> tuple[int, int]:
+            async with RicochetClient(ws + room) as ann, RicochetClient(ws + room) as bob:
+                await ann.hello("Ann")
+                await bob.hello("Bob")
+                await ann.start()
+                await _until(ann, lambda s: s["phase"] == "goals")
+                for c in (ann, bob):
+                    await c.send({"type": "set_goals", "pieces": [{"size": 3, "color": k}
+                                                                  for k in ("red", "yellow", "green", "blue")]})
+                await _until(ann, lambda s: s["phase"] == "programming")
+                for c, orient in ((ann, "E"), (bob, "W")):
+                    prog = [Instruction(Piece(size, color), orient) for size, color in ((1, "red"), (2, "blue"),
+                                                                                         (1, "green"))]
+                    programs[c.you["player"]] = prog
+                    await c.send({"type": "set_program", "program": [i.to_dict() for i in prog]})
+                    await c.send({"type": "compile", "on": True})
+                state = await _until(ann, lambda s: len(s["ran"]) >= 2)
+                return len(state["ran"]), ann.version
+
+        ran, version = asyncio.run(first_half())
+        _kill9(proc)
+        proc = _serve(port, db, log)
+
+        async def second_half() -> None:
+            async with RicochetClient(ws + room) as eve:
+                w = await eve.hello(spectate=True)
+                assert w["version"] >= version and w["state"]["phase"] == "execution"
+                assert len(w["state"]["ran"]) == ran  # resumes at the same instruction
+                await _until(eve, lambda s: s["phase"] == "programming", timeout=40)
+
+        asyncio.run(second_half())
+        events = _http("GET", f"http://127.0.0.1:{port}/api/rooms/{room}/events")["events"]
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+        runs = [e["event"] for e in events if e["event"]["type"] == "instruction_run"]
+        assert len(runs) == sum(len(p) for p in programs.values())  # each instruction once
+        assert sum(e["event"]["type"] == "round_ended" for e in events) == 1
+    finally:
+        _kill9(proc) if proc.poll() is None else None

@@ -13,6 +13,7 @@ const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14];
 
 export function mountRoom(root, roomId, { watch = false } = {}) {
   let state = null;          // the public state (shallow-merged from event messages)
+  let secrets = null;        // this seat's own secrets ("private" in messages: a RAMbots program…)
   let me = null;             // my player id (null: spectator)
   let roomInfo = null;
   let presence = { seats: [], spectators: 0 };
@@ -126,6 +127,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         roomInfo = msg.room;
         me = msg.you?.player ?? null;
         state = msg.state;
+        secrets = msg.private ?? null;
         useGame(state.game);
         presence = msg.presence || presence;
         fill(els.chatLog);
@@ -140,10 +142,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       },
       onEvent: (msg) => {
         Object.assign(state, msg.state);
+        if ("private" in msg) secrets = msg.private;
         onGameEvent(msg.event);
         update();
       },
-      onSync: (msg) => { state = { ...msg.state, you: me }; useGame(state.game); update(); },
+      onSync: (msg) => { state = { ...msg.state, you: me }; secrets = msg.private ?? secrets; useGame(state.game); update(); },
       onChat: (msg) => addChat(msg),
       onPresence: (msg) => { presence = msg; update(); },
       onSolution: (msg) => {
@@ -324,7 +327,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   function renderBids() {
-    if (gamePanel) { els.bidPanel.hidden = false; gamePanel.update(state, { me, seated: seated(), nameOf }); return; }
+    if (gamePanel) { els.bidPanel.hidden = false; gamePanel.update(state, { me, seated: seated(), nameOf, secrets }); return; }
     const rnd = state.round;
     const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding") && rnd?.open !== false;
     const mine = myStanding();
@@ -350,7 +353,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const seats = new Map(presence.seats.map((s) => [s.player, s]));
     const rows = (state.players || []).filter((p) => p.seated || p.score).sort((a, b) => b.score - a.score);
     fill(els.players, h("h2", {}, t("room.players")),
-      h("p", { class: "muted small" }, state.target_score ? tx("room.target_score", { n: state.target_score }) : t("room.target_all")),
+      h("p", { class: "muted small" }, state.target_score ? tx("room.target_score", { n: state.target_score }) : tx("room.target_all")),
       h("ul", { class: "player-list" }, rows.map((p) => {
         const s = seats.get(p.id);
         const badges = [p.id === me && t("room.you"), p.id === state.host && t("room.host"),

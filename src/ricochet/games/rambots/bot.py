@@ -188,7 +188,7 @@ class RamBot:
         if state["phase"] == "goals" and private.get("goals_made") is None:
             key = (game, "goals")
         elif state["phase"] == "programming" and not private.get("compiled"):
-            key = (game, "program", state["round"])
+            key = (game, "program", state["round_number"])
         else:
             return
         if key in self._done or (self._task is not None and not self._task.done()):
@@ -227,7 +227,7 @@ class RamBot:
         job = Job(("rambots-plan", *args), plan_program, args)
         program = await self.compute(job) if self.compute is not None else plan_program(*args)
         now = self.client.state
-        if now is None or now["phase"] != "programming" or now["round"] != key[2]:
+        if now is None or now["phase"] != "programming" or now["round_number"] != key[2]:
             return
         await self.client.send({"type": "set_program", "program": [i.to_dict() for i in program]})
         await self.client.send({"type": "compile", "on": True})

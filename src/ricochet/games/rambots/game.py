@@ -638,7 +638,7 @@ class RamBots(Game):
         view: dict[str, Any] = {
             "game": self.name, "version": state.version, "time": state.time, "phase": state.phase, "you": viewer,
             "host": state.host, "players": players, "winners": list(state.winners), "end_reason": state.end_reason,
-            "config": cfg.to_dict(), "round": state.round, "size": SIZE,
+            "config": cfg.to_dict(), "round": None, "round_number": state.round, "size": SIZE,
             "objects": [o.to_dict() for o in t.objects] if t else [],
             "precedence": list(t.precedence) if t else [],
             "programming_until": (state.programming_since + cfg.programming_seconds)
@@ -647,11 +647,24 @@ class RamBots(Game):
             "programs": [[p, [i.to_dict() for i in prog]] for p, prog in state.revealed]
             if state.phase == "execution" or state.ran else [],
             "running": [[p, len(prog)] for p, prog in state.running],
+            "loaded": self._loaded(state),
             "ran": [e.to_dict() for e in state.ran],
         }
         if state.phase == "programming":
             view["programs"], view["ran"] = [], []  # last round's story ends when the screens go up again
         return view
+
+    @staticmethod
+    def _loaded(state: RamState) -> list[Any] | None:
+        """The instruction that runs next and why (``[player, instruction, why]``), during execution."""
+        if state.phase != "execution" or state.table is None:
+            return None
+        t = state.table
+        loaded = sorted(((p, prog[0]) for p, prog in state.running if prog),
+                        key=lambda pi: order_key(t, state.color_of(pi[0]), pi[1]))
+        if not loaded:
+            return None
+        return [loaded[0][0], loaded[0][1].to_dict(), why_first(t, [(state.color_of(p), i) for p, i in loaded])]
 
     def private(self, state: RamState, viewer: str | None) -> dict[str, Any] | None:
         if viewer is None or viewer not in dict(state.colors):

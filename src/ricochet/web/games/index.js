@@ -5,8 +5,9 @@
 import robots from "./ricochet-robots/game.js";
 import pyramids from "./pyramids/game.js";
 import micro from "./micro-robots/game.js";
+import rambots from "./rambots/game.js";
 
-export const GAMES = { [robots.name]: robots, [pyramids.name]: pyramids, [micro.name]: micro };
+export const GAMES = { [robots.name]: robots, [pyramids.name]: pyramids, [micro.name]: micro, [rambots.name]: rambots };
 export const DEFAULT_GAME = robots.name;
 
 /** The module of a game by name (Ricochet Robots for rooms made before games had names). */
