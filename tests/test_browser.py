@@ -607,3 +607,67 @@ def test_a_rambots_game_of_a_human_and_two_bots_to_a_win(base_url: str, browser)
     ann.screenshot(path=str(SHOTS / "rambots_over.png"))
     assert not [e for e in errors if "favicon" not in e], errors
     ctx.close()
+
+
+def test_a_typed_bid_survives_other_bids_and_a_server_outage(browser, tmp_path: Path) -> None:
+    """Issue 13: "A typed bid is never lost … While disconnected, actions are queued or visibly refused …
+    never silently dropped" — Ann types while Bob bids, the server goes down and comes back."""
+    from test_server_kill import _free_port, _kill9, _serve
+
+    port, db = _free_port(), tmp_path / "outage.db"
+    proc = _serve(port, db, tmp_path / "server.log")
+    base = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    bob_ctx = browser.new_context(viewport={"width": 1100, "height": 860}, locale="en-GB")
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    for page in (ann, bob):
+        page.set_default_timeout(20000)
+    try:
+        ann.goto(base + "/")
+        ann.fill("#nickname", "Ann")
+        ann.click(".game-card[data-game=ricochet-robots]")
+        ann.click("#create-form details.rules summary")
+        ann.fill("#create-form input[name=clock_seconds]", "120")
+        ann.click("#create-form button[type=submit]")
+        ann.wait_for_url("**/r/*")
+        room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+        bob.goto(f"{base}/r/{room_id}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join button[type=submit]")
+        bob.wait_for_selector(".player.me")
+        ann.click("#start")
+        ann.wait_for_selector("#bid-input:not([disabled])")
+        # Ann starts typing; Bob's bids arrive meanwhile: her text and her focus stay.
+        ann.click("#bid-input")
+        ann.keyboard.type("1")
+        bob.fill("#bid-input", "20")
+        bob.press("#bid-input", "Enter")
+        ann.wait_for_selector("#bids li[data-player='p2']")
+        bob.fill("#bid-input", "19")
+        bob.press("#bid-input", "Enter")
+        ann.wait_for_selector("#bids li:has-text('19 moves')")
+        assert ann.evaluate("document.activeElement.id") == "bid-input"
+        ann.keyboard.type("8")
+        assert ann.input_value("#bid-input") == "18"
+        ann.keyboard.press("Enter")
+        ann.wait_for_selector("#bids li.mine:has-text('18 moves')")
+        _watch_errors(ann, "ann", errors)
+        # The server goes down: Ann's next bid cannot be sent, and she is told so.
+        _kill9(proc)
+        ann.wait_for_selector("#offline:not([hidden])")
+        ann.fill("#bid-input", "17")
+        assert ann.is_disabled("#bid-submit")
+        ann.screenshot(path=str(SHOTS / "ricochet_offline.png"))
+        # It comes back: the typed bid is still there and goes through.
+        proc = _serve(port, db, tmp_path / "server.log")
+        ann.wait_for_selector("#offline", state="hidden", timeout=40000)
+        assert ann.input_value("#bid-input") == "17"
+        ann.click("#bid-submit")
+        ann.wait_for_selector("#bids li.mine:has-text('17 moves')")
+        assert not [e for e in errors if "favicon" not in e and "WebSocket" not in e and "ERR_CONNECTION" not in e], errors
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
+        if proc.poll() is None:
+            _kill9(proc)

@@ -48,6 +48,7 @@ export class RoomSocket {
     this.stopped = false;
     this.refs = 0;
     this.pingTimer = null;
+    this.pending = new Map();  // ref → {type, fields}: sent, neither acknowledged nor refused yet
   }
 
   /** Server time now, in seconds (local clock corrected by the last known offset). */
@@ -88,9 +89,17 @@ export class RoomSocket {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
-  /** Send an action; returns its ref (echoed in an error or ack). */
+  /** True while the room's socket is open and welcomed: actions can be sent. */
+  get online() { return this.welcomed && this.ws?.readyState === WebSocket.OPEN; }
+
+  /**
+   * Send an action; returns its ref (echoed in an error or ack), or null when
+   * there is no connection: then nothing was sent (the caller says so).
+   */
   send(type, fields = {}) {
+    if (!this.online) return null;
     const ref = ++this.refs;
+    this.pending.set(ref, { type, fields });
     this._raw({ type, ...fields, ref });
     return ref;
   }
@@ -112,6 +121,12 @@ export class RoomSocket {
         // A ping now and then keeps the clock offset fresh and notices dead links.
         this.pingTimer = setInterval(() => this._raw({ type: "ping" }), 20000);
         this.h.onWelcome?.(msg);
+        if (this.pending.size) {
+          // Sent just before the connection dropped: did they arrive?  The caller checks the state.
+          const lost = [...this.pending.values()];
+          this.pending.clear();
+          this.h.onResumed?.(lost);
+        }
         break;
       case "event":
         if (this.version !== null && msg.version > this.version + 1) {
@@ -130,7 +145,7 @@ export class RoomSocket {
       case "chat": this.h.onChat?.(msg); break;
       case "presence": this.h.onPresence?.(msg); break;
       case "solution": this.h.onSolution?.(msg); break;
-      case "ack": this.h.onAck?.(msg); break;
+      case "ack": this.pending.delete(msg.ref); this.h.onAck?.(msg); break;
       case "pong": break;
       case "error": this._error(msg); break;
       default: break;
@@ -138,6 +153,7 @@ export class RoomSocket {
   }
 
   _error(msg) {
+    if (msg.ref !== null && msg.ref !== undefined) this.pending.delete(msg.ref);
     const before = !this.welcomed;
     if (before && msg.code === "bad_token") {
       // The seat is gone (e.g. a new database): forget it and join afresh.

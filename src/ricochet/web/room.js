@@ -2,7 +2,7 @@
 // players and scores, host controls, chat, spectators, history and solutions.
 // The server is authoritative: this only shows its state and sends intentions.
 
-import { t, tg, onLangChange, colorName, movesText, errorText } from "./i18n.js";
+import { t, tg, onLangChange, colorName, movesText, errorText, getLang } from "./i18n.js";
 import { RoomSocket, api, seatToken } from "./net.js";
 import { DIRS } from "./board.js";
 import { gameOf } from "./games/index.js";
@@ -41,6 +41,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     chatLog: h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
     chatForm: h("form", { class: "chat-form", id: "chat-form" }),
     spectators: h("p", { class: "spectators muted", id: "spectators" }),
+    offline: h("div", { class: "offline-banner", id: "offline", role: "alert", hidden: true }),
     actions: h("div", { class: "room-actions" }),
   };
 
@@ -53,13 +54,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const next = gameOf(name);
     if (game === next && board) return;
     game = next;
-    gamePanel = game.createPanel ? game.createPanel((type, fields) => sock.send(type, fields)) : null;
-    if (gamePanel) fill(els.bidPanel, gamePanel.el);
+    gamePanel = game.createPanel ? game.createPanel((type, fields) => act(type, fields)) : null;
+    fill(els.bidPanel, gamePanel ? gamePanel.el : [bidHead, bidForm, quick, yourBid, turnClock, bidsList]);
     board = new game.Board(els.board, {
-      send: (type, fields) => sock.send(type, fields),
+      send: (type, fields) => act(type, fields),
       onMove: (move) => {
         const color = state?.robots?.[move.robot]?.color;
-        sock.send("move", { robot: color ?? move.robot, direction: move.direction, ...(move.stop ? { stop: move.stop } : {}) });
+        act("move", { robot: color ?? move.robot, direction: move.direction, ...(move.stop ? { stop: move.stop } : {}) });
       },
       onSelect: (i) => announce(t("demo.selected", { robot: board.robotName(state.robots[i].color) })),
       onChoose: (n) => { announce(t("demo.transparent.choose", { n })); toast(t("demo.transparent.choose", { n }), "info", 5000); },
@@ -73,17 +74,17 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     h("label", { for: "bid-input", id: "bid-label" }), h("div", { class: "bid-row" }, bidInput, bidBtn));
   const quick = h("div", { class: "quick-bids", role: "group" });
   const bidsList = h("ol", { class: "bids", id: "bids" });
+  const bidHead = h("h2", { id: "bid-h" });
   const yourBid = h("p", { class: "your-bid", id: "your-bid" });
-  const turnClock = h("button", { type: "button", id: "turn-clock", hidden: true, onclick: () => sock.send("turn_clock") });
+  const turnClock = h("button", { type: "button", id: "turn-clock", hidden: true, onclick: () => act("turn_clock") });
   bidForm.addEventListener("submit", (e) => {
     e.preventDefault();
     const n = Number(bidInput.value);
     if (!Number.isInteger(n) || n < 1 || n > 99) { bidInput.focus(); return; }
-    sock.send("bid", { moves: n });
-    bidInput.value = "";
+    if (act("bid", { moves: n }) !== null) bidInput.value = "";  // kept when it could not be sent
   });
   for (const n of QUICK_BIDS) {
-    quick.append(h("button", { type: "button", class: "quick-bid", "data-moves": n, onclick: () => sock.send("bid", { moves: n }) }, String(n)));
+    quick.append(h("button", { type: "button", class: "quick-bid", "data-moves": n, onclick: () => act("bid", { moves: n }) }, String(n)));
   }
 
   const chatInput = h("input", { id: "chat-input", name: "text", maxlength: 300, autocomplete: "off" });
@@ -93,7 +94,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     e.preventDefault();
     const text = chatInput.value.trim();
     if (!text) return;
-    sock.send("chat", { text });
+    act("chat", { text });
     chatInput.value = "";
   });
 
@@ -101,6 +102,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const announce = (msg) => { sr.textContent = msg; };
 
   fill(root, h("section", { class: "room" },
+    els.offline,
     h("div", { class: "room-head" }, els.title, els.actions),
     h("div", { class: "room-body" },
       h("div", { class: "board-col" },
@@ -112,6 +114,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     sr));
 
   // -- socket ------------------------------------------------------------------------------
+  /** Send an action; refused visibly (never dropped silently) while the connection is down. */
+  function act(type, fields = {}) {
+    const ref = sock.send(type, fields);
+    if (ref === null) toast(t("conn.not_sent"), "error", 6000);
+    return ref;
+  }
+
   let sock = makeSocket(!watch && (seatToken.get(roomId) || nickname.get()) ? nickname.get() : null, watch);
 
   function makeSocket(name, spectate) {
@@ -121,6 +130,21 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         if (conn) {
           conn.textContent = st === "open" ? "" : t(st === "reconnecting" ? "room.reconnecting" : st === "closed" ? "room.not_found" : "room.connecting");
           conn.className = `conn conn-${st}`;
+        }
+        els.offline.hidden = st === "open" || st === "connecting";
+        els.offline.textContent = t(st === "closed" ? "conn.closed" : "conn.offline");
+        if (state) update();
+      },
+      onResumed: (lost) => {
+        // Actions sent as the connection dropped: say what became of each (the state tells).
+        for (const a of lost) {
+          if (a.type === "bid") {
+            const arrived = myStanding() !== null && myStanding() <= a.fields.moves;
+            toast(t(arrived ? "conn.bid_arrived" : "conn.bid_lost", { n: a.fields.moves }), arrived ? "info" : "error", 8000);
+            if (!arrived) bidInput.value = String(a.fields.moves);
+          } else if (!["ping", "sync", "chat", "request_solution"].includes(a.type)) {
+            toast(t("conn.action_unknown"), "info", 8000);
+          }
         }
       },
       onWelcome: (msg) => {
@@ -134,8 +158,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         for (const c of msg.chat || []) addChat(c);
         if (setup && me && state.host === me && state.phase === "lobby") {
           sessionStorage.removeItem(`ricochet.setup.${roomId}`);
-          for (const level of setup.bots || []) sock.send("add_bot", { level });
-          if (setup.start) sock.send("start");
+          for (const level of setup.bots || []) act("add_bot", { level });
+          if (setup.start) act("start");
           setup = null;
         }
         update();
@@ -202,6 +226,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   // -- rendering -----------------------------------------------------------------------
+  const getLangKey = () => getLang();
   const isHost = () => me && state?.host === me;
   const seated = () => me && state?.players?.some((p) => p.id === me && p.seated);
   const myStanding = () => state?.round?.standing?.find((b) => b.player === me)?.moves ?? null;
@@ -214,11 +239,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     fill(els.actions,
       h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
       state.phase === "over" ? h("a", { class: "button", href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open")) : null,
-      seated() ? h("button", { type: "button", id: "leave", onclick: () => { sock.send("leave"); setTimeout(() => location.assign("/"), 200); } }, t("room.leave")) : null);
+      seated() ? h("button", { type: "button", id: "leave", onclick: () => { act("leave"); setTimeout(() => location.assign("/"), 200); } }, t("room.leave")) : null);
 
     board.render(state);
     // Before the start the host may arrange the board (Ricochet Pyramids' towers).
-    board.setArrange?.(isHost() && state.phase === "lobby" ? (from, to) => sock.send("move_tower", { from, to }) : null);
+    board.setArrange?.(isHost() && state.phase === "lobby" ? (from, to) => act("move_tower", { from, to }) : null);
     const demonstrating = phase === "demonstration" && !!me && (game.demonstrator?.(rnd) ?? rnd?.demonstrator) === me;
     board.setInteractive(demonstrating);
     board.setChoices?.(demonstrating ? rnd?.choices : null);
@@ -276,7 +301,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const dpad = h("div", { class: "dpad", role: "group", "aria-label": t("phase.demonstration") },
       Object.keys(DIRS).map((d) => h("button", { type: "button", class: `dpad-${d}`, "data-dir": d, "aria-label": t("demo.move", { dir: t(`dir.${d}`) }), onclick: () => board.move(d) }, { N: "↑", E: "→", S: "↓", W: "←" }[d])));
     fill(els.demo, h("p", { class: "small" }, tx("demo.help")), game.dpad === false ? null : dpad,
-      h("button", { type: "button", class: "danger", id: "give-up", onclick: () => sock.send("give_up") }, t("demo.give_up")));
+      h("button", { type: "button", class: "danger", id: "give-up", onclick: () => act("give_up") }, t("demo.give_up")));
   }
 
   function renderResult() {
@@ -315,7 +340,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       onclick: () => {
         if (open) { shown = null; board.showPaths([]); update(); return; }
         shown = number;
-        if (solutions.has(number)) showSolution(number); else sock.send("request_solution", { round: number });
+        if (solutions.has(number)) showSolution(number); else act("request_solution", { round: number });
         update();
       } }, t(open ? "result.hide_solution" : "result.show_solution"));
   }
@@ -327,26 +352,42 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   function renderBids() {
-    if (gamePanel) { els.bidPanel.hidden = false; gamePanel.update(state, { me, seated: seated(), nameOf, secrets }); return; }
+    if (gamePanel) { els.bidPanel.hidden = false; gamePanel.update(state, { me, seated: seated(), nameOf, secrets, online: sock.online }); return; }
+    // Patched in place (never rebuilt): a half-typed bid keeps its text and its focus.
     const rnd = state.round;
-    const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding") && rnd?.open !== false;
-    const mine = myStanding();
-    fill(els.bidPanel, h("h2", { id: "bid-h" }, t("bid.list")));
     els.bidPanel.hidden = !rnd;
     if (!rnd) return;
+    const online = sock.online;
+    const canBid = seated() && (state.phase === "thinking" || state.phase === "bidding") && rnd.open !== false;
+    const mine = myStanding();
+    bidHead.textContent = t("bid.list");
     bidForm.querySelector("#bid-label").textContent = t("bid.label");
     bidBtn.textContent = t("bid.submit");
-    bidInput.disabled = bidBtn.disabled = !canBid;
-    for (const b of quick.children) b.disabled = !canBid || (mine !== null && Number(b.dataset.moves) > mine);
+    bidInput.disabled = !canBid;
+    bidBtn.disabled = !canBid || !online;
+    for (const b of quick.children) b.disabled = !canBid || !online || (mine !== null && Number(b.dataset.moves) > mine);
     quick.setAttribute("aria-label", t("bid.label"));
-    if (seated()) els.bidPanel.append(bidForm, quick);
+    bidForm.hidden = quick.hidden = yourBid.hidden = !seated();
     yourBid.textContent = mine !== null ? t("bid.yours", { n: mine }) : t("bid.none");
-    if (seated()) els.bidPanel.append(yourBid);
     turnClock.textContent = tx("clock.turn");
-    els.bidPanel.append(turnClock);
-    fill(bidsList, (rnd.standing || []).map((b) => h("li", { class: b.player === me ? "mine" : "" },
-      h("span", { class: "bid-name" }, nameOf(b.player)), h("span", { class: "bid-moves" }, movesText(b.moves)))));
-    els.bidPanel.append(bidsList);
+    turnClock.disabled = !online;
+    renderBidList(rnd);
+  }
+
+  /** The bids in the order of the demonstrations (tie-breaks applied); failed attempts struck through. */
+  function renderBidList(rnd) {
+    const failed = new Set((rnd.attempts || []).filter((a) => !a.success).map((a) => a.player));
+    const standing = rnd.standing || [];
+    const byPlayer = new Map(standing.map((b) => [b.player, b]));
+    const order = rnd.order?.length ? rnd.order.filter((p) => byPlayer.has(p)).map((p) => byPlayer.get(p))
+      : (game.bidOrder?.(standing, state) ?? standing);
+    const key = JSON.stringify([order.map((b) => [b.player, b.moves]), [...failed], rnd.demonstrator, getLangKey()]);
+    if (key === bidsList.dataset.key) return;
+    bidsList.dataset.key = key;
+    fill(bidsList, order.map((b, k) => h("li", { class: [b.player === me ? "mine" : "", failed.has(b.player) ? "failed" : "", rnd.demonstrator === b.player ? "demonstrating" : ""].filter(Boolean).join(" "), "data-player": b.player },
+      h("span", { class: "bid-rank" }, `${k + 1}.`),
+      h("span", { class: "bid-name" }, failed.has(b.player) ? h("s", {}, nameOf(b.player)) : nameOf(b.player)),
+      h("span", { class: "bid-moves" }, movesText(b.moves)))));
   }
 
   function renderPlayers() {
@@ -363,7 +404,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
           badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
           h("span", { class: "chips", "aria-label": tx("room.chips", { n: p.score }) }, game.tokens(p, state)),
           h("span", { class: "score", "data-score": p.score }, String(p.score)),
-          isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => sock.send("remove_bot", { player: p.id }) }, t("room.remove")) : null);
+          isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => act("remove_bot", { player: p.id }) }, t("room.remove")) : null);
       })));
   }
 
@@ -374,11 +415,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       ["beginner", "intermediate", "expert", "perfect"].map((lv) => h("option", { value: lv }, t(`room.bot_level.${lv}`))));
     level.value = els.host.querySelector("#bot-level")?.value || "intermediate";
     fill(els.host, h("h2", {}, t("room.host_controls")),
-      state.phase === "lobby" ? h("button", { type: "button", class: "primary", id: "start", onclick: () => sock.send("start") }, t("room.start")) : null,
-      state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: () => sock.send("restart") }, t("room.restart")) : null,
-      !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: () => sock.send("end_game") }, t("room.end")) : null,
-      game.hostControls(state, (type, fields) => sock.send(type, fields)),
-      h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => sock.send("add_bot", { level: level.value }) }, t("room.add_bot"))));
+      state.phase === "lobby" ? h("button", { type: "button", class: "primary", id: "start", onclick: () => act("start") }, t("room.start")) : null,
+      state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: () => act("restart") }, t("room.restart")) : null,
+      !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: () => act("end_game") }, t("room.end")) : null,
+      game.hostControls(state, (type, fields) => act(type, fields)),
+      h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => act("add_bot", { level: level.value }) }, t("room.add_bot"))));
   }
 
   function renderJoin() {

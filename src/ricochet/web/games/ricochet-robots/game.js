@@ -37,6 +37,13 @@ export default {
     return null;
   },
   hostControls: () => null,
+  /** Before the clock runs out: the order the demonstrations would go in (seed 000: equal bids, fewer
+   * chips first; the tournament variant: the earlier bid; still equal: the earlier bid). */
+  bidOrder(standing, state) {
+    const chips = new Map((state.players || []).map((p) => [p.id, p.score]));
+    const tournament = !!state.config?.tournament;
+    return [...standing].sort((a, b) => a.moves - b.moves || (tournament ? 0 : (chips.get(a.player) ?? 0) - (chips.get(b.player) ?? 0)) || a.at - b.at);
+  },
   /** The game's fields of the "new room" form. */
   optionFields(d) {
     const check = (key) => h("label", { class: "check" },
