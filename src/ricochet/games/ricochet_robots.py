@@ -576,7 +576,10 @@ class RicochetRobots(BiddingGame):
         view: dict[str, Any] = {
             "game": GAME_NAME, "version": state.version, "time": state.time, "phase": state.phase, "you": viewer,
             "host": state.host, "arrangement": encode(state.arrangement),
-            "target_score": state.target_score, "pile_size": len(state.pile),
+            # Before the start: what it will be with the players seated now (it is fixed at the start).
+            "target_score": state.target_score if state.phase != "lobby" else (
+                state.config.target_score or target_score_for(len(state.seated))),
+            "pile_size": len(state.pile),
             "players": [{"id": p.id, "name": p.name, "seated": p.seated, "score": p.score,
                          "chips": [c.to_dict() for c in p.chips]} for p in state.players],
             "robots": encode(state.robots),

@@ -1,18 +1,46 @@
 // Entry point: language switch and routing.  "/" is the lobby, "/r/{id}" a
 // room ("?watch=1" as a spectator, "?replay=1[&game=N]" the replay of its game).
 
-import { apply, getLang, setLang, onLangChange } from "./i18n.js";
+import { apply, getLang, setLang, onLangChange, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountRoom } from "./room.js";
 import { mountReplay } from "./replay.js";
+import { cues } from "./cues.js";
 
 const root = document.getElementById("app");
 const langSelect = document.getElementById("lang");
 document.documentElement.lang = getLang();
 langSelect.value = getLang();
 langSelect.addEventListener("change", () => setLang(langSelect.value));
-onLangChange(() => apply());
+onLangChange(() => { apply(); toggles(); });
 apply();
+
+// Sound and notification switches in the top bar, remembered per browser.
+const bar = document.querySelector(".topbar");
+const soundBtn = document.createElement("button");
+soundBtn.type = "button";
+soundBtn.id = "sound";
+soundBtn.className = "icon-btn";
+soundBtn.addEventListener("click", () => { cues.muted = !cues.muted; toggles(); if (!cues.muted) cues.play("ding"); });
+const notifyBtn = document.createElement("button");
+notifyBtn.type = "button";
+notifyBtn.id = "notify";
+notifyBtn.className = "icon-btn";
+notifyBtn.addEventListener("click", async () => { await cues.enableNotifications(!cues.notifying); toggles(); });
+bar.insertBefore(notifyBtn, document.getElementById("conn"));
+bar.insertBefore(soundBtn, notifyBtn);
+function toggles() {
+  soundBtn.textContent = cues.muted ? "🔇" : "🔊";
+  soundBtn.setAttribute("aria-pressed", cues.muted ? "false" : "true");
+  soundBtn.setAttribute("aria-label", t(cues.muted ? "cue.sound_off" : "cue.sound_on"));
+  soundBtn.title = soundBtn.getAttribute("aria-label");
+  notifyBtn.textContent = cues.notifying ? "🔔" : "🔕";
+  notifyBtn.setAttribute("aria-pressed", cues.notifying ? "true" : "false");
+  notifyBtn.setAttribute("aria-label", t(cues.notifying ? "cue.notify_on" : "cue.notify_off"));
+  notifyBtn.title = notifyBtn.getAttribute("aria-label");
+  notifyBtn.hidden = !globalThis.Notification;
+}
+toggles();
 
 const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
 const params = new URLSearchParams(location.search);

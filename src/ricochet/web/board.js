@@ -149,8 +149,8 @@ export class BoardView {
 
   _drawStatic(b, rules) {
     const W = b.width * CELL, H = b.height * CELL;
-    // A little margin so the border walls and the opening chevrons are not clipped.
-    this.svg.setAttribute("viewBox", `-6 -6 ${W + 12} ${H + 12}`);
+    // A margin so the border walls, the opening chevrons and an arrow button at the edge are not clipped.
+    this.svg.setAttribute("viewBox", `-18 -18 ${W + 36} ${H + 36}`);
     const g = this.layers.static;
     g.replaceChildren();
     g.append(el("rect", { class: "board", x: 0, y: 0, width: W, height: H, fill: "#f4f1e8" }));
@@ -299,7 +299,7 @@ export class BoardView {
     this.robotNodes = this.robots.map((r, i) => {
       const node = el("g", {
         class: `robot robot-${r.color}`, id: `robot-${r.color}`, "data-index": i, "data-color": r.color,
-        role: "button", tabindex: 0, "aria-label": t("demo.select", { robot: this.robotName(r.color) }),
+        role: "button", tabindex: this.interactive ? 0 : -1, "aria-label": t("demo.select", { robot: this.robotName(r.color) }),
       },
       el("circle", { class: "robot-halo", cx: 0, cy: 0, r: CELL * 0.47, fill: "none" }),
       ...this._robotBody(r.color));
@@ -343,6 +343,8 @@ export class BoardView {
   setInteractive(on) {
     this.interactive = on;
     this.svg.classList.toggle("interactive", on);
+    // Robots are buttons only while they can be moved: out of the tab order otherwise.
+    for (const n of this.robotNodes) n.setAttribute("tabindex", on ? "0" : "-1");
     if (!on) this.select(null);
     this._drawArrows();
   }

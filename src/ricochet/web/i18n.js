@@ -24,6 +24,10 @@ export const STRINGS = {
     "lobby.watch": "Watch",
     "lobby.replay": "Replay",
     "lobby.room.players": "{n} players",
+    "lobby.room.player": "1 player",
+    "lobby.room.bots": "{n} bots",
+    "lobby.room.bot": "1 bot",
+    "lobby.room.who": "with {names}",
     "lobby.room.spectators": "{n} watching",
     "lobby.need_name": "Choose a nickname first.",
     "lobby.how": "How to play",
@@ -97,7 +101,7 @@ export const STRINGS = {
     "round.chip": "Chip",
     "round.target": "Target: {target}",
     "round.active": "Active robot: {robot}",
-    "round.active_any": "Vortex cosmique: any robot may reach it",
+    "round.active_any": "Cosmic vortex: any robot may reach it",
     "bid.label": "Your bid (moves)",
     "bid.submit": "Bid",
     "bid.yours": "Your bid: {n}",
@@ -169,7 +173,7 @@ export const STRINGS = {
     "color.red": "red", "color.green": "green", "color.blue": "blue", "color.yellow": "yellow",
     "color.silver": "silver", "color.transparent": "transparent", "color.any": "any",
     "symbol.circle": "circle", "symbol.triangle": "triangle", "symbol.square": "square",
-    "symbol.hexagon": "hexagon", "symbol.vortex": "Vortex cosmique",
+    "symbol.hexagon": "hexagon", "symbol.vortex": "Cosmic vortex",
     "chip.name": "{color} {symbol}",
     "error": "Error",
     "err.raise": "You may not raise your own bid.",
@@ -362,6 +366,21 @@ export const STRINGS = {
     "conn.bid_arrived": "Your bid of {n} arrived before the connection dropped.",
     "conn.bid_lost": "Your bid of {n} did not arrive: it is back in the box, send it again.",
     "conn.action_unknown": "The connection dropped just after your last action: check the board to see whether it counted.",
+    "confirm.leave": "Leave this room? Your chips stay yours; you can take your seat back with the link.",
+    "confirm.leave_host": "Leave this room? You are the host: the next player becomes host.",
+    "confirm.stay": "Stay",
+    "confirm.restart": "Start a new game? This one ends now, with the scores as they are.",
+    "confirm.end": "End the game now? The player with the most wins.",
+    "confirm.keep": "Keep playing",
+    "room.log": "Game log",
+    "replay.speed": "Speed",
+    "replay.rounds": "Rounds:",
+    "cue.your_turn": "Your turn",
+    "cue.new_round": "A new round begins",
+    "cue.sound_on": "Sounds on (click to mute)",
+    "cue.sound_off": "Sounds muted (click to turn on)",
+    "cue.notify_on": "Notifications on (click to turn off)",
+    "cue.notify_off": "Notifications off (click to be told when it is your turn)",
     "close": "Close",
   },
   fr: {
@@ -381,6 +400,10 @@ export const STRINGS = {
     "lobby.watch": "Regarder",
     "lobby.replay": "Revoir",
     "lobby.room.players": "{n} joueurs",
+    "lobby.room.player": "1 joueur",
+    "lobby.room.bots": "{n} automatiques",
+    "lobby.room.bot": "1 automatique",
+    "lobby.room.who": "avec {names}",
     "lobby.room.spectators": "{n} spectateurs",
     "lobby.need_name": "Choisissez d’abord un pseudo.",
     "lobby.how": "Comment jouer",
@@ -719,6 +742,21 @@ export const STRINGS = {
     "conn.bid_arrived": "Votre annonce de {n} est arrivée avant la coupure.",
     "conn.bid_lost": "Votre annonce de {n} n’est pas arrivée : elle est revenue dans la case, envoyez-la de nouveau.",
     "conn.action_unknown": "La connexion a coupé juste après votre dernière action : regardez le plateau pour voir si elle a compté.",
+    "confirm.leave": "Quitter cette salle ? Vos jetons restent à vous ; le lien vous rend votre place.",
+    "confirm.leave_host": "Quitter cette salle ? Vous êtes l’hôte : le joueur suivant le devient.",
+    "confirm.stay": "Rester",
+    "confirm.restart": "Commencer une nouvelle partie ? Celle-ci s’arrête maintenant, avec les scores actuels.",
+    "confirm.end": "Terminer la partie maintenant ? Le joueur qui a le plus gagne.",
+    "confirm.keep": "Continuer",
+    "room.log": "Journal de la partie",
+    "replay.speed": "Vitesse",
+    "replay.rounds": "Manches :",
+    "cue.your_turn": "À vous",
+    "cue.new_round": "Une nouvelle manche commence",
+    "cue.sound_on": "Sons activés (cliquer pour couper)",
+    "cue.sound_off": "Sons coupés (cliquer pour activer)",
+    "cue.notify_on": "Notifications activées (cliquer pour les couper)",
+    "cue.notify_off": "Notifications coupées (cliquer pour être prévenu de votre tour)",
     "close": "Fermer",
   },
 };
@@ -776,6 +814,9 @@ export function errorText(msg, game = null) {
 }
 
 export function movesText(n) { return n === 1 ? t("bid.one_move") : t("bid.moves", { n }); }
+
+/** "1 player" / "3 players" (and the like for any key with a ".1" twin: "lobby.room.player"). */
+export function countText(key, n, one) { return n === 1 ? t(one) : t(key, { n }); }
 
 /** Translate the static markup under root. */
 export function apply(root = document) {

@@ -1,7 +1,7 @@
 // The lobby: nickname, the game to play, one-click game against bots, new-room
 // form (with the chosen game's options), public rooms of every game.
 
-import { t, tg, onLangChange } from "./i18n.js";
+import { t, tg, onLangChange, countText } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { GAMES, DEFAULT_GAME, gameOf } from "./games/index.js";
@@ -109,7 +109,8 @@ export function mountLobby(root) {
         return h("li", { class: "room-item", "data-game": g.name },
           g.thumbnail(32),
           h("span", { class: "room-name" }, r.name),
-          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${tg(g.name, `phase.${r.phase}`) || r.phase} · ${t("lobby.room.players", { n: r.players.length })}${bots ? ` (${bots} ${t("room.bot")})` : ""}`),
+          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${tg(g.name, `phase.${r.phase}`) || r.phase} · ${countText("lobby.room.players", r.players.length, "lobby.room.player")}${bots ? ` (${countText("lobby.room.bots", bots, "lobby.room.bot")})` : ""}`),
+          r.players.length ? h("span", { class: "muted small room-who" }, t("lobby.room.who", { names: r.players.map((p) => p.name).join(", ") })) : null,
           h("span", { class: "room-actions" },
             h("button", { type: "button", onclick: () => { if (needName()) openRoom(r.room_id); } }, t("lobby.join")),
             h("a", { class: "button", href: `/r/${encodeURIComponent(r.room_id)}?watch=1` }, t("lobby.watch"))));

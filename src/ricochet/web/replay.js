@@ -17,12 +17,14 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
   let entries = [];
   let i = -1;
   let playing = null;
+  let speed = 1;
+  const rounds = h("div", { class: "replay-rounds", id: "replay-rounds", role: "group" });
 
   fill(root, h("section", { class: "room replay" },
     h("div", { class: "room-head" }, h("h1", { class: "room-title" }, t("replay.title")),
       h("a", { class: "button", href: "/" }, t("nav.lobby"))),
     h("div", { class: "room-body" },
-      h("div", { class: "board-col" }, h("div", { class: "status" }, info, step), boardWrap, controls),
+      h("div", { class: "board-col" }, h("div", { class: "status" }, info, step), boardWrap, controls, rounds),
       h("div", { class: "side-col" }, h("section", { class: "panel" }, h("h2", {}, t("room.players")), scores),
         h("section", { class: "panel" }, h("h2", {}, t("replay.events")), list)))));
 
@@ -77,7 +79,16 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
       btn("replay.prev", "replay-prev", () => go(i - 1)),
       btn(playing ? "replay.pause" : "replay.play", "replay-play", togglePlay),
       btn("replay.next", "replay-next", () => go(i + 1, true)),
-      btn("replay.last", "replay-last", () => go(entries.length - 1)));
+      btn("replay.last", "replay-last", () => go(entries.length - 1)),
+      h("label", { class: "replay-speed" }, t("replay.speed"), " ",
+        h("select", { id: "replay-speed", onchange: (e) => { speed = Number(e.target.value); if (playing) { togglePlay(); togglePlay(); } } },
+          [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed }, `${v}×`)))));
+    // A jump to the start of each round.
+    const starts = entries.map((e, n) => [e.event, n]).filter(([ev]) => ["chip_drawn", "target_rolled", "programs_revealed"].includes(ev.type)
+      || (ev.type === "goal_drawn" && ev.draw === 1));
+    fill(rounds, starts.length ? h("span", { class: "small muted" }, t("replay.rounds")) : null,
+      starts.map(([ev, n], k) => h("button", { type: "button", class: "small-btn", "data-entry": n, onclick: () => go(n) },
+        String(ev.round ?? k + 1))));
     fill(list, entries.map((e, n) => {
       const text = describe(e.event, nameOf, e.state || {}, game);
       return h("li", { onclick: () => go(n), hidden: !text }, text);  // e.g. an accepted goal check: nothing to say
@@ -90,7 +101,7 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
       playing = setInterval(() => {
         if (i >= entries.length - 1) { togglePlay(); return; }
         go(i + 1, true);
-      }, 900);
+      }, 900 / speed);
     }
     renderControls();
     go(i);

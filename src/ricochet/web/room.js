@@ -6,7 +6,8 @@ import { t, tg, onLangChange, colorName, movesText, errorText, getLang } from ".
 import { RoomSocket, api, seatToken } from "./net.js";
 import { DIRS } from "./board.js";
 import { gameOf } from "./games/index.js";
-import { h, fill, toast, fmtSeconds } from "./ui.js";
+import { cues } from "./cues.js";
+import { h, fill, toast, fmtSeconds, confirmDialog } from "./ui.js";
 import { nickname } from "./lobby.js";
 
 const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14];
@@ -14,6 +15,7 @@ const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14];
 export function mountRoom(root, roomId, { watch = false } = {}) {
   let state = null;          // the public state (shallow-merged from event messages)
   let secrets = null;        // this seat's own secrets ("private" in messages: a RAMbots program…)
+  let notFound = false;
   let me = null;             // my player id (null: spectator)
   let roomInfo = null;
   let presence = { seats: [], spectators: 0 };
@@ -39,6 +41,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     join: h("section", { class: "panel join", id: "join", hidden: true }),
     history: h("section", { class: "panel history", id: "history" }),
     chatLog: h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
+    gameLog: h("ol", { class: "chat-log game-log", id: "game-log", hidden: true }),
+    chatTabs: h("div", { class: "tabs", role: "tablist" }),
     chatForm: h("form", { class: "chat-form", id: "chat-form" }),
     spectators: h("p", { class: "spectators muted", id: "spectators" }),
     offline: h("div", { class: "offline-banner", id: "offline", role: "alert", hidden: true }),
@@ -109,7 +113,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
         els.result, els.board, els.demo),
       h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
-        h("section", { class: "panel chat", id: "chat" }, h("h2", { id: "chat-h" }), els.chatLog, els.chatForm),
+        h("section", { class: "panel chat", id: "chat" }, els.chatTabs, els.chatLog, els.gameLog, els.chatForm),
         els.spectators)),
     sr));
 
@@ -155,6 +159,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         useGame(state.game);
         presence = msg.presence || presence;
         fill(els.chatLog);
+        restoreLog();
         for (const c of msg.chat || []) addChat(c);
         if (setup && me && state.host === me && state.phase === "lobby") {
           sessionStorage.removeItem(`ricochet.setup.${roomId}`);
@@ -178,7 +183,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         showSolution(msg.round);
       },
       onError: (msg, before) => {
-        if (msg.code === "no_room") { fill(root, h("section", { class: "panel" }, h("p", {}, t("room.not_found")), h("a", { href: "/", class: "button" }, t("nav.lobby")))); return; }
+        if (msg.code === "no_room") { notFound = true; fill(root, h("section", { class: "panel" }, h("p", {}, t("room.not_found")), h("a", { href: "/", class: "button" }, t("nav.lobby")))); return; }
         toast(errorText(msg, game?.name), "error", 6000);
         if (before && (msg.code === "join" || msg.code === "full")) me = null;
       },
@@ -192,6 +197,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
   function onGameEvent(ev) {
     game.onEvent?.(ev, board, state, { me, toast });
+    cue(ev);
     switch (ev.type) {
       case "move_played": board.animate(ev.path); break;
       case "chip_drawn": case "goal_drawn": shown = null; board.showPaths([]); break;
@@ -212,17 +218,66 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (line && ev.type !== "round_solved") addSys(line);
   }
 
+  /** Sounds and notifications for what concerns the player (their turn, a clock, a win). */
+  function cue(ev) {
+    const mine = me && (ev.player === me || ev.winner === me);
+    if (ev.type === "clock_started") cues.play("clock");
+    else if ((ev.type === "demonstration_started" || ev.type === "announced") && ev.player === me) {
+      cues.play("turn");
+      cues.notify(t("cue.your_turn"));
+    } else if (ev.type === "round_ended" && ev.winner !== undefined) cues.play(mine ? "won" : ev.winner ? "lost" : "ding");
+    else if (ev.type === "game_ended") cues.play(me && ev.winners?.includes(me) ? "won" : "lost");
+    else if (["chip_drawn", "goal_drawn", "target_rolled", "programs_revealed"].includes(ev.type)) {
+      cues.play("ding");
+      if (ev.type !== "programs_revealed") cues.notify(t("cue.new_round"));
+    }
+  }
+
   function addChat(c) {
     els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.name), " ", h("span", {}, c.text)));
     trimChat();
   }
   function addSys(text) {
-    els.chatLog.append(h("li", { class: "sys" }, text));
-    trimChat();
+    els.gameLog.append(h("li", { class: "sys" }, text));
+    trim(els.gameLog);
   }
   function trimChat() {
-    while (els.chatLog.children.length > 200) els.chatLog.firstElementChild.remove();
-    els.chatLog.scrollTop = els.chatLog.scrollHeight;
+    trim(els.chatLog);
+    if (chatTab !== "chat") { unread += 1; renderTabs(); }
+  }
+  function trim(list) {
+    while (list.children.length > 300) list.firstElementChild.remove();
+    list.scrollTop = list.scrollHeight;
+  }
+
+  // People's messages and the game's log: two tabs of one always-visible panel.
+  let chatTab = "chat";
+  let unread = 0;
+  function renderTabs() {
+    const tab = (key, label) => h("button", { type: "button", role: "tab", id: `tab-${key}`, "aria-selected": chatTab === key ? "true" : "false",
+      class: chatTab === key ? "on" : "", onclick: () => { chatTab = key; if (key === "chat") unread = 0; renderTabs(); } }, label);
+    fill(els.chatTabs, tab("chat", unread ? `${t("room.chat")} (${unread})` : t("room.chat")), tab("log", t("room.log")));
+    els.chatLog.hidden = chatTab !== "chat";
+    els.gameLog.hidden = chatTab !== "log";
+    els.chatForm.hidden = chatTab !== "chat";
+    trim(chatTab === "chat" ? els.chatLog : els.gameLog);
+  }
+
+  /** After a (re)load: the game's log so far, from the room's public event log. */
+  let logFor = null;
+  async function restoreLog() {
+    const key = `${roomInfo?.game_number}`;
+    if (logFor === key) return;
+    logFor = key;
+    try {
+      const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events`);
+      fill(els.gameLog);
+      for (const e of data.events || []) {
+        const line = describe(e.event, nameOf, state, game);
+        if (line && e.event.type !== "round_solved") els.gameLog.append(h("li", { class: "sys" }, line));
+      }
+      trim(els.gameLog);
+    } catch { /* the log fills from now on */ }
   }
 
   // -- rendering -----------------------------------------------------------------------
@@ -239,7 +294,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     fill(els.actions,
       h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
       state.phase === "over" ? h("a", { class: "button", href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open")) : null,
-      seated() ? h("button", { type: "button", id: "leave", onclick: () => { act("leave"); setTimeout(() => location.assign("/"), 200); } }, t("room.leave")) : null);
+      seated() ? h("button", { type: "button", id: "leave", onclick: async () => {
+        if (!await confirmDialog(t(isHost() ? "confirm.leave_host" : "confirm.leave"), t("room.leave"), t("confirm.stay"))) return;
+        act("leave");
+        setTimeout(() => location.assign("/"), 200);
+      } }, t("room.leave")) : null);
 
     board.render(state);
     // Before the start the host may arrange the board (Ricochet Pyramids' towers).
@@ -255,10 +314,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       });
     }
     if (shown !== null && solutions.has(shown)) {
-      // The solution runs from that round's start: show its square tokens too.
-      board.showPaths(solutions.get(shown).paths, state.robots);
+      // The solution runs from that round's start: the robots are drawn where they were then.
       const past = state.history?.find((r) => r.number === shown);
-      if (past && !(rnd && rnd.number !== shown)) board.showTokens(past.start);
+      if (past) {
+        board.setRobots(past.start);
+        board.showTokens(past.start);
+      }
+      board.showPaths(solutions.get(shown).paths, past ? past.start : state.robots);
     }
 
     // Status line: chip, target, active robot; phase.
@@ -286,7 +348,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     renderJoin();
     renderHistory();
     fill(els.chatForm.querySelector("#chat-label"), t("room.chat"));
-    els.chatForm.closest(".chat").querySelector("h2").textContent = t("room.chat");
+    renderTabs();
     chatInput.placeholder = t("room.chat.placeholder");
     chatSend.textContent = t("room.chat.send");
     const canChat = !!me;
@@ -347,7 +409,6 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
   function showSolution(number) {
     if (shown !== number) return;
-    board.showPaths(solutions.get(number).paths, state.robots);
     update();
   }
 
@@ -416,8 +477,12 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     level.value = els.host.querySelector("#bot-level")?.value || "intermediate";
     fill(els.host, h("h2", {}, t("room.host_controls")),
       state.phase === "lobby" ? h("button", { type: "button", class: "primary", id: "start", onclick: () => act("start") }, t("room.start")) : null,
-      state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: () => act("restart") }, t("room.restart")) : null,
-      !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: () => act("end_game") }, t("room.end")) : null,
+      state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: async () => {
+        if (state.phase === "over" || await confirmDialog(t("confirm.restart"), t("room.restart"), t("confirm.keep"))) act("restart");
+      } }, t("room.restart")) : null,
+      !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: async () => {
+        if (await confirmDialog(t("confirm.end"), t("room.end"), t("confirm.keep"))) act("end_game");
+      } }, t("room.end")) : null,
       game.hostControls(state, (type, fields) => act(type, fields)),
       h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => act("add_bot", { level: level.value }) }, t("room.add_bot"))));
   }
@@ -476,11 +541,22 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (state.phase !== "thinking") turnClock.hidden = true;
     els.clock.textContent = text;
     els.clock.dataset.running = deadline !== null ? "1" : "0";
+    const left = deadline !== null ? deadline - now : null;
+    if (state.phase === "bidding" && left !== null && left <= 10 && left > 9 && lastTick !== rnd?.number) {
+      lastTick = rnd?.number;
+      cues.play("tick");
+    }
+    const myTurn = me && state.phase === "demonstration" && (game.demonstrator?.(rnd) ?? rnd?.demonstrator) === me;
+    const name = roomInfo?.name || roomId;
+    if (myTurn) cues.tab(`▶ ${t("cue.your_turn")} · ${name}`, "turn");
+    else if (left !== null && left > 0) cues.tab(`⏳ ${fmtSeconds(left)} · ${name}`, "clock");
+    else cues.tab(`${name} · ${t("app.title")}`, "idle");
     const fillEl = els.clockBar.firstElementChild;
     const frac = deadline !== null && span ? Math.max(0, Math.min(1, (deadline - now) / span)) : 0;
     els.clockBar.hidden = !(state.phase === "bidding" || own?.bar);
     fillEl.style.width = `${(frac * 100).toFixed(1)}%`;
   }
+  let lastTick = null;
   const clockTimer = setInterval(tick, 250);
 
   async function copyLink() {
@@ -497,7 +573,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   onLangChange(() => { update(); });
 
   // Fallback if the socket cannot open at all: say whether the room exists.
-  api(`/api/rooms/${encodeURIComponent(roomId)}`).catch((e) => { if (e.status === 404) toast(t("room.not_found"), "error", 10000); });
+  // (Once: the socket's own "no room" replaces the page, so no toast then.)
+  api(`/api/rooms/${encodeURIComponent(roomId)}`).catch((e) => { if (e.status === 404 && !notFound) toast(t("room.not_found"), "error", 10000); });
 
   return () => { clearInterval(clockTimer); document.removeEventListener("keydown", onKey); sock.close(); };
 }

@@ -57,3 +57,22 @@ export function fmtSeconds(s) {
   if (s < 60) return `${s} s`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+/**
+ * Ask before something that cannot be undone: a modal dialog with the
+ * question and two buttons; resolves true for "yes".  Esc or "no": false.
+ */
+export function confirmDialog(question, yes, no) {
+  return new Promise((resolve) => {
+    const dialog = h("dialog", { class: "confirm", "aria-label": question },
+      h("p", {}, question),
+      h("div", { class: "confirm-buttons" },
+        h("button", { type: "button", class: "danger", id: "confirm-yes", onclick: () => { dialog.close(); resolve(true); } }, yes),
+        h("button", { type: "button", id: "confirm-no", onclick: () => { dialog.close(); resolve(false); } }, no)));
+    dialog.addEventListener("cancel", () => resolve(false));
+    dialog.addEventListener("close", () => dialog.remove());
+    document.body.append(dialog);
+    dialog.showModal();
+    dialog.querySelector("#confirm-no").focus();  // the safe answer under the finger
+  });
+}
