@@ -48,10 +48,10 @@ from ..geometry import Cell, Direction
 from ..position import IllegalMove, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from .events import Event, encode, move_of, path_of
-from .interface import Game, GameError, Query
+from .interface import GameError, Query
 from .messages import cell, field, whole
 from .options import kind_of
-from .table import TABLE_EVENTS, PlayerState, TableState, Tx, decide_table, evolve_table, now_of, seated_player
+from .table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
 
 __all__ = [
     "MAX_BID",
@@ -361,15 +361,13 @@ def _attempt_dict(a: Attempt, *, paths: bool = True) -> dict[str, Any]:
 
 
 # -- the state machine ----------------------------------------------------------------------------
-class BiddingGame(Game):
+class BiddingGame(TableGame):
     """A bidding game: the shared round, filled in by a game's hooks.
 
     The configuration must have ``rules``, ``clock_seconds``,
     ``no_bid_wait_seconds``, ``demo_seconds``, ``demo_seconds_per_move``,
     ``intermission_seconds`` and ``min_players``."""
 
-    event_types: ClassVar[tuple[type[Event], ...]] = ()
-    """The game's own events (set-up, the draw, the end of a round …)."""
     message_types: ClassVar[tuple[str, ...]] = ("bid", "move", "give_up", "turn_clock", "request_solution")
     timer_name: ClassVar[str] = "timer"
     """What the timer is called in messages (Ricochet Robots: the sand clock)."""
@@ -377,8 +375,8 @@ class BiddingGame(Game):
     """What is drawn each round, in messages (Ricochet Robots: a chip)."""
 
     def __init__(self) -> None:
-        self.events: dict[str, type[Event]] = {c.type: c for c in (*TABLE_EVENTS, *ROUND_EVENTS,
-                                                                   *self.event_types)}
+        super().__init__()
+        self.events.update({c.type: c for c in ROUND_EVENTS})
 
     # -- hooks ------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -420,19 +418,6 @@ class BiddingGame(Game):
         return state.config.rules
 
     # -- Game ---------------------------------------------------------------------------------
-    def phase(self, state: Any) -> str:
-        return state.phase  # type: ignore[no-any-return]
-
-    def players(self, state: Any) -> tuple[PlayerState, ...]:
-        return state.players  # type: ignore[no-any-return]
-
-    def host(self, state: Any) -> str | None:
-        return state.host  # type: ignore[no-any-return]
-
-    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
-        from .events import event_from_dict
-        return event_from_dict(self.events, data)
-
     def deadline(self, state: Any) -> float | None:
         rnd = state.round
         if state.phase == "bidding" and rnd is not None:
@@ -442,21 +427,6 @@ class BiddingGame(Game):
         if state.phase == "intermission" and rnd is None:
             return state.intermission_until  # type: ignore[no-any-return]
         return None
-
-    def tick(self, state: Any, now: float) -> tuple[Any, list[Event]]:
-        tx = Tx(self.evolve, state)
-        self._run_clocks(tx, now_of(state, now))
-        return tx.state, tx.events
-
-    def apply(self, state: Any, action: Any, now: float) -> tuple[Any, list[Event]]:
-        """Clocks are run up to ``now`` first (their events come first), then the
-        action is decided.  A refused action raises :class:`GameError` and
-        changes nothing — not even the clocks: tick first to keep those."""
-        tx = Tx(self.evolve, state)
-        now = now_of(state, now)
-        self._run_clocks(tx, now)
-        self._decide(tx, action, now)
-        return tx.state, tx.events
 
     # -- evolve: events → state -----------------------------------------------------------------
     def evolve(self, state: Any, event: Event) -> Any:
@@ -515,7 +485,7 @@ class BiddingGame(Game):
         return s
 
     # -- decide: actions and time → events ----------------------------------------------------------
-    def _decide(self, tx: Tx, action: object, now: float) -> None:
+    def decide(self, tx: Tx, action: object, now: float) -> None:
         s = tx.state
         if decide_table(tx, action, now, min_players=s.config.min_players, start=self.setup, left=self._left):
             return
@@ -619,7 +589,12 @@ class BiddingGame(Game):
         tx.emit(ClockRanOut(rnd.number, tuple(b.player for b in order), now))
         self._next_demo(tx, now, None)
 
-    def _run_clocks(self, tx: Tx, now: float) -> None:
+    def time_up(self, tx: Tx, due: float) -> None:  # pragma: no cover - run_clocks below decides
+        raise NotImplementedError
+
+    def run_clocks(self, tx: Tx, now: float) -> None:
+        # Every clock of a round runs out "now" (the time of the tick), not at its deadline: the
+        # logs of existing rooms were written that way.
         while True:
             s = tx.state
             rnd = s.round

@@ -24,6 +24,7 @@ from ..puzzle import Puzzle
 from ..rules import Rules
 from .interface import BotClient, Compute
 from .jobs import Answer, solve_job
+from .seat_bot import SeatBot
 
 __all__ = ["LEVELS", "BiddingBot", "BotLevel"]
 
@@ -54,7 +55,7 @@ LEVELS: dict[str, BotLevel] = {
 PuzzleFromView = Callable[[dict[str, Any]], "tuple[Puzzle, Rules] | None"]
 
 
-class BiddingBot:
+class BiddingBot(SeatBot):
     """One bot seat of a bidding game.  ``compute`` runs a solver job (the
     server's worker); ``speed`` scales every delay (0: no delays, for tests);
     ``think`` scales the thinking time alone (Ricochet Pyramids' 30-second
@@ -64,22 +65,16 @@ class BiddingBot:
                  speed: float = 1.0, think: float = 1.0, rng: random.Random | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-        self.client = client
+        super().__init__(client, speed)
         self.level = LEVELS[level]
         self.compute = compute
         self.puzzle_from_view = puzzle_from_view
-        self.speed = speed
         self.think_scale = think
         self.rng = rng or random.Random()
-        self.me: str | None = None
         self.solutions: dict[tuple[int, int], tuple[Move, ...]] = {}
         self._thinking: asyncio.Task[None] | None = None
         self._demo: asyncio.Task[None] | None = None
         self._thought: set[tuple[int, int]] = set()
-
-    async def sleep(self, seconds: float) -> None:
-        if self.speed > 0 and seconds > 0:
-            await asyncio.sleep(seconds * self.speed)
 
     async def solve(self, puzzle: Puzzle, rules: Rules) -> Answer:
         return await self.compute(solve_job(puzzle, rules))  # type: ignore[no-any-return]
@@ -89,21 +84,10 @@ class BiddingBot:
         room = self.client.room or {}
         return int(room.get("game_number", 1))
 
-    async def run(self, seat_token: str) -> None:
-        """Take the seat and play until the connection closes or the task is cancelled."""
-        welcome = await self.client.hello(seat_token=seat_token)
-        self.me = welcome["you"]["player"]
-        try:
-            self._look()
-            async for msg in self.client:
-                if msg["type"] in ("event", "sync"):
-                    self._look(msg.get("event"))
-        finally:
-            for t in (self._thinking, self._demo):
-                if t is not None:
-                    t.cancel()
+    def tasks(self) -> list[asyncio.Task[Any] | None]:
+        return [self._thinking, self._demo]
 
-    def _look(self, event: dict[str, Any] | None = None) -> None:
+    def look(self, event: dict[str, Any] | None = None) -> None:
         """React to the state as it is now."""
         state = self.client.state
         if state is None or self.me is None:

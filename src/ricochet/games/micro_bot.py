@@ -17,6 +17,7 @@ from typing import Any
 from ..micro import MicroBoard, Space
 from .interface import BotClient
 from .micro_robots import best_route, exact_route
+from .seat_bot import SeatBot
 
 __all__ = ["LEVELS", "MicroBot", "MicroLevel"]
 
@@ -46,43 +47,27 @@ def _cell(v: Any) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
 
-class MicroBot:
+class MicroBot(SeatBot):
     """One bot seat of a Micro Robots room; ``speed`` scales every delay (0: none, for tests)."""
 
     def __init__(self, client: BotClient, level: str, *, speed: float = 1.0, rng: random.Random | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-        self.client = client
+        super().__init__(client, speed)
         self.level = LEVELS[level]
-        self.speed = speed
         self.rng = rng or random.Random()
-        self.me: str | None = None
         self._thinking: asyncio.Task[None] | None = None
         self._demo: asyncio.Task[None] | None = None
         self._seen: set[tuple[int, int, float]] = set()
         self.plan: list[tuple[int, int]] | None = None
 
-    async def sleep(self, seconds: float) -> None:
-        if self.speed > 0 and seconds > 0:
-            await asyncio.sleep(seconds * self.speed)
-
-    async def run(self, seat_token: str) -> None:
-        welcome = await self.client.hello(seat_token=seat_token)
-        self.me = welcome["you"]["player"]
-        try:
-            self._look()
-            async for msg in self.client:
-                if msg["type"] in ("event", "sync"):
-                    self._look()
-        finally:
-            for t in (self._thinking, self._demo):
-                if t is not None:
-                    t.cancel()
-
     def _board(self, state: dict[str, Any]) -> MicroBoard:
         return MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in row) for row in state["board"]))
 
-    def _look(self) -> None:
+    def tasks(self) -> list[asyncio.Task[Any] | None]:
+        return [self._thinking, self._demo]
+
+    def look(self, event: dict[str, Any] | None = None) -> None:
         state = self.client.state
         if state is None or self.me is None or state.get("board") is None:
             return

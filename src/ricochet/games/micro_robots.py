@@ -38,19 +38,18 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..micro import SHIPPED, Arrangement, MicroBoard, MicroError, route_of_length, shortest_route
-from .events import Event, event_from_dict
-from .interface import BotClient, Compute, ConfigError, Game, GameError, OptionsError, Secret
+from .events import Event
+from .interface import BotClient, Compute, ConfigError, GameError, OptionsError, Secret
 from .messages import cell, field, whole
 from .options import check_options
 from .table import (
     TABLE_EVENTS,
     GameEnded,
-    PlayerState,
+    TableGame,
     TableState,
     Tx,
     decide_table,
     evolve_table,
-    now_of,
     seated_player,
 )
 
@@ -313,7 +312,7 @@ def _roll(state: MicroState, avoid: set[Cell]) -> tuple[Cell, int, int]:
             return space, k, k - 1
 
 
-class MicroRobots(Game):
+class MicroRobots(TableGame):
     """Micro Robots on the platform (see the module docstring)."""
 
     name: ClassVar[str] = "micro-robots"
@@ -321,10 +320,8 @@ class MicroRobots(Game):
     title: ClassVar[str] = "Micro Robots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
+    event_types: ClassVar[tuple[type[Event], ...]] = EVENTS[len(TABLE_EVENTS):]
     message_types: ClassVar[tuple[str, ...]] = ("announce", "move_robot", "give_up")
-
-    def __init__(self) -> None:
-        self.events = {c.type: c for c in EVENTS}
 
     # -- options ----------------------------------------------------------------------------------------
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -358,19 +355,7 @@ class MicroRobots(Game):
     def new(self, config: MicroConfig) -> MicroState:
         return MicroState(config=config)
 
-    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
-        return event_from_dict(self.events, data)
-
     # -- the table --------------------------------------------------------------------------------------
-    def phase(self, state: MicroState) -> str:
-        return state.phase
-
-    def players(self, state: MicroState) -> tuple[PlayerState, ...]:
-        return state.players
-
-    def host(self, state: MicroState) -> str | None:
-        return state.host
-
     def deadline(self, state: MicroState) -> float | None:
         rnd = state.round
         if state.phase == "racing" and rnd is not None:
@@ -433,32 +418,16 @@ class MicroRobots(Game):
         raise TypeError(f"not an event: {event!r}")
 
     # -- decide ---------------------------------------------------------------------------------------------
-    def apply(self, state: MicroState, action: Any, now: float) -> tuple[MicroState, list[Event]]:
-        tx = Tx(self.evolve, state)
-        now = now_of(state, now)
-        self._run_clocks(tx, now)
-        self._decide(tx, action, now)
-        return tx.state, tx.events
+    def time_up(self, tx: Tx, due: float) -> None:
+        s = tx.state
+        if s.phase == "racing":
+            self._roll_target(tx, due, "no_announcement")
+        elif s.phase == "demonstration":
+            self._end_demo(tx, False, "timeout", due)
+        else:
+            self._roll_target(tx, due, "round")
 
-    def tick(self, state: MicroState, now: float) -> tuple[MicroState, list[Event]]:
-        tx = Tx(self.evolve, state)
-        self._run_clocks(tx, now_of(state, now))
-        return tx.state, tx.events
-
-    def _run_clocks(self, tx: Tx, now: float) -> None:
-        while True:
-            s = tx.state
-            due = self.deadline(s)
-            if due is None or now < due:
-                return
-            if s.phase == "racing":
-                self._roll_target(tx, due, "no_announcement")
-            elif s.phase == "demonstration":
-                self._end_demo(tx, False, "timeout", due)
-            else:
-                self._roll_target(tx, due, "round")
-
-    def _decide(self, tx: Tx, action: Any, now: float) -> None:
+    def decide(self, tx: Tx, action: Any, now: float) -> None:
         s = tx.state
         if decide_table(tx, action, now, min_players=s.config.min_players, start=self._setup, left=self._left):
             return

@@ -13,13 +13,14 @@ leaves, the next seated player is.  A name is unique among the seated players
 
 from __future__ import annotations
 
+import abc
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from .events import Event
-from .interface import GameError
+from .events import Event, event_from_dict
+from .interface import Game, GameError
 
 __all__ = [
     "MAX_ID",
@@ -32,6 +33,7 @@ __all__ = [
     "PlayerLeft",
     "PlayerState",
     "Start",
+    "TableGame",
     "TableState",
     "Tx",
     "check_text",
@@ -268,3 +270,59 @@ def decide_table(tx: Tx, action: object, now: float, *, min_players: int,
     else:
         return False
     return True
+
+
+class TableGame(Game):
+    """A game whose state is a :class:`TableState`: the event table, the table
+    queries, and ``apply``/``tick`` around two hooks — :meth:`decide` (an
+    action) and :meth:`time_up` (a deadline of :meth:`Game.deadline` passed).
+    Clocks run out in order up to ``now`` before an action is decided."""
+
+    event_types: ClassVar[tuple[type[Event], ...]] = ()
+    """The game's own events (the shared table events are added)."""
+
+    def __init__(self) -> None:
+        self.events: dict[str, type[Event]] = {c.type: c for c in (*TABLE_EVENTS, *self.event_types)}
+
+    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
+        return event_from_dict(self.events, data)
+
+    def phase(self, state: Any) -> str:
+        return state.phase  # type: ignore[no-any-return]
+
+    def players(self, state: Any) -> tuple[PlayerState, ...]:
+        return state.players  # type: ignore[no-any-return]
+
+    def host(self, state: Any) -> str | None:
+        return state.host  # type: ignore[no-any-return]
+
+    def apply(self, state: Any, action: Any, now: float) -> tuple[Any, list[Event]]:
+        """Clocks are run up to ``now`` first (their events come first), then the
+        action is decided.  A refused action raises :class:`GameError` and
+        changes nothing — not even the clocks: tick first to keep those."""
+        tx = Tx(self.evolve, state)
+        now = now_of(state, now)
+        self.run_clocks(tx, now)
+        self.decide(tx, action, now)
+        return tx.state, tx.events
+
+    def tick(self, state: Any, now: float) -> tuple[Any, list[Event]]:
+        tx = Tx(self.evolve, state)
+        self.run_clocks(tx, now_of(state, now))
+        return tx.state, tx.events
+
+    def run_clocks(self, tx: Tx, now: float) -> None:
+        """Every deadline up to ``now``, in order, each at its own time."""
+        while True:
+            due = self.deadline(tx.state)
+            if due is None or now < due:
+                return
+            self.time_up(tx, due)
+
+    @abc.abstractmethod
+    def decide(self, tx: Tx, action: Any, now: float) -> None:
+        """Emit the events of ``action`` (:class:`GameError` if refused)."""
+
+    @abc.abstractmethod
+    def time_up(self, tx: Tx, due: float) -> None:
+        """The deadline ``due`` has come: emit what happens then."""

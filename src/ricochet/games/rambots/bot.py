@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..interface import BotClient, Job
+from ..seat_bot import SeatBot
 from .engine import COLORS, DIRS, Instruction, Obj, Piece, Table, execute
 
 __all__ = ["LEVELS", "RamBot", "plan_program"]
@@ -147,39 +148,24 @@ def goal_stack_for(table: Table, color: str, neighbour: str, level: str, seed: i
     return tuple(pieces[c] for c in order)
 
 
-class RamBot:
+class RamBot(SeatBot):
     """One bot seat of a RAMbots room; ``compute`` runs its planning in the worker."""
 
     def __init__(self, client: BotClient, level: str, *, compute: Any = None, speed: float = 1.0,
                  rng: random.Random | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
-        self.client = client
+        super().__init__(client, speed)
         self.level = level
         self.compute = compute
-        self.speed = speed
         self.rng = rng or random.Random()
-        self.me: str | None = None
         self._task: asyncio.Task[None] | None = None
         self._done: set[tuple[Any, ...]] = set()
 
-    async def sleep(self, seconds: float) -> None:
-        if self.speed > 0 and seconds > 0:
-            await asyncio.sleep(seconds * self.speed)
+    def tasks(self) -> list[asyncio.Task[Any] | None]:
+        return [self._task]
 
-    async def run(self, seat_token: str) -> None:
-        welcome = await self.client.hello(seat_token=seat_token)
-        self.me = welcome["you"]["player"]
-        try:
-            self._look()
-            async for msg in self.client:
-                if msg["type"] in ("event", "sync"):
-                    self._look()
-        finally:
-            if self._task is not None:
-                self._task.cancel()
-
-    def _look(self) -> None:
+    def look(self, event: dict[str, Any] | None = None) -> None:
         state = self.client.state
         private = getattr(self.client, "private", None) or {}
         if state is None or self.me is None:

@@ -38,20 +38,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..events import Event, event_from_dict
-from ..interface import BotClient, Compute, ConfigError, Game, GameError, OptionsError, Secret
+from ..events import Event
+from ..interface import BotClient, Compute, ConfigError, GameError, OptionsError, Secret
 from ..messages import field
 from ..options import check_options
 from ..table import (
     TABLE_EVENTS,
     GameEnded,
     Join,
-    PlayerState,
+    TableGame,
     TableState,
     Tx,
     decide_table,
     evolve_table,
-    now_of,
     seated_player,
 )
 from .engine import (
@@ -324,7 +323,7 @@ def _auto_goals(pool: tuple[Piece, ...], precedence: tuple[str, ...]) -> tuple[P
     return tuple(min(p for p in pool if p.color == c) for c in precedence)
 
 
-class RamBots(Game):
+class RamBots(TableGame):
     """RAMbots on the platform (see the module docstring)."""
 
     name: ClassVar[str] = "rambots"
@@ -332,10 +331,8 @@ class RamBots(Game):
     title: ClassVar[str] = "RAMbots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
+    event_types: ClassVar[tuple[type[Event], ...]] = EVENTS[len(TABLE_EVENTS):]
     message_types: ClassVar[tuple[str, ...]] = ("set_goals", "set_program", "compile")
-
-    def __init__(self) -> None:
-        self.events = {c.type: c for c in EVENTS}
 
     # -- options ----------------------------------------------------------------------------------------
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -358,18 +355,6 @@ class RamBots(Game):
 
     def new(self, config: RamConfig) -> RamState:
         return RamState(config=config)
-
-    def event_from_dict(self, data: Mapping[str, Any]) -> Event:
-        return event_from_dict(self.events, data)
-
-    def phase(self, state: RamState) -> str:
-        return state.phase
-
-    def players(self, state: RamState) -> tuple[PlayerState, ...]:
-        return state.players
-
-    def host(self, state: RamState) -> str | None:
-        return state.host
 
     def deadline(self, state: RamState) -> float | None:
         if state.phase == "execution":
@@ -446,30 +431,14 @@ class RamBots(Game):
         raise TypeError(f"not an event: {event!r}")
 
     # -- decide ----------------------------------------------------------------------------------------------
-    def apply(self, state: RamState, action: Any, now: float) -> tuple[RamState, list[Event]]:
-        tx = Tx(self.evolve, state)
-        now = now_of(state, now)
-        self._run_clocks(tx, now)
-        self._decide(tx, action, now)
-        return tx.state, tx.events
+    def time_up(self, tx: Tx, due: float) -> None:
+        s = tx.state
+        if s.phase == "programming":
+            self._reveal(tx, due, "timer")
+        else:
+            self._step(tx, due)
 
-    def tick(self, state: RamState, now: float) -> tuple[RamState, list[Event]]:
-        tx = Tx(self.evolve, state)
-        self._run_clocks(tx, now_of(state, now))
-        return tx.state, tx.events
-
-    def _run_clocks(self, tx: Tx, now: float) -> None:
-        while True:
-            s = tx.state
-            due = self.deadline(s)
-            if due is None or now < due:
-                return
-            if s.phase == "programming":
-                self._reveal(tx, due, "timer")
-            else:
-                self._step(tx, due)
-
-    def _decide(self, tx: Tx, action: Any, now: float) -> None:
+    def decide(self, tx: Tx, action: Any, now: float) -> None:
         s = tx.state
         if isinstance(action, Join) and s.phase == "lobby" and s.player(action.player) is None \
                 and len(s.seated) >= MAX_PLAYERS:
