@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from ricochet import Position, Puzzle, Rules, check_solution, cli
-from ricochet.cli import main
 from ricochet.games.pyramids import COLORS, LAYOUTS, PYRAMIDS
 from ricochet.games.table import Join, Start
 from ricochet.generate import random_pyramids
@@ -29,25 +28,11 @@ from ricochet.notation import (
 from ricochet.rules import GAME, PLAIN
 from ricochet.rules import PYRAMIDS as PYRAMIDS_RULES
 from test_ascii import seed_figures
+from test_cli import assert_input_error, run
 
 SVG = "{http://www.w3.org/2000/svg}"
 SEED_SOLUTION = "y N, r N, y E, y S, r E"
 """Seed 003: "One 5-move solution is to move y north, r north, y east, y south, r east"."""
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def assert_input_error(capsys: pytest.CaptureFixture[str], *argv: str, says: str) -> None:
-    """Exit 2, nothing on stdout, one line ``ricochet: error: …`` naming the problem."""
-    status, out, err = run(capsys, *argv)
-    assert status == 2, (out, err)
-    assert out == ""
-    assert err.count("\n") == 1 and err.startswith("ricochet: error: "), err
-    assert says.lower() in err.lower(), err
 
 
 @pytest.fixture(autouse=True)
