@@ -13,7 +13,6 @@ import pytest
 
 from ricochet.games import GAMES
 from ricochet.games.pyramids import Tower
-from ricochet.position import Move
 from ricochet.server.rooms import Session
 from test_server_harness import Harness, Player
 
