@@ -3,27 +3,32 @@
 
     .venv/bin/python benchmarks/load.py                       # 200 rooms x 4 players, 30 s of moves
     .venv/bin/python benchmarks/load.py --rooms 20 --duration 10
+    .venv/bin/python benchmarks/load.py --games pyramids      # Ricochet Pyramids rooms only
 
 What it does (see benchmarks/README.md, "Server load"):
 
 1. starts the real server as a subprocess (``python -m ricochet serve`` on a free port of
    127.0.0.1, a fresh SQLite file in a temporary directory unless ``--database``), waits for
    ``/api/health``;
-2. creates ``--rooms`` rooms with ``POST /api/rooms`` (fixed tiles, a 5 s sand clock, no bots);
+2. creates ``--rooms`` rooms with ``POST /api/rooms``, of the ``--games`` in turn (default both:
+   Ricochet Robots on fixed tiles and Ricochet Pyramids on random towers, alternating), with a 5 s
+   clock and no bots;
 3. connects ``--players`` WebSocket clients per room (``ricochet.server.client.RicochetClient``,
    real sockets), in ``--workers`` client processes (0: in this process), with uvloop if present;
-4. the host starts the game; at every chip everyone bids 99; when the clock runs out the
-   demonstrator plays legal moves (computed with the engine from the public state, never onto the
-   target) at ``--rate`` moves per second, gives up after ``--moves-per-player`` moves so the next
-   bidder demonstrates (keeps the messages the size of real demonstrations); rounds follow rounds;
+4. the host starts the game; at every goal everyone bids 99 (a Pyramids round first waits for the
+   server's solver to check its goal: bids open with ``state.round.open``); when the clock runs out
+   the demonstrator plays legal moves (computed with the engine from the public state, never onto
+   the target; Pyramids: the goal tower passable) at ``--rate`` moves per second, gives up after
+   ``--moves-per-player`` moves so the next bidder demonstrates (keeps the messages the size of real
+   demonstrations); rounds follow rounds;
 5. every client stamps each ``move_played`` broadcast on arrival.  Latency = arrival at a client
    minus the moment the mover sent the move (same process, same monotonic clock);
 6. after ``--duration`` seconds of moves (+ a grace period for the last broadcasts) everything is
    closed and the server is stopped.
 
-The report: connections, moves, broadcasts, p50/p90/p99/max latency, errors (error messages,
-missing broadcasts, failed connections), CPU of the server (and of its solver process) and of the
-clients.  PASS when p99 < 100 ms with no errors at 200 rooms x 4 players (the target of issue 4).
+The report: connections, moves, broadcasts, p50/p90/p99/max latency (also by game), errors (error
+messages, missing broadcasts, failed connections), CPU of the server (and of its solver process)
+and of the clients.  PASS when p99 < 100 ms with no errors at 200 rooms x 4 players (the target of issue 4).
 Exit status 0 on PASS (or, for other sizes, when there were no errors and p99 < 100 ms), else 1.
 """
 
@@ -59,6 +64,7 @@ if str(ROOT / "src") not in sys.path:  # run from a checkout without installing
 
 TARGET_ROOMS, TARGET_PLAYERS, TARGET_P99_MS = 200, 4, 100.0
 BID = 99  # the protocol's highest bid: the demonstrator may play many moves
+GAMES = ("ricochet-robots", "pyramids")
 
 
 @dataclass
@@ -76,8 +82,10 @@ class LoadConfig:
     port: int = 0
     database: str | None = None
     tiles: str = "1A,2A,3A,4A"
+    games: tuple[str, ...] = GAMES
+    """The games of the rooms, in turn: room i plays ``games[i % len(games)]``."""
     clock_seconds: int = 5
-    """The sand clock of the rooms (the protocol's minimum is 5 s)."""
+    """The clock of the rooms (the minimum of both games is 5 s)."""
     grace: float = 2.0
     """Seconds to wait for the last broadcasts after the last move."""
     seed: int = 2026
@@ -88,13 +96,21 @@ class LoadConfig:
     quiet: bool = False
 
 
-def room_options(cfg: LoadConfig) -> dict[str, Any]:
-    """The options of every benchmark room: the game's usual rules (diagonals, openings, silver
-    robot, must-ricochet) on a fixed arrangement, except no-straight-back (so any move the engine
-    finds is legal whatever the server remembers of earlier demonstrations)."""
-    return {"name": "load", "private": True, "tiles": cfg.tiles, "no_straight_back": False,
-            "clock_seconds": cfg.clock_seconds, "demo_seconds": 600, "demo_seconds_per_move": 10,
-            "intermission_seconds": 0, "min_players": cfg.players, "bots": []}
+def room_options(cfg: LoadConfig, game: str = "ricochet-robots") -> dict[str, Any]:
+    """The options of the benchmark rooms of ``game``.  Ricochet Robots: the game's usual rules
+    (diagonals, openings, silver robot, must-ricochet) on a fixed arrangement, except
+    no-straight-back (so any move the engine finds is legal whatever the server remembers of
+    earlier demonstrations).  Ricochet Pyramids: the game's defaults (random towers per room,
+    goals of 3+ moves checked by the server's solver).  Both: long demonstrations, no pause
+    between rounds, everyone seated before the start."""
+    common = {"game": game, "name": "load", "private": True, "clock_seconds": cfg.clock_seconds,
+              "demo_seconds": 600, "demo_seconds_per_move": 10, "intermission_seconds": 0,
+              "min_players": cfg.players, "bots": []}
+    if game == "ricochet-robots":
+        return {**common, "tiles": cfg.tiles, "no_straight_back": False}
+    if game == "pyramids":
+        return common
+    raise ValueError(f"unknown game {game!r}; the benchmark plays {', '.join(GAMES)}")
 
 
 # -- measuring CPU ----------------------------------------------------------------------------------
@@ -176,6 +192,7 @@ class RoomRun:
 
     index: int
     room_id: str
+    game: str = "ricochet-robots"
     clients: list[Any] = field(default_factory=list)
     sent: dict[tuple[int, str, int], float] = field(default_factory=dict)
     """(round, player, moves so far) -> when the mover sent that move."""
@@ -186,6 +203,8 @@ class RoomRun:
     """Set when the mover's own move came back (or was refused)."""
     refused: bool = False
     refused_keys: set[tuple[int, str, int]] = field(default_factory=set)
+    bid_rounds: dict[str, int] = field(default_factory=dict)
+    """The last round each player bid in (a round is bid once: Pyramids refuses an equal re-bid)."""
 
 
 class Worker:
@@ -197,11 +216,16 @@ class Worker:
         self.players: int = job["players"]
         self.rate: float = job["rate"]
         self.moves_per_player: int = job["moves_per_player"]
-        self.rules = P.config_for(P.normalize_options(job["options"]), 0, 1).rules
-        self.board = assemble(*parse_arrangement(job["options"]["tiles"]))
-        self.rooms = [RoomRun(i, rid, rng=random.Random(job["seed"] * 7919 + i))
-                      for i, rid in zip(job["indices"], job["room_ids"], strict=True)]
+        # Each game's rules, and the Ricochet Robots board (a Pyramids board comes from each room's towers).
+        self.rules = {g: P.config_for(P.normalize_options(o), 0, 1).rules for g, o in job["options"].items()}
+        robots = job["options"].get("ricochet-robots")
+        self.board = assemble(*parse_arrangement(robots["tiles"])) if robots else None
+        self.tower_boards: dict[tuple[tuple[int, int], ...], Any] = {}
+        self.rooms = [RoomRun(i, rid, game, rng=random.Random(job["seed"] * 7919 + i))
+                      for i, rid, game in zip(job["indices"], job["room_ids"], job["games"], strict=True)]
         self.latencies: list[float] = []
+        self.latency_games: list[str] = []
+        """For each latency: the game of its room."""
         self.sent_at: list[float] = []
         """For each latency: when its move was sent, seconds after the go time."""
         self.t0 = 0.0
@@ -285,11 +309,13 @@ class Worker:
                         sent = room.sent.get(key)
                         if sent is not None:
                             self.latencies.append(now - sent)
+                            self.latency_games.append(room.game)
                             self.sent_at.append(sent - self.t0)
                             room.received[key] += 1
                         if ev["player"] == me:
                             room.echo.set()
-                    elif et == "chip_drawn" and not self.stopping:
+                    elif not self.stopping and self.may_bid(room, me, c.state):
+                        room.bid_rounds[me] = c.state["round"]["number"]
                         self.spawn(self.send(c.bid(BID), "bid"))
                     elif et == "demonstration_started" and ev["player"] == me and not self.stopping:
                         room.mover = self.spawn(self.demonstrate(room, c, ev["round"]))
@@ -312,23 +338,46 @@ class Worker:
             if not self.stopping:
                 self.errors[f"reader: {type(e).__name__}: {e}"[:120]] += 1
 
-    def pick_move(self, state: dict[str, Any]) -> tuple[int, str] | None:
+    @staticmethod
+    def may_bid(room: RoomRun, me: str, state: dict[str, Any] | None) -> bool:
+        """Is a round open for bids that this player has not bid in?  (A new chip in Ricochet
+        Robots; in Ricochet Pyramids once the server's solver has accepted the goal.)"""
+        rnd = state.get("round") if state else None
+        return (rnd is not None and state is not None and state["phase"] in ("thinking", "bidding")
+                and rnd.get("open", True) and room.bid_rounds.get(me) != rnd["number"])
+
+    def board_of(self, room: RoomRun, state: dict[str, Any]) -> Any:
+        """The room's board: the fixed tiles, or the Pyramids towers of its public state."""
+        if room.game != "pyramids":
+            return self.board
+        from ricochet.games.pyramids import Tower, board_of
+
+        key = tuple(sorted((t["cell"][0], t["cell"][1]) for t in state["towers"]))
+        board = self.tower_boards.get(key)
+        if board is None:
+            board = self.tower_boards[key] = board_of([Tower.from_dict(t) for t in state["towers"]])
+        return board
+
+    def pick_move(self, room: RoomRun, state: dict[str, Any]) -> tuple[int, str] | None:
         """A legal move in the current public state that does not end the round: no robot that
-        counts for the chip stops on the target."""
+        counts for the goal stops on the target (a Pyramids goal tower is passable: the
+        position's goal)."""
         from ricochet.geometry import Direction
         from ricochet.position import IllegalMove, Position, Robot
 
         rnd = state["round"]
         robots = tuple(Robot(r["color"], (r["cell"][0], r["cell"][1])) for r in state["robots"])
-        position = Position(self.board, robots)
-        target = tuple(rnd["target"])
+        target = (rnd["target"][0], rnd["target"][1])
+        goal = target if room.game == "pyramids" else None
+        position = Position(self.board_of(room, state), robots, goal=goal)
         active = rnd["active"]
+        rules = self.rules[room.game]
         options = [(i, d) for i in range(len(robots)) for d in "NESW"]
         rng = random.Random()
         rng.shuffle(options)
         for i, d in options:
             try:
-                _, path = position.play(_move(i, Direction[d]), self.rules)
+                _, path = position.play(_move(i, Direction[d]), rules)
             except IllegalMove:
                 continue
             if (active is None or active == i) and tuple(path.end) == target:
@@ -353,7 +402,7 @@ class Worker:
                 self.gave_up += 1
                 await self.send(c.give_up(), "give_up")
                 return
-            choice = self.pick_move(state)
+            choice = self.pick_move(room, state)
             if choice is None:
                 self.errors["no legal move found"] += 1
                 await self.send(c.give_up(), "give_up")
@@ -410,7 +459,9 @@ class Worker:
                 expected += n
                 missing += n - room.received.get(key, 0)
         return {
-            "connections": ready["connections"], "latencies": self.latencies, "sent_at": self.sent_at, "errors": dict(self.errors),
+            "connections": ready["connections"], "latencies": self.latencies, "latency_games": self.latency_games,
+            "sent_at": self.sent_at, "errors": dict(self.errors),
+            "moves_by_game": dict(Counter(r.game for r in self.rooms for _ in r.received)),
             "moves_sent": self.moves_sent, "moves_broadcast": sum(1 for r in self.rooms for k in r.received),
             "broadcasts": len(self.latencies), "expected": expected, "missing": missing,
             "first_send": self.first_send, "last_send": self.last_send,
@@ -544,7 +595,8 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     database = cfg.database or f"sqlite+aiosqlite:///{tmp / 'load.db'}"
     port = cfg.port or free_port()
     log_path = Path(cfg.server_log) if cfg.server_log else tmp / "server.log"
-    options = room_options(cfg)
+    games = [cfg.games[i % len(cfg.games)] for i in range(cfg.rooms)]
+    options = {g: room_options(cfg, g) for g in dict.fromkeys(games)}
     settle = 0.5  # seconds after the clock for the demonstrations to begin
     server: Server | None = None
     procs: list[subprocess.Popen[str]] = []
@@ -557,7 +609,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(8) as pool:
-            created = list(pool.map(lambda _: http("POST", server.base + "/api/rooms", options), range(cfg.rooms)))
+            created = list(pool.map(lambda g: http("POST", server.base + "/api/rooms", options[g]), games))
         room_ids = [r["room_id"] for r in created]
         say(f"{len(room_ids)} rooms created; connecting {connections} clients in "
             f"{workers or 'this'} {'process' if workers <= 1 else 'processes'}")
@@ -566,7 +618,8 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                     "clock_seconds": cfg.clock_seconds, "settle": settle, "duration": cfg.duration,
                     "grace": cfg.grace}
         shares = [list(range(w, cfg.rooms, max(workers, 1))) for w in range(max(workers, 1))]
-        jobs = [{**base_job, "indices": s, "room_ids": [room_ids[i] for i in s]} for s in shares]
+        jobs = [{**base_job, "indices": s, "room_ids": [room_ids[i] for i in s], "games": [games[i] for i in s]}
+                for s in shares]
 
         results: list[dict[str, Any]] = []
         loop_kind = "asyncio"
@@ -646,6 +699,19 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         xs = sorted(slices[start])
         timeline.append({"from_s": start, "broadcasts": len(xs), "p50_ms": percentile(xs, 50),
                          "p99_ms": percentile(xs, 99), "max_ms": xs[-1]})
+    by_game: dict[str, list[float]] = {g: [] for g in dict.fromkeys(games)}
+    for r in results:
+        for x, g in zip(r["latencies"], r["latency_games"], strict=True):
+            by_game[g].append(x * 1000)
+    moves_by_game: Counter[str] = Counter()
+    for r in results:
+        moves_by_game.update(r["moves_by_game"])
+    per_game = []
+    for g, xs in by_game.items():
+        xs.sort()
+        per_game.append({"game": g, "rooms": games.count(g), "moves_broadcast": moves_by_game[g],
+                         "broadcasts": len(xs), "p50_ms": percentile(xs, 50), "p99_ms": percentile(xs, 99),
+                         "max_ms": xs[-1] if xs else None})
     errors: Counter[str] = Counter()
     for r in results:
         errors.update(r["errors"])
@@ -669,6 +735,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         "p50_ms": percentile(lat, 50), "p90_ms": percentile(lat, 90), "p99_ms": percentile(lat, 99),
         "max_ms": lat[-1] if lat else None, "mean_ms": sum(lat) / len(lat) if lat else None,
         "errors": sum(errors.values()), "error_kinds": dict(errors), **cpu, "timeline": timeline,
+        "by_game": per_game,
         "server_log_tail": server_tail if errors else "",
     }
     if cpu.get("client_cpu_pct") is None and workers == 0 and results:
@@ -707,12 +774,19 @@ def format_report(r: dict[str, Any]) -> str:
     w = max(len(k) for k, _ in rows)
     clients = (f"{r['workers']} {'process' if r['workers'] == 1 else 'processes'}" if r["workers"]
                else "in the benchmark's process")
-    lines = [(f"Server load: {cfg['rate']:g} moves/s per room, {cfg['duration']:g} s of moves, "
-              f"{cfg['moves_per_player']} moves per demonstration, clients: {clients} ({r['loop']})"),
+    lines = [(f"Server load: {', '.join(cfg['games'])} rooms, {cfg['rate']:g} moves/s per room, "
+              f"{cfg['duration']:g} s of moves, {cfg['moves_per_player']} moves per demonstration, "
+              f"clients: {clients} ({r['loop']})"),
              (f"Machine: {r['cores']} cores shared by the server, its solver process and the clients "
               f"(CPU % is of one core; 100 % = one core busy)"), "",
              f"| {'':{w}} | value |", f"|{'-' * (w + 2)}|-------|"]
     lines += [f"| {k:{w}} | {v} |" for k, v in rows]
+    if len(r.get("by_game", [])) > 1:
+        lines += ["", "by game:", (f"  {'game':<16} {'rooms':>5} {'moves':>6} {'broadcasts':>10} {'p50 ms':>8} "
+                                  f"{'p99 ms':>8} {'max ms':>8}")]
+        for g in r["by_game"]:
+            lines.append(f"  {g['game']:<16} {g['rooms']:>5} {g['moves_broadcast']:>6} {g['broadcasts']:>10} "
+                         f"{_fmt(g['p50_ms']):>8} {_fmt(g['p99_ms']):>8} {_fmt(g['max_ms']):>8}")
     if r.get("timeline"):
         lines += ["", (f"by when the move was sent (seconds after the go; the sand clock runs the first "
                        f"{cfg['clock_seconds']} s):"),
@@ -753,8 +827,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=d.port, help="server port on 127.0.0.1 (0: a free one)")
     ap.add_argument("--database", default=None,
                     help="the server's database URL (default: SQLite in a temporary directory, deleted after)")
-    ap.add_argument("--tiles", default=d.tiles, help="tile arrangement of every room")
-    ap.add_argument("--clock", type=int, default=d.clock_seconds, help="sand clock seconds (5..600)")
+    ap.add_argument("--games", default=",".join(d.games), metavar="GAME,...",
+                    help=f"the games of the rooms, in turn ({', '.join(GAMES)})")
+    ap.add_argument("--tiles", default=d.tiles, help="tile arrangement of the Ricochet Robots rooms")
+    ap.add_argument("--clock", type=int, default=d.clock_seconds, help="clock seconds (5..600)")
     ap.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     ap.add_argument("--server-prefix", default="", metavar="CMD",
                     help="run the server under this command, e.g. a profiler: "
@@ -763,8 +839,12 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if not 1 <= a.players <= 8 or a.rooms < 1 or a.rate <= 0 or a.rate > 10 or a.duration <= 0:
         ap.error("need 1..8 players, at least one room, a rate in (0, 10] moves/s and a positive duration")
+    games = tuple(g.strip() for g in a.games.split(",") if g.strip())
+    unknown = [g for g in games if g not in GAMES]
+    if not games or unknown:
+        ap.error(f"--games: name one or more of {', '.join(GAMES)}" + (f" (not {unknown[0]!r})" if unknown else ""))
     cfg = LoadConfig(rooms=a.rooms, players=a.players, rate=a.rate, moves_per_player=a.moves_per_player,
-                     duration=a.duration, workers=a.workers, port=a.port, database=a.database, tiles=a.tiles,
+                     duration=a.duration, workers=a.workers, port=a.port, database=a.database, tiles=a.tiles, games=games,
                      clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)))
     report = run_benchmark(cfg)
     print(format_report(report))

@@ -22,17 +22,37 @@ def _load_module():
 
 
 @pytest.mark.slow
-def test_tiny_load_run_measures_latency_without_errors() -> None:
+def test_tiny_mixed_load_run_measures_latency_without_errors() -> None:
     load = _load_module()
-    cfg = load.LoadConfig(rooms=3, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0,
+    # Four rooms, Ricochet Robots and Ricochet Pyramids in turn (the default).
+    cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0,
                           grace=1.0, quiet=True)
     report = load.run_benchmark(cfg)
     text = load.format_report(report)
     assert report["errors"] == 0, text
-    assert report["connections"] == 6
-    assert report["moves_broadcast"] >= 10, text  # 3 rooms x ~4 moves/s x 3 s, some give-ups
+    assert report["connections"] == 8
+    assert report["moves_broadcast"] >= 16, text  # 4 rooms x ~4 moves/s x 3 s, some give-ups
     # every move reached both clients of its room, each a latency
     assert report["broadcasts"] == report["broadcasts_expected"] == 2 * report["moves_broadcast"], text
     assert 0 < report["p50_ms"] <= report["p99_ms"] <= report["max_ms"], text
     assert report["server_cpu_pct"] is not None
     assert "latency p99 (ms)" in text
+    # Both games were played: bids (Pyramids: once its goal was checked), demonstrations, moves.
+    by_game = {g["game"]: g for g in report["by_game"]}
+    assert set(by_game) == {"ricochet-robots", "pyramids"}, text
+    for g in by_game.values():
+        assert g["rooms"] == 2 and g["moves_broadcast"] >= 8 and g["broadcasts"] == 2 * g["moves_broadcast"], text
+    assert "by game:" in text and "pyramids" in text
+
+
+def test_room_options_are_valid_for_both_games() -> None:
+    from ricochet.server import protocol as P
+
+    load = _load_module()
+    cfg = load.LoadConfig()
+    for game in load.GAMES:
+        opts = P.normalize_options(load.room_options(cfg, game))
+        assert opts["game"] == game and opts["clock_seconds"] == cfg.clock_seconds
+        assert opts["min_players"] == cfg.players and opts["bots"] == []
+    with pytest.raises(ValueError, match="unknown game"):
+        load.room_options(cfg, "chess")

@@ -43,15 +43,16 @@ import os
 import random
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .board import Board
+from .geometry import Cell
 from .position import IllegalMove, Move, Path, Position
 from .puzzle import Puzzle, check_solution
-from .rules import PRESETS, Rules
+from .rules import PLAIN, PRESETS, Rules, rebase, rules_for
 
 __all__ = [
     "COMMANDS",
@@ -64,10 +65,14 @@ __all__ = [
     "load",
     "load_puzzle",
     "main",
+    "named_rules",
+    "names_a_file",
     "out",
     "parse_moves",
+    "parse_source",
     "rules_from",
     "use_color",
+    "with_board_rules",
     "write_output",
 ]
 
@@ -120,7 +125,8 @@ def add_command(name: str, help: str, build_parser: Callable[[argparse.ArgumentP
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every registered sub-command."""
-    parser = _Parser(prog="ricochet", description="Ricochet Robots: show, check and make puzzles.",
+    parser = _Parser(prog="ricochet", description="Ricochet Robots and Ricochet Pyramids: show, check, solve and "
+                     "make puzzles.",
                      epilog="Run 'ricochet COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"ricochet {__version__}")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an error")
@@ -179,28 +185,40 @@ def add_output_arguments(parser: argparse.ArgumentParser, *, svg: bool = True) -
                        help="plain text, no ANSI colours (also when NO_COLOR is set or output is not a terminal)")
 
 
-def _render(obj: Board | Position | Puzzle, args: argparse.Namespace, paths: Sequence[Path] = ()) -> None:
-    """Write ``obj`` as SVG or terminal text according to the output arguments."""
+def _render(obj: Board | Position | Puzzle, args: argparse.Namespace, paths: Sequence[Path] = (), *,
+            tower_colors: Mapping[Cell, tuple[str, str]] | None = None, note: str | None = None) -> None:
+    """Write ``obj`` as SVG or terminal text according to the output arguments
+    (``tower_colors``: Ricochet Pyramids towers' colours; ``note``: a last line under the text)."""
     output = getattr(args, "output", None)
     if getattr(args, "svg", False) or (output is not None and output.lower().endswith(".svg")):
         from .svg import svg
-        write_output(svg(obj, size=args.size, path=list(paths) or None, coordinates=args.coordinates), output)
+        write_output(svg(obj, size=args.size, path=list(paths) or None, coordinates=args.coordinates,
+                         tower_colors=tower_colors), output)
         return
     from .terminal import render_terminal
     color = use_color(args) if output in (None, "-") else bool(getattr(args, "color", None))
-    write_output(render_terminal(obj, color=color), output)
+    text = render_terminal(obj, color=color, tower_colors=tower_colors)
+    write_output(text if note is None else f"{text}\n{note}", output)
 
 
 # -- input ---------------------------------------------------------------------------
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     """``--rules NAME``: a rules preset (the base under a file's own ``rules`` key)."""
     parser.add_argument("--rules", choices=list(PRESETS), default=None,
-                        help="rules preset (default: plain, or what a JSON puzzle says)")
+                        help="rules preset (default: pyramids on a board with towers, else plain; "
+                             "a JSON puzzle's own rules key adds to it)")
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
     """The rules preset named by ``--rules`` (plain when not given)."""
     return Rules.preset(getattr(args, "rules", None) or "plain")
+
+
+def named_rules(args: argparse.Namespace) -> Rules | None:
+    """The rules preset named by ``--rules``, or None: then each puzzle is played
+    by its board's rules (:func:`~ricochet.rules.rules_for`: pyramids with towers)."""
+    name = getattr(args, "rules", None)
+    return None if name is None else Rules.preset(name)
 
 
 def add_source_arguments(parser: argparse.ArgumentParser, *, name: str = "source", optional: bool = True) -> None:
@@ -216,6 +234,13 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, name: str = "source
 _FILE_SUFFIXES = (".json", ".jsonl", ".txt", ".asc", ".ascii", ".code")
 
 
+def names_a_file(source: str) -> bool:
+    """Is ``source`` a file name rather than a position code?  Position codes never
+    contain a path separator nor end in a file suffix, so such a source is a file even
+    when it does not exist (then: "No such file")."""
+    return os.path.exists(source) or os.sep in source or "/" in source or source.lower().endswith(_FILE_SUFFIXES)
+
+
 def _read(source: str | None, what: str = "puzzle") -> tuple[str, str, bool]:
     """The text of a source, a name for messages, and whether it came from a file or stdin."""
     if source is None:
@@ -225,9 +250,7 @@ def _read(source: str | None, what: str = "puzzle") -> tuple[str, str, bool]:
         source = "-"
     if source == "-":
         return sys.stdin.read(), "stdin", True
-    # Position codes never contain a path separator nor end in a file suffix,
-    # so such a source is a file even when it does not exist (then: "No such file").
-    if os.path.exists(source) or os.sep in source or "/" in source or source.lower().endswith(_FILE_SUFFIXES):
+    if names_a_file(source):
         try:
             with open(source, encoding="utf-8") as f:
                 return f.read(), source, True
@@ -245,18 +268,30 @@ def load(source: str | None, *, rules: Rules | None = None, index: int | None = 
     ASCII diagram.  With ``boards`` a board alone (a board code, JSON without
     robots, a diagram without robots) reads as a :class:`Board`.
 
-    ``rules`` (default plain) is the base for a JSON puzzle's own ``rules``
-    key; codes and diagrams carry no rules, so their puzzles get ``rules``.
+    ``rules`` is the base for a JSON puzzle's own ``rules`` key; codes and
+    diagrams carry no rules, so their puzzles get ``rules``.  Without
+    ``rules`` a puzzle on a board with towers (Ricochet Pyramids) gets the
+    ``pyramids`` preset, any other the plain rules (:func:`~ricochet.rules.rules_for`).
     """
+    text, name, from_file = _read(source)
+    return parse_source(text, name, from_file=from_file, rules=rules, index=index, puzzle_id=puzzle_id,
+                        boards=boards)
+
+
+def parse_source(text: str, name: str, *, from_file: bool = False, rules: Rules | None = None,
+                 index: int | None = None, puzzle_id: str | None = None,
+                 boards: bool = False) -> Puzzle | Position | Board:
+    """What :func:`load` reads, from text already read (``name`` in messages,
+    prefixed to notation errors when ``from_file``)."""
     from . import notation
 
-    base = Rules() if rules is None else rules
-    text, name, from_file = _read(source)
     stripped = text.strip()
     if not stripped:
         raise CliError(f"{name} is empty: expected a position code, a JSON puzzle or an ASCII diagram")
     if stripped[0] in "{[":
-        return _load_json(stripped, name, base, index, puzzle_id, boards)
+        got = _load_json(stripped, name, PLAIN if rules is None else rules, index, puzzle_id, boards)
+        # Read on top of plain, then moved onto the board's own rules (the file's switches kept).
+        return with_board_rules(got) if rules is None else got
     if index is not None or puzzle_id is not None:
         raise CliError("--index and --id select a puzzle in a JSON Lines file; this is not one")
     where = f"{name}: " if from_file else ""
@@ -278,8 +313,18 @@ def load(source: str | None, *, rules: Rules | None = None, index: int | None = 
                 except notation.NotationError:
                     pass  # report the first error: it is about the fuller reading
             raise CliError(f"{where}bad ASCII diagram: {e}") from None
-    if isinstance(obj, Puzzle) and obj.rules != base:
-        obj = dataclasses.replace(obj, rules=base)
+    if isinstance(obj, Puzzle):
+        base = rules_for(obj.position.board) if rules is None else rules
+        if obj.rules != base:
+            obj = dataclasses.replace(obj, rules=base)
+    return obj
+
+
+def with_board_rules(obj: Puzzle | Board) -> Puzzle | Board:
+    """A puzzle read on top of plain rules, moved onto its board's rules (pyramids with
+    towers), the switches of its file's own ``rules`` key kept.  Anything else as it is."""
+    if isinstance(obj, Puzzle) and obj.position.board.towers:
+        return dataclasses.replace(obj, rules=rebase(obj.rules, rules_for(obj.position.board)))
     return obj
 
 
@@ -322,7 +367,7 @@ def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: 
 
 def load_puzzle(args: argparse.Namespace, attr: str = "source") -> Puzzle:
     """The puzzle named by the source arguments (see :func:`add_source_arguments`)."""
-    obj = load(getattr(args, attr), rules=rules_from(args), index=args.index, puzzle_id=args.puzzle_id)
+    obj = load(getattr(args, attr), rules=named_rules(args), index=args.index, puzzle_id=args.puzzle_id)
     if not isinstance(obj, Puzzle):
         raise CliError("this is a position without a target; a puzzle is needed")
     return obj
@@ -385,8 +430,12 @@ def run_show(args: argparse.Namespace) -> int:
     """Render a puzzle or position, optionally with a solution played or drawn."""
     from . import notation
 
-    obj = load(args.source, rules=rules_from(args), index=args.index, puzzle_id=args.puzzle_id, boards=True)
-    rules = obj.rules if isinstance(obj, Puzzle) else rules_from(args)
+    named = named_rules(args)
+    obj = load(args.source, rules=named, index=args.index, puzzle_id=args.puzzle_id, boards=True)
+    if isinstance(obj, Puzzle):
+        rules = obj.rules
+    else:
+        rules = named or rules_for(obj if isinstance(obj, Board) else obj.board)
     fmt = "svg" if args.svg else (args.format or "text")
     paths: list[Path] = []
     if args.solution is not None:
@@ -489,11 +538,26 @@ def run_check(args: argparse.Namespace) -> int:
 
 # -- random --------------------------------------------------------------------------------------
 def build_random(parser: argparse.ArgumentParser) -> None:
+    from .games import GAMES, PYRAMIDS
+
+    parser.add_argument("--game", choices=list(GAMES), default="ricochet-robots",
+                        help="ricochet-robots (default: a tile board and a chip) or pyramids (Ricochet Pyramids: "
+                             "8×8, towers, a goal drawn and checked by the solver as the game does)")
     parser.add_argument("--seed", type=int, help="seed for a reproducible puzzle (default: a random one)")
     add_rules_argument(parser)
-    parser.add_argument("--faces", default="AB", type=lambda s: "any" if s.lower() == "any" else s.upper(),
+    parser.add_argument("--faces", default=None, type=lambda s: "any" if s.lower() == "any" else s.upper(),
                         choices=("AB", "CD", "any"),
-                        help="tile faces to draw the board from: AB (first edition), CD (with diagonals), any")
+                        help="tile faces to draw the board from: AB (default, first edition), CD (with diagonals), "
+                             "any")
+    pyramids = parser.add_argument_group("Ricochet Pyramids (--game pyramids)")
+    pyramids.add_argument("--layout", choices=("random", "easy", "hard"), default=None,
+                          help="where the towers stand: random (default), or the seed's easy or hard example "
+                               "(9 towers: 3 colours)")
+    pyramids.add_argument("--colors", type=int, choices=(3, 4), default=None,
+                          help="3 (default: 9 towers, 3 robots) or 4 colours (16 towers, 4 robots)")
+    pyramids.add_argument("--min-moves", type=int, default=None, metavar="N",
+                          help=f"redraw goals solvable in fewer moves, as the game does (default "
+                               f"{PYRAMIDS.default_options['min_moves']}; after 30 draws any solvable goal stands)")
     parser.add_argument("--format", choices=("code", "json", "ascii", "text", "svg"), default="code",
                         help="code (default: the position code on one line), json (a JSON line), ascii, "
                              "text (a board for the terminal) or svg")
@@ -502,7 +566,7 @@ def build_random(parser: argparse.ArgumentParser) -> None:
 
 
 def run_random(args: argparse.Namespace) -> int:
-    """Print random puzzles."""
+    """Print random puzzles: Ricochet Robots, or Ricochet Pyramids with ``--game pyramids``."""
     from . import notation
     from .generate import random_puzzle
 
@@ -510,13 +574,29 @@ def run_random(args: argparse.Namespace) -> int:
         raise CliError(f"--count must be at least 1, got {args.count}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    rules = rules_from(args)
-    puzzles = [random_puzzle(rng, rules, faces=args.faces) for _ in range(args.count)]
+    deals: list[Any] = []
+    if args.game == "pyramids":
+        if args.faces is not None:
+            raise CliError("--faces picks tiles of Ricochet Robots; Ricochet Pyramids is played on an 8×8 board")
+        if args.rules not in (None, "pyramids"):
+            raise CliError(f"--rules {args.rules}: Ricochet Pyramids puzzles have their own rules (pyramids)")
+        deals = _pyramids_deals(rng, args)
+        puzzles = [d.puzzle for d in deals]
+    else:
+        given = [o for o, v in (("--layout", args.layout), ("--colors", args.colors), ("--min-moves", args.min_moves))
+                 if v is not None]
+        if given:
+            raise CliError(f"{given[0]} is an option of Ricochet Pyramids: add --game pyramids")
+        puzzles = [random_puzzle(rng, rules_from(args), faces=args.faces or "AB") for _ in range(args.count)]
     if args.format in ("text", "svg"):
         if args.count != 1:
             raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
         args.svg = args.format == "svg"
-        _render(puzzles[0], args)
+        if deals:
+            colors = {t.cell: (t.top, t.bottom) for t in deals[0].towers}
+            _render(puzzles[0], args, tower_colors=colors, note=_pyramids_note(deals[0]))
+        else:
+            _render(puzzles[0], args)
         return EXIT_OK
     if args.format == "code":
         texts = [notation.puzzle_code(p) for p in puzzles]
@@ -526,6 +606,40 @@ def run_random(args: argparse.Namespace) -> int:
         texts = [notation.render_ascii(p).rstrip("\n") for p in puzzles]
     write_output(("\n\n" if args.format == "ascii" else "\n").join(texts), args.output)
     return EXIT_OK
+
+
+def _pyramids_deals(rng: random.Random, args: argparse.Namespace) -> list[Any]:
+    """``--count`` Ricochet Pyramids deals (:func:`~ricochet.generate.random_pyramids`)."""
+    from .games import PYRAMIDS, OptionsError
+    from .generate import random_pyramids
+
+    defaults = PYRAMIDS.default_options
+    colors = args.colors if args.colors is not None else defaults["colors"]
+    layout = args.layout if args.layout is not None else defaults["layout"]
+    min_moves = args.min_moves if args.min_moves is not None else defaults["min_moves"]
+    if layout != "random" and colors != 3:
+        raise CliError(f"--layout {layout} has 9 towers, for 3 colours; with --colors {colors} use --layout random")
+    try:
+        deals = [random_pyramids(rng, colors=colors, layout=layout, min_moves=min_moves) for _ in range(args.count)]
+    except OptionsError as e:
+        raise CliError(f"--game pyramids: {str(e).replace('min_moves', '--min-moves')}") from None
+    short = [d.puzzle.optimal for d in deals if d.puzzle.optimal is not None and d.puzzle.optimal < min_moves]
+    if short:
+        # The game waives the minimum after 30 draws; say so rather than print a puzzle that looks wrong.
+        sys.stderr.write(f"ricochet: note: {len(short)} puzzle(s) have no goal of {min_moves}+ moves after 30 "
+                         f"draws; the game then takes any solvable goal (shortest here: "
+                         f"{min(short)} moves)\n")
+    return deals
+
+
+def _pyramids_note(deal: Any) -> str:
+    """The goal drawn and the towers' colours, which the board drawing cannot show without colour."""
+    from .geometry import cell_name
+
+    g = deal.goal
+    towers = ", ".join(f"{cell_name(t.cell)} {t.top} on {t.bottom}" for t in deal.towers)
+    return (f"goal: the {g.robot} robot onto the {g.top} on {g.bottom} tower at {cell_name(deal.puzzle.target)}\n"
+            f"towers: {towers}")
 
 
 # -- demo ---------------------------------------------------------------------------------------

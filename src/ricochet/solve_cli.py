@@ -1,8 +1,9 @@
 """The ``solve`` and ``bench`` sub-commands of the ``ricochet`` command line.
 
-``ricochet solve FILE`` reads interchange puzzles (JSON Lines, ``-`` for
-stdin) and prints one JSON object per puzzle, in input order, as soon as it
-is known (each line is flushed)::
+``ricochet solve SOURCE`` reads interchange puzzles (JSON Lines, ``-`` for
+stdin) or one puzzle (a JSON object, an ASCII diagram such as seed 003's, a
+position code) and prints one JSON object per puzzle, in input order, as soon
+as it is known (each line is flushed)::
 
     {"id": "001-ricochetrobot-12-0", "moves": 12, "solution": [[0, "S"], ...], "seconds": 0.21}
     {"id": "x", "moves": null, "reason": "no solution within 40 moves", "seconds": 0.5}
@@ -16,6 +17,7 @@ see :func:`run_benchmark`.  Importing this module registers both commands in
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import queue
@@ -33,9 +35,21 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TextIO
 
-from .cli import EXIT_FAIL, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, add_command, add_rules_argument, rules_from
+from .cli import (
+    EXIT_FAIL,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_USAGE,
+    CliError,
+    add_command,
+    add_rules_argument,
+    named_rules,
+    names_a_file,
+    parse_source,
+    with_board_rules,
+)
 from .puzzle import Puzzle
-from .rules import Rules
+from .rules import PLAIN, Rules
 
 __all__ = ["BenchRow", "answer", "build_bench", "build_solve", "run_bench", "run_benchmark", "run_solve",
            "solve_stream"]
@@ -217,6 +231,10 @@ output: one JSON object per puzzle, in input order, flushed as soon as it is kno
   solution); --check adds "optimal_ok" (true/false, null when the file gives no
   "optimal"); a malformed line: {"id": null, "line": N, "moves": null, "error": "..."}
   (and a message on stderr; the other lines are still solved).
+  --format text: one line per puzzle instead, "5 moves: RN RE RN YE RS".
+
+rules: --rules, else pyramids for a board with towers (Ricochet Pyramids: the
+goal tower does not block), else plain; a puzzle's own "rules" key adds to them.
 
 exit status:
   0  every puzzle solved (and, with --check, at its recorded optimal length)
@@ -230,8 +248,12 @@ exit status:
 def build_solve(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = SOLVE_EPILOG
-    parser.add_argument("file", metavar="FILE", help="puzzles in the JSON Lines interchange format; '-': stdin")
+    parser.add_argument("file", metavar="SOURCE",
+                        help="puzzles in the JSON Lines interchange format, or one puzzle: a JSON object, an "
+                             "ASCII diagram or a position code (a file, or the code itself); '-': stdin")
     add_rules_argument(parser)
+    parser.add_argument("--format", choices=("json", "text"), default="json",
+                        help="json (default: one JSON object per puzzle) or text (the moves, e.g. RN GE)")
     parser.add_argument("--max-moves", type=int, default=40, metavar="N",
                         help="give up beyond N moves (default 40; at most 250)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="S",
@@ -259,11 +281,29 @@ def _jobs(value: int | None) -> int:
     return value
 
 
-def _open_lines(source: str) -> tuple[Iterable[str], str, int | None]:
-    """The lines of the input, its name for messages, and the number of
-    puzzle lines when known (a file; stdin is read as it comes)."""
+def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
+    """The puzzles of the input as ``(line, Puzzle | NotationError)``, its name for
+    messages, and the number of puzzles when known (stdin JSON Lines are read as they
+    come).  JSON Lines are the interchange format; any other text is one puzzle
+    (a JSON object over several lines, an ASCII diagram, a position code)."""
+    from .notation import read_jsonl
+
     if source == "-":
-        return sys.stdin, "stdin", None
+        head: list[str] = []
+        for line in sys.stdin:
+            head.append(line)
+            if line.strip():
+                break
+        if head and head[-1].lstrip().startswith("{"):
+            return _with_rules(read_jsonl(itertools.chain(head, sys.stdin), PLAIN if rules is None else rules),
+                               rules), "stdin", None
+        return _one(parse_source("".join(head) + sys.stdin.read(), "stdin", rules=rules)), "stdin", 1
+    if not names_a_file(source):
+        # Not a file: a position code given on the command line (a typo gets both readings).
+        try:
+            return _one(parse_source(source, "SOURCE", rules=rules)), "SOURCE", 1
+        except CliError as e:
+            raise CliError(f"{source}: no such file, and {e}") from None
     try:
         with open(source, encoding="utf-8") as f:
             text = f.read()
@@ -271,8 +311,30 @@ def _open_lines(source: str) -> tuple[Iterable[str], str, int | None]:
         raise CliError(f"{source}: not a UTF-8 text file") from None
     except FileNotFoundError:
         raise CliError(f"{source}: no such file") from None
-    lines = text.splitlines()
-    return lines, source, sum(1 for ln in lines if ln.strip())
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            single = json.loads(stripped)
+        except json.JSONDecodeError:
+            single = None  # several objects: JSON Lines (or a malformed line, reported as such)
+        if not isinstance(single, dict) or "\n" not in stripped:
+            lines = text.splitlines()
+            items = read_jsonl(lines, PLAIN if rules is None else rules)
+            return _with_rules(items, rules), source, sum(1 for ln in lines if ln.strip())
+    return _one(parse_source(text, source, from_file=True, rules=rules)), source, 1
+
+
+def _one(obj: Any) -> list[tuple[int, Any]]:
+    if not isinstance(obj, Puzzle):
+        raise CliError("this is a position without a target (or a board alone); solve needs a puzzle")
+    return [(1, obj)]
+
+
+def _with_rules(items: Iterable[tuple[int, Any]], rules: Rules | None) -> Iterator[tuple[int, Any]]:
+    """Without --rules, each puzzle read on top of plain is moved onto its board's rules
+    (pyramids with towers; the line's own ``rules`` key kept)."""
+    for line, item in items:
+        yield line, with_board_rules(item) if rules is None and isinstance(item, Puzzle) else item
 
 
 class _Progress:
@@ -301,9 +363,25 @@ class _Progress:
             self.stream.flush()
 
 
+def _text_answer(obj: dict[str, Any], puzzle: Puzzle) -> str:
+    """One line for people: ``[id: ]5 moves: RN RE`` (the robots' letters), or why not."""
+    from .notation import format_solution, solution_from_json
+
+    head = f"{obj['id']}: " if obj.get("id") is not None else ""
+    if obj.get("moves") is None:
+        return head + "no solution: " + str(obj.get("reason") or obj.get("error") or "unknown")
+    n = obj["moves"]
+    lines = [head + f"{n} move{'s' if n != 1 else ''}: "
+             + format_solution(solution_from_json(obj["solution"], puzzle.position), puzzle.position)]
+    # --all: every other optimal solution, one per line.
+    lines += ["  or: " + format_solution(solution_from_json(alt, puzzle.position), puzzle.position)
+              for alt in obj.get("solutions", []) if alt != obj["solution"]]
+    return "\n".join(lines)
+
+
 def run_solve(args: argparse.Namespace) -> int:
-    """Solve every puzzle of a JSON Lines file; see the epilog for output and exit status."""
-    from .notation import NotationError, read_jsonl
+    """Solve every puzzle of a JSON Lines file (or one puzzle); see the epilog for output and exit status."""
+    from .notation import NotationError
 
     if not 0 <= args.max_moves <= 250:
         raise CliError(f"--max-moves must be from 0 to 250, got {args.max_moves}")
@@ -312,8 +390,7 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.max_solutions < 1:
         raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
     jobs = _jobs(args.jobs)
-    base: Rules = rules_from(args)
-    lines, name, total = _open_lines(args.file)
+    items, name, total = _open_source(args.file, named_rules(args))
     if total == 0:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
     if total is not None:
@@ -326,7 +403,7 @@ def run_solve(args: argparse.Namespace) -> int:
     progress = _Progress(args.progress, total)
     counts = {SOLVED: 0, UNSOLVED: 0, MISMATCH: 0, INTERNAL: 0, "malformed": 0}
     seen = 0
-    for line, item, result in solve_stream(read_jsonl(lines, base), options, jobs, chunksize):
+    for line, item, result in solve_stream(items, options, jobs, chunksize):
         seen += 1
         if result is None:
             assert isinstance(item, NotationError)
@@ -337,7 +414,11 @@ def run_solve(args: argparse.Namespace) -> int:
         else:
             obj, outcome = result
             counts[outcome] += 1
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        if args.format == "text":
+            if result is not None:
+                sys.stdout.write(_text_answer(obj, item) + "\n")
+        else:
+            sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
         sys.stdout.flush()
         progress.step()
     if seen == 0:

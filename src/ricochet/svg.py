@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from .board import Board, Target
@@ -194,8 +194,52 @@ def _path_lines(p: Path, frame: _Frame) -> list[list[tuple[float, float]]]:
     return lines
 
 
+_TOWER_LIGHT = (0.45, 0.0, -0.3, 0.2)
+"""A pyramid seen from above, lit from the north-west: how much lighter (+, towards
+white) or darker (-, towards black) its N, E, S and W faces are than its colour."""
+_TOWER_STONE = "#b9a77a"
+_TOWER_EDGE = "#6d5f3a"
+
+
+def _shade(color: str, amount: float) -> str:
+    """``#rrggbb`` mixed with white (``amount`` > 0) or black (< 0)."""
+    rgb = [int(color[i:i + 2], 16) for i in (1, 3, 5)]
+    mixed = [c + (255 - c) * amount if amount > 0 else c * (1 + amount) for c in rgb]
+    return "#" + "".join(f"{round(c):02x}" for c in mixed)
+
+
+def _pyramid(cx: float, cy: float, r: float, color: str) -> list[str]:
+    """The four shaded faces of a square pyramid of half-width ``r`` seen from above."""
+    nw, ne, se, sw = (cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)
+    faces = ((nw, ne), (ne, se), (se, sw), (sw, nw))
+    return [_el("path", d=f"M{_n(a[0])},{_n(a[1])} L{_n(b[0])},{_n(b[1])} L{_n(cx)},{_n(cy)} Z",
+                fill=_shade(color, light), stroke=_TOWER_EDGE, stroke_width=1, stroke_linejoin="round")
+            for (a, b), light in zip(faces, _TOWER_LIGHT, strict=True)]
+
+
+def _tower(cell: Cell, frame: _Frame, goal: str | None, colors: tuple[str, str] | None) -> str:
+    """A Ricochet Pyramids tower: a square pyramid seen from above; with ``colors``
+    (top, bottom) a medium pyramid of the top colour on a large one of the bottom
+    colour.  The goal tower (``goal``: the colour of the robot that must reach it)
+    gets a thick ring in that colour."""
+    cx, cy = frame.centre(cell)
+    r = CELL * 0.4
+    if colors is None:
+        parts = _pyramid(cx, cy, r, _TOWER_STONE)
+    else:
+        top, bottom = (COLORS.get(c, _TOWER_STONE) for c in colors)
+        parts = _pyramid(cx, cy, r, bottom) + _pyramid(cx, cy, r * 0.6, top)
+    if goal is not None:
+        parts.append(_el("rect", class_="tower-ring", x=float(cx - r - 3), y=float(cy - r - 3), width=float(2 * r + 6),
+                         height=float(2 * r + 6), fill="none", stroke=_DARK[goal], stroke_width=4))
+    label = {} if colors is None else {"data_top": colors[0], "data_bottom": colors[1]}
+    return (f"<g{_attrs(class_='tower tower-goal' if goal is not None else 'tower', data_cell=f'{cell[0]},{cell[1]}', **label)}>"
+            + "".join(parts) + "</g>")
+
+
 def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequence[Path] | None = None,
-        coordinates: bool = False, chip: Target | tuple[str, str] | None = None) -> str:
+        coordinates: bool = False, chip: Target | tuple[str, str] | None = None,
+        tower_colors: Mapping[Cell, tuple[str, str]] | None = None) -> str:
     """A standalone SVG picture of a board, position or puzzle.
 
     ``size`` is the width in pixels of the longer side.  ``path`` is a move
@@ -204,6 +248,8 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
     ``coordinates`` adds column letters (or numbers on boards wider than 26)
     and row numbers.  ``chip`` is the target chip shown on the centre block;
     by default the printed target under a puzzle's goal, if any.
+    ``tower_colors``: the (top, bottom) colours of Ricochet Pyramids towers by
+    cell (boards know only where towers stand); without, towers are stone.
     """
     board, position, goal = unpack(obj, "svg")
     assert isinstance(board, Board)
@@ -256,17 +302,11 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
                        data_orientation=dg.orientation, x1=ends[0], y1=ends[1], x2=ends[2], y2=ends[3],
                        stroke=COLORS[dg.color], stroke_width=5, stroke_linecap="round"))
 
+    goal_tint = "any"
+    if isinstance(obj, Puzzle) and obj.active is not None:
+        goal_tint = obj.position.robots[obj.active].color
     for cell in sorted(board.towers, key=lambda c: (c[1], c[0])):
-        cx, cy = frame.centre(cell)
-        r = CELL * 0.4
-        is_goal = cell == goal
-        out.append(f"<g{_attrs(class_='tower tower-goal' if is_goal else 'tower', data_cell=f'{cell[0]},{cell[1]}')}>"
-                   + _el("rect", x=float(cx - r), y=float(cy - r), width=float(2 * r), height=float(2 * r),
-                         fill="#c9b98f", stroke="#6d5f3a", stroke_width=2 if not is_goal else 4)
-                   + _el("path", d=f"M{_n(cx - r)},{_n(cy - r)} L{_n(cx + r)},{_n(cy + r)} "
-                                   f"M{_n(cx + r)},{_n(cy - r)} L{_n(cx - r)},{_n(cy + r)}",
-                         stroke="#6d5f3a", stroke_width=1.5)
-                   + "</g>")
+        out.append(_tower(cell, frame, goal_tint if cell == goal else None, (tower_colors or {}).get(cell)))
 
     # Walls: each interior segment once, then the border cell by cell so openings leave gaps.
     out.append("<g class=\"walls\">")

@@ -10,6 +10,7 @@ Cell contents: a robot's letter (``R G B Y S T``), a target's symbol
 (``● ▲ ■ ⬢``, ``@`` the vortex), a diagonal (``╱ ╲``), a tower ``Π``, the
 blocked centre ``▒``.  The goal cell is bracketed: ``[R]``.  Without colour
 a target or diagonal carries its colour's lower-case letter (``r▲``).
+A robot covers a tower it sits on (Ricochet Pyramids); the legend names it.
 
 >>> from ricochet.board import Board
 >>> print(render_terminal(Board.build(3, 3, walls=[(0, 0, "E")]), color=False))
@@ -25,6 +26,8 @@ a target or diagonal carries its colour's lower-case letter (``r▲``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from .board import Board
 from .geometry import Cell, Direction, cell_name
@@ -43,6 +46,8 @@ _FG = {"red": "\x1b[1;31m", "green": "\x1b[1;32m", "blue": "\x1b[1;34m", "yellow
 _ROBOT = {"red": "\x1b[1;97;41m", "green": "\x1b[1;97;42m", "blue": "\x1b[1;97;44m", "yellow": "\x1b[1;30;43m",
           "silver": "\x1b[1;30;47m", "transparent": "\x1b[1;4;37m"}
 _WALL = "\x1b[1m"
+_TOWER_FG = {"red": "\x1b[1;91m", "green": "\x1b[1;92m", "blue": "\x1b[1;94m", "yellow": "\x1b[1;93m"}
+_TOWER_BG = {"red": "\x1b[41m", "green": "\x1b[42m", "blue": "\x1b[44m", "yellow": "\x1b[43m"}
 _DIM = "\x1b[2m"
 _BLOCKED = "\x1b[90m"
 
@@ -56,12 +61,15 @@ def _paint(text: str, code: str, color: bool) -> str:
     return f"{code}{text}{_RESET}" if color and code and text.strip() else text
 
 
-def render_terminal(obj: Board | Position | Puzzle, *, color: bool = True) -> str:
+def render_terminal(obj: Board | Position | Puzzle, *, color: bool = True,
+                    tower_colors: Mapping[Cell, tuple[str, str]] | None = None) -> str:
     """The board as lines of text for a terminal, with a legend line at the end.
 
     With ``color`` robots, targets and diagonals are coloured with ANSI escape
     codes; without it the output is plain text (still Unicode box drawing),
-    and colours are written as letters.
+    and colours are written as letters.  ``tower_colors``: the (top, bottom)
+    colours of Ricochet Pyramids towers by cell, shown with ``color`` as the
+    top colour's ``Π`` on the bottom colour.
     """
     board, position, goal = unpack(obj, "render_terminal")
     w, h = board.width, board.height
@@ -104,7 +112,9 @@ def render_terminal(obj: Board | Position | Puzzle, *, color: bool = True) -> st
         elif diagonal is not None:
             glyph, tint = _DIAGONAL_GLYPHS[diagonal.orientation], diagonal.color
         elif cell in board.towers:
-            return left + _paint("Π", _WALL, color) + right
+            pair = (tower_colors or {}).get(cell)
+            style = _WALL if pair is None else _TOWER_FG.get(pair[0], "") + _TOWER_BG.get(pair[1], "")
+            return left + _paint("Π", style, color) + right
         elif cell in board.blocked:
             return _paint("▒▒▒", _BLOCKED, color)
         else:
@@ -149,6 +159,17 @@ def _name(cell: Cell, board: Board) -> str:
     return cell_name(cell) if board.width <= 26 else f"{cell[0]},{cell[1]}"
 
 
+def _on_towers(board: Board, position: Position | None, goal: Cell | None, color: bool) -> list[str]:
+    """Robots hiding a tower other than the goal's (Ricochet Pyramids: sat on an earlier goal)."""
+    if position is None:
+        return []
+    on = [r for r in position.robots if r.cell in board.towers and r.cell != goal]
+    if not on:
+        return []
+    return ["on a tower: " + " ".join(f"{_paint(r.letter, _ROBOT[r.color], color)} {_name(r.cell, board)}"
+                                      for r in on)]
+
+
 def _legend(obj: Board | Position | Puzzle, board: Board, position: Position | None, color: bool) -> str:
     """One line: the target chip and active robot of a puzzle, else what is on the board."""
     parts = []
@@ -158,6 +179,8 @@ def _legend(obj: Board | Position | Puzzle, board: Board, position: Position | N
         if target is not None:
             chip = f"{target.name} {_paint(SYMBOL_GLYPHS[target.symbol], _FG[target.color], color)}"
             parts.append(f"target: {chip} at {where}")
+        elif obj.target in board.towers:
+            parts.append(f"goal tower: {where}")  # Ricochet Pyramids
         else:
             parts.append(f"target: {where}")
         if obj.active is None:
@@ -169,11 +192,13 @@ def _legend(obj: Board | Position | Puzzle, board: Board, position: Position | N
             parts.append(f"optimal: {obj.optimal} moves")
         if obj.id:
             parts.append(f"id: {obj.id}")
+        parts.extend(_on_towers(board, position, obj.target, color))
     elif position is not None:
         parts.append("robots: " + " ".join(f"{_paint(r.letter, _ROBOT[r.color], color)} {_name(r.cell, board)}"
                                            for r in position.robots))
         if position.goal is not None:
             parts.append(f"goal: {_name(position.goal, board)}")
+        parts.extend(_on_towers(board, position, position.goal, color))
     else:
         parts.append(f"{board.width}×{board.height} board, {len(board.targets)} targets")
         if board.diagonals:
