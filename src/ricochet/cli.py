@@ -418,6 +418,12 @@ def _replay(position: Position, moves: Sequence[Move], rules: Rules) -> tuple[Po
 # -- show ------------------------------------------------------------------------------
 def build_show(parser: argparse.ArgumentParser) -> None:
     add_source_arguments(parser)
+    parser.add_argument("--game", choices=("ricochet-robots", "pyramids", "micro-robots"), default=None,
+                        help="micro-robots: the 6x6 board of colours and numbers (SOURCE, optional: a request "
+                             "or answer line of 'solve --game micro-robots'); otherwise read from SOURCE")
+    parser.add_argument("--arrangement", default=None, metavar="CODE",
+                        help="Micro Robots: the sections' arrangement, e.g. C1A0D2B3 (default A0B0C0D0, the "
+                             "shipped board; random: any)")
     parser.add_argument("--solution", metavar="MOVES",
                         help='moves to play, e.g. "RN GE": drawn as arrows in SVG, played for text')
     parser.add_argument("--format", choices=("text", "svg", "code", "json", "ascii"), default=None,
@@ -430,6 +436,11 @@ def run_show(args: argparse.Namespace) -> int:
     """Render a puzzle or position, optionally with a solution played or drawn."""
     from . import notation
 
+    if args.game == "micro-robots":
+        from .micro_cli import run_show as micro_show
+        return micro_show(args)
+    if args.arrangement is not None:
+        raise CliError("--arrangement is for --game micro-robots")
     named = named_rules(args)
     obj = load(args.source, rules=named, index=args.index, puzzle_id=args.puzzle_id, boards=True)
     if isinstance(obj, Puzzle):
@@ -549,6 +560,9 @@ def build_random(parser: argparse.ArgumentParser) -> None:
                         choices=("AB", "CD", "any"),
                         help="tile faces to draw the board from: AB (default, first edition), CD (with diagonals), "
                              "any")
+    micro = parser.add_argument_group("Micro Robots (--game micro-robots)")
+    micro.add_argument("--arrangement", default=None, metavar="CODE",
+                       help="the board sections: A0B0C0D0 (default: as shipped), a code like C1A0D2B3, or random")
     pyramids = parser.add_argument_group("Ricochet Pyramids (--game pyramids)")
     pyramids.add_argument("--layout", choices=("random", "easy", "hard"), default=None,
                           help="where the towers stand: random (default), or the seed's easy or hard example "
@@ -575,6 +589,18 @@ def run_random(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
     deals: list[Any] = []
+    if args.game == "rambots":
+        raise CliError("--game rambots has no puzzles: random puzzles are for ricochet-robots, pyramids and "
+                       "micro-robots")
+    if args.game != "micro-robots" and args.arrangement is not None:
+        raise CliError("--arrangement is an option of Micro Robots: add --game micro-robots")
+    if args.game == "micro-robots":
+        given = [o for o, v in (("--layout", args.layout), ("--colors", args.colors), ("--min-moves", args.min_moves),
+                                ("--faces", args.faces), ("--rules", args.rules)) if v is not None]
+        if given:
+            raise CliError(f"{given[0]} is not an option of Micro Robots")
+        from .micro_cli import run_random as micro_random
+        return micro_random(args, rng)
     if args.game == "pyramids":
         if args.faces is not None:
             raise CliError("--faces picks tiles of Ricochet Robots; Ricochet Pyramids is played on an 8×8 board")

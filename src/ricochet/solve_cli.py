@@ -252,6 +252,10 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
                         help="puzzles in the JSON Lines interchange format, or one puzzle: a JSON object, an "
                              "ASCII diagram or a position code (a file, or the code itself); '-': stdin")
     add_rules_argument(parser)
+    parser.add_argument("--game", choices=("ricochet-robots", "micro-robots"), default="ricochet-robots",
+                        help="micro-robots: lines {\"id\", \"start\": [row, col], \"target\": [row, col], "
+                             "\"exactly\": N?, \"cells\"?}; answers {\"id\", \"moves\", \"route\"} (Ricochet "
+                             "Pyramids puzzles are ricochet-robots lines with towers)")
     parser.add_argument("--format", choices=("json", "text"), default="json",
                         help="json (default: one JSON object per puzzle) or text (the moves, e.g. RN GE)")
     parser.add_argument("--max-moves", type=int, default=40, metavar="N",
@@ -383,6 +387,9 @@ def run_solve(args: argparse.Namespace) -> int:
     """Solve every puzzle of a JSON Lines file (or one puzzle); see the epilog for output and exit status."""
     from .notation import NotationError
 
+    if args.game == "micro-robots":
+        from .micro_cli import run_solve as micro_solve
+        return micro_solve(args)
     if not 0 <= args.max_moves <= 250:
         raise CliError(f"--max-moves must be from 0 to 250, got {args.max_moves}")
     if args.time_limit is not None and not args.time_limit > 0:
