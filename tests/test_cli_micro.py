@@ -3,6 +3,7 @@ format, ``random --game micro-robots`` round-tripping through it, ``show``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -30,7 +31,7 @@ def test_solve_shortest_and_exact_routes(tmp_path: Path) -> None:
     assert out[1]["moves"] == 7 and len(out[1]["route"]) == 8
     for o in out[:2]:
         cells = [tuple(c) for c in o["route"]]
-        assert all(SHIPPED.is_move(a, b) for a, b in zip(cells, cells[1:], strict=False))
+        assert all(SHIPPED.is_move(a, b) for a, b in itertools.pairwise(cells))
     assert out[2] == {"id": "x1", "moves": None, "route": None, "reason": "no route of exactly 1 moves"}
 
 

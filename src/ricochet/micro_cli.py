@@ -13,6 +13,7 @@ when there is none.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import sys
@@ -69,7 +70,7 @@ def _board_of(obj: dict[str, Any]) -> MicroBoard:
 def answer_line(obj: Any) -> dict[str, Any]:
     """The answer for one request (``ValueError`` naming the field when it is malformed)."""
     if not isinstance(obj, dict):
-        raise ValueError("each line must be a JSON object like {\"start\": [3, 5], \"target\": [1, 3]}")
+        raise ValueError("each line must be a JSON object like {\"start\": [3, 5], \"target\": [1, 3]}")  # noqa: TRY004 (one error type for bad input)
     unknown = sorted(set(obj) - {"id", "start", "target", "exactly", "cells"})
     if unknown:
         raise ValueError(f"unknown field {unknown[0]!r}; known: id, start, target, exactly, cells")
@@ -197,7 +198,7 @@ def run_show(args: argparse.Namespace) -> int:
                 start, target = start or route[0], target or route[-1]
         except ValueError as e:
             raise CliError(f"{name}: {e}") from None
-        if any(not board.is_move(a, b) for a, b in zip(route, route[1:], strict=False)):
+        if any(not board.is_move(a, b) for a, b in itertools.pairwise(route)):
             raise CliError(f"{name}: the route is not a chain of moves on this board")
     write_output(render_micro(board, start=start, target=target, route=route,
                               color=args.output in (None, "-") and use_color(args)).rstrip("\n"), args.output)
