@@ -1,0 +1,78 @@
+"""The CPU build: one backward breadth-first layer per call, in parallel
+over the active robot's cell (numba ``prange``; ``cache=True``).
+
+Layer ``k`` holds the positions whose byte is ``k``.  Each worker scans the
+block of one active cell row by row (a row: the helpers above the lowest
+fixed, so its bytes are contiguous and the lowest helper is the offset) and
+expands every frontier position with :func:`retro.expand`, which writes
+``k + 1`` into unseen predecessors.  A block is 1/N of the table, so the
+helpers' moves stay in the block a worker is scanning (a few MiB, cached)
+and the active robot's moves read the other blocks at about the same rank.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from . import compiled
+
+R = compiled.load("cpu", njit(cache=True, inline="always"))
+UNSEEN = R.UNSEEN
+UNUSED = R.UNUSED
+
+
+@njit(cache=True, inline="always")
+def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom):  # type: ignore[no-untyped-def]
+    """Expand the frontier in one row; return how many positions it held."""
+    hit = False
+    for j in range(length):
+        hit |= table[start + j] == k  # no early exit: the loop vectorises
+    if not hit:
+        return 0
+    h1 = UNUSED if m < 2 else u1 + (u1 >= a)
+    h2 = UNUSED if m < 3 else u2 + (u2 >= a)
+    count = 0
+    for j in range(length):
+        if table[start + j] == k:
+            count += 1
+            R.expand(table, k, m, a, j + (j >= a), h1, h2, B, nbr, binom)
+    return count
+
+
+@njit(parallel=True, cache=True)
+def layer(table, k, m, n, B, nbr, binom, order, counts):  # type: ignore[no-untyped-def]
+    """Expand layer ``k``: ``counts[a]`` gets the frontier size of block ``a``.
+    ``order`` lists the blocks so that each thread's share mixes near and far ones."""
+    for i in prange(n):
+        a = order[i]
+        base = a * B
+        count = 0
+        if m == 0:
+            if table[base] == k:
+                count = 1
+                R.expand(table, k, m, a, UNUSED, UNUSED, UNUSED, B, nbr, binom)
+        elif m == 1:
+            count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom)
+        elif m == 2:
+            for u1 in range(1, n - 1):
+                count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom)
+        else:
+            for u2 in range(2, n - 1):
+                row = base + binom[u2, 3]
+                for u1 in range(1, u2):
+                    count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom)
+        counts[a] = count
+
+
+def threads() -> int:
+    """The number of threads numba's parallel loops use."""
+    return int(numba.get_num_threads())
+
+
+def interleaved(n: int, parts: int) -> np.ndarray:
+    """0..n-1 dealt round-robin into ``parts`` contiguous shares: ``prange``
+    cuts its range into equal contiguous chunks, and neighbouring blocks have
+    similar frontiers, so dealing them out balances the threads."""
+    return np.concatenate([np.arange(p, n, parts) for p in range(max(1, parts))]).astype(np.int64)
