@@ -12,15 +12,22 @@ and the active robot's moves read the other blocks at about the same rank.
 
 from __future__ import annotations
 
+import hashlib
+
 import numba
 import numpy as np
 from numba import njit, prange
 
-from . import compiled
+from . import compiled, retro
 
 R = compiled.load("cpu", njit(cache=True, inline="always"))
 UNSEEN = R.UNSEEN
 UNUSED = R.UNUSED
+# numba's cache checks the cached function's own file only, and the layer
+# below inlines retro.py: its closure holds retro.py's hash, which numba puts
+# in the cache key, so an edited retro.py is compiled again.
+with open(retro.__file__, "rb") as _f:
+    _RETRO = hashlib.sha256(_f.read()).hexdigest()
 
 
 @njit(cache=True, inline="always")
@@ -41,29 +48,36 @@ def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom):  # type: ignore[
     return count
 
 
-@njit(parallel=True, cache=True)
-def layer(table, k, m, n, B, nbr, binom, order, counts):  # type: ignore[no-untyped-def]
-    """Expand layer ``k``: ``counts[a]`` gets the frontier size of block ``a``.
-    ``order`` lists the blocks so that each thread's share mixes near and far ones."""
-    for i in prange(n):
-        a = order[i]
-        base = a * B
-        count = 0
-        if m == 0:
-            if table[base] == k:
-                count = 1
-                R.expand(table, k, m, a, UNUSED, UNUSED, UNUSED, B, nbr, binom)
-        elif m == 1:
-            count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom)
-        elif m == 2:
-            for u1 in range(1, n - 1):
-                count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom)
-        else:
-            for u2 in range(2, n - 1):
-                row = base + binom[u2, 3]
-                for u1 in range(1, u2):
-                    count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom)
-        counts[a] = count
+def _make_layer(stamp: str):  # type: ignore[no-untyped-def]
+    @njit(parallel=True, cache=True)
+    def layer(table, k, m, n, B, nbr, binom, order, counts):  # type: ignore[no-untyped-def]
+        """Expand layer ``k``: ``counts[a]`` gets the frontier size of block ``a``.
+        ``order`` lists the blocks so that each thread's share mixes near and far ones."""
+        stamp  # noqa: B018 -- a closure variable: part of numba's cache key
+        for i in prange(n):
+            a = order[i]
+            base = a * B
+            count = 0
+            if m == 0:
+                if table[base] == k:
+                    count = 1
+                    R.expand(table, k, m, a, UNUSED, UNUSED, UNUSED, B, nbr, binom)
+            elif m == 1:
+                count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom)
+            elif m == 2:
+                for u1 in range(1, n - 1):
+                    count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom)
+            else:
+                for u2 in range(2, n - 1):
+                    row = base + binom[u2, 3]
+                    for u1 in range(1, u2):
+                        count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom)
+            counts[a] = count
+
+    return layer
+
+
+layer = _make_layer(_RETRO)
 
 
 def threads() -> int:
@@ -76,3 +90,16 @@ def interleaved(n: int, parts: int) -> np.ndarray:
     cuts its range into equal contiguous chunks, and neighbouring blocks have
     similar frontiers, so dealing them out balances the threads."""
     return np.concatenate([np.arange(p, n, parts) for p in range(max(1, parts))]).astype(np.int64)
+
+
+@njit(parallel=True, cache=True)
+def histogram(table):  # type: ignore[no-untyped-def]
+    """How many bytes of ``table`` hold each value 0..255 (without the
+    int64 copy ``np.bincount`` would make of a 650 MB table)."""
+    parts = 64
+    step = (len(table) + parts - 1) // parts
+    counts = np.zeros((parts, 256), dtype=np.int64)
+    for p in prange(parts):
+        for i in range(p * step, min(len(table), (p + 1) * step)):
+            counts[p, table[i]] += 1
+    return counts.sum(axis=0)

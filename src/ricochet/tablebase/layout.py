@@ -48,6 +48,20 @@ def check_board(board: Board) -> None:
         raise TablebaseError("the tablebase takes boards without towers")
 
 
+def _connected(board: Board, step: np.ndarray, start: int) -> np.ndarray:
+    """The board indices connected to ``start`` through open sides, sorted."""
+    seen = np.zeros(board.width * board.height, dtype=bool)
+    seen[start] = True
+    todo = [start]
+    while todo:
+        c = todo.pop()
+        for n in step[c]:
+            if n >= 0 and not seen[n]:
+                seen[n] = True
+                todo.append(int(n))
+    return np.flatnonzero(seen)
+
+
 @dataclass(frozen=True, eq=False)
 class Layout:
     """The index space of the tables of one board, target and robot count."""
@@ -56,7 +70,9 @@ class Layout:
     target: Cell
     robots: int
     free: tuple[Cell, ...]
-    """The cells a robot can stand on, row-major: free-cell number -> cell."""
+    """The cells robots can reach, row-major: free-cell number -> cell.  Cells
+    walled off from the target (the centre block of a file that walls it only
+    on the outside) are left out: no robot can enter or leave them."""
     nbr: np.ndarray
     """``nbr[c, d]``: the free cell next to ``c`` in direction d (N E S W), -1 for a wall."""
     binom: np.ndarray
@@ -67,21 +83,20 @@ class Layout:
         check_board(board)
         if not isinstance(robots, int) or not 1 <= robots <= MAX_ROBOTS:
             raise TablebaseError(f"robots: the tablebase takes 1 to {MAX_ROBOTS} robots, got {robots!r}")
-        free = tuple(c for c in board.cells() if c not in board.blocked)
         if not (isinstance(target, tuple) and len(target) == 2 and board.in_bounds(target)) \
                 or target in board.blocked:
             raise TablebaseError(f"target {target!r} is not a free cell of the {board.width}×{board.height} board")
+        paths = path_tables(board, PLAIN, None, "red")
+        step = np.where(paths.length > 0, paths.cells[np.minimum(paths.start, len(paths.cells) - 1)], -1)
+        step = step.reshape(-1, 4)
+        free = _connected(board, step, board.index(target))
         if len(free) < robots:
             raise TablebaseError(f"robots: {robots} robots do not fit on the {len(free)} free cells")
         number = np.full(board.width * board.height, -1, dtype=np.int64)
-        for i, c in enumerate(free):
-            number[board.index(c)] = i
-        paths = path_tables(board, PLAIN, None, "red")
-        first = np.where(paths.length > 0, paths.cells[np.minimum(paths.start, len(paths.cells) - 1)], -1)
-        first = first.reshape(-1, 4)
-        cells = np.array([board.index(c) for c in free], dtype=np.int64)
-        nbr = np.where(first[cells] >= 0, number[np.maximum(first[cells], 0)], -1).astype(np.int64)
-        return cls(board, target, robots, free, nbr, retro.binomials(len(free)))
+        number[free] = np.arange(len(free))
+        nbr = np.where(step[free] >= 0, number[np.maximum(step[free], 0)], -1).astype(np.int64)
+        free_cells = tuple(board.cell(int(i)) for i in free)
+        return cls(board, target, robots, free_cells, nbr, retro.binomials(len(free)))
 
     @property
     def cells(self) -> int:
@@ -111,7 +126,7 @@ class Layout:
         try:
             return self._numbers[cell]
         except KeyError:
-            raise TablebaseError(f"cell {cell!r} is not a free cell of the board") from None
+            raise TablebaseError(f"cell {cell!r} is off the board, blocked or walled off from the target") from None
 
     @property
     def _numbers(self) -> dict[Cell, int]:
