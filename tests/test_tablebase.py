@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import PROPERTY, boards
-from tablebase_brute import brute, slide_matches_engine
 
 from ricochet.board import Board, Diagonal
 from ricochet.generate import random_position
@@ -20,6 +18,8 @@ from ricochet.solver import solve
 from ricochet.tablebase import Layout, Tablebase, TablebaseError
 from ricochet.tablebase.store import MAGIC
 from ricochet.tiles import assemble
+from strategies import PROPERTY, boards
+from tablebase_brute import brute, slide_matches_engine
 
 ASP = assemble("1A", "3B", "4A", "2A")
 

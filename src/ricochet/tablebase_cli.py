@@ -265,8 +265,7 @@ def _study(args: argparse.Namespace) -> int:
                         progress=None if args.quiet else sys.stderr)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
-            for r in results:
-                f.write(json.dumps(r) + "\n")
+            f.writelines(json.dumps(r) + "\n" for r in results)
     out(study.report(results))
     return EXIT_OK
 

@@ -53,7 +53,7 @@ def _workers() -> int:
 
 def checksum(table: np.ndarray) -> str:
     """The SHA-256 of the table bytes, in hex."""
-    return hashlib.sha256(memoryview(np.ascontiguousarray(table))).hexdigest()
+    return hashlib.sha256(np.ascontiguousarray(table).data).hexdigest()
 
 
 def save(path: str | os.PathLike[str], header: dict[str, Any], table: np.ndarray, *, chunk: int = CHUNK,
@@ -61,7 +61,7 @@ def save(path: str | os.PathLike[str], header: dict[str, Any], table: np.ndarray
     """Write ``table`` (uint8) with ``header`` (``sha256``, ``chunk``, ``codec`` and
     ``size`` are filled in) to ``path`` atomically (a temporary file, then a rename)."""
     zstd = _zstd()
-    data = memoryview(np.ascontiguousarray(table, dtype=np.uint8))
+    data = np.ascontiguousarray(table, dtype=np.uint8).data
     header = {"format": FORMAT, "version": VERSION, **header, "size": len(data), "chunk": chunk, "codec": "zstd"}
     pieces = [data[i:i + chunk] for i in range(0, len(data), chunk)]
 
@@ -79,8 +79,7 @@ def save(path: str | os.PathLike[str], header: dict[str, Any], table: np.ndarray
     try:
         with open(tmp, "wb") as f:
             f.write(MAGIC + struct.pack("<I", len(text)) + text + offsets.tobytes())
-            for frame in frames:
-                f.write(frame)
+            f.writelines(frames)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -80,7 +80,7 @@ def work(job: Job) -> dict[str, Any]:
 
     if job.threads:
         import numba
-        numba.set_num_threads(min(job.threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(job.threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     layout = job.layout()
     color = job.target.split("-")[0]
     tb = Tablebase.build(layout.board, layout.target, robots=job.robots, active_color=color)

@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +36,7 @@ from .retro import UNSEEN
 BASE_COLORS = ("red", "green", "blue", "yellow")
 RULES = "plain"
 
-Query = Union[Position, Puzzle, Sequence[Cell]]
+Query = Position | Puzzle | Sequence[Cell]
 """A position to look up: a :class:`Position` (the robot of the table's
 active colour is the active one), a :class:`Puzzle` (its active robot; its
 target must be the table's) or cells, the active robot's first."""
@@ -154,10 +154,10 @@ class Tablebase:
                 raise TablebaseError(f"this table's active robot is {self.active_color}; the position has none") \
                     from None
             return query.cells[i], tuple(c for j, c in enumerate(query.cells) if j != i)
-        cells = [tuple(c) for c in query]
-        if not cells or any(len(c) != 2 for c in cells):
+        listed = [tuple(c) for c in query]
+        if not listed or any(len(c) != 2 for c in listed):
             raise TablebaseError("robots: give cells [x, y], the active robot's first")
-        return cells[0], tuple(cells[1:])  # type: ignore[return-value]
+        return listed[0], tuple(listed[1:])  # type: ignore[return-value]
 
     def index(self, query: Query) -> int:
         """The table index of a position."""
