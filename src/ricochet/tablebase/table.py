@@ -157,7 +157,7 @@ class Tablebase:
         listed = [tuple(c) for c in query]
         if not listed or any(len(c) != 2 for c in listed):
             raise TablebaseError("robots: give cells [x, y], the active robot's first")
-        return listed[0], tuple(listed[1:])  # type: ignore[return-value]
+        return listed[0], tuple(listed[1:])  # type: ignore[return-value,arg-type]
 
     def index(self, query: Query) -> int:
         """The table index of a position."""
