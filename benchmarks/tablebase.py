@@ -86,8 +86,8 @@ def check(args: argparse.Namespace) -> str:
     return "\n".join([
         "| positions | agree with solve | table lookups | solve_many | mean length | longest drawn |",
         "|---|---|---|---|---|---|",
-        f"| {len(puzzles)} | {len(puzzles) - len(wrong)} | {lookup_s:.3f} s | {solve_s:.1f} s | "
-        f"{statistics.mean(lengths):.2f} | {max(lengths)} |",
+        (f"| {len(puzzles)} | {len(puzzles) - len(wrong)} | {lookup_s:.3f} s | {solve_s:.1f} s | "
+         f"{statistics.mean(lengths):.2f} | {max(lengths)} |"),
     ] + [f"MISMATCH {w}" for w in wrong[:10]])
 
 

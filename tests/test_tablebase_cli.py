@@ -13,25 +13,12 @@ import numpy as np
 import pytest
 
 from ricochet import Board, Position, Puzzle, Robot
-from ricochet.cli import main
 from ricochet.notation import dumps_puzzle, parse_code, solution_from_json
 from ricochet.puzzle import check_solution
 from ricochet.tablebase import Tablebase, study
+from test_cli import assert_input_error, run
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def assert_input_error(capsys: pytest.CaptureFixture[str], *argv: str, says: str) -> None:
-    status, out, err = run(capsys, *argv)
-    assert status == 2 and out == "", (out, err)
-    assert err.count("\n") == 1 and err.startswith("ricochet: error: ") and "Traceback" not in err, err
-    assert says.lower() in err.lower(), err
 
 
 @pytest.fixture
@@ -94,6 +81,10 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str], puzzle_file: 
     table = tmp_path / "six.rtb"
     run(capsys, "tablebase", "build", "--puzzle", str(puzzle_file), "-o", str(table), "--quiet")
     assert_input_error(capsys, "tablebase", "build", "--tiles", "1A,3B,4A,2A", says="needs --target")
+    assert_input_error(capsys, "tablebase", "build", "--puzzle", str(puzzle_file), "--robots", "2",
+                       says="go with --tiles")
+    assert_input_error(capsys, "tablebase", "build", "--tiles", "1A,3B,4A,2A", "--target", "red-circle",
+                       "--active", "silver", says="active")
     assert_input_error(capsys, "tablebase", "build", "--tiles", "1A,3B,4A,2A", "--target", "pink-circle",
                        says="no pink circle")
     assert_input_error(capsys, "tablebase", "build", "--tiles", "1D,3B,4A,2A", "--target", "red-circle",

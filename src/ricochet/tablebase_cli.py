@@ -42,8 +42,8 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
                    help="with --tiles: a printed target (red-circle, blue-hexagon…) or a cell x,y")
     b.add_argument("--active", metavar="COLOUR", default=None,
                    help="with --tiles: the active robot's colour (default: the target's, or red for a cell)")
-    b.add_argument("--robots", type=int, default=4, metavar="N", help="with --tiles: robots on the board, 1-4 "
-                                                                      "(default 4)")
+    b.add_argument("--robots", type=int, default=None, metavar="N",
+                   help="with --tiles: robots on the board, 1-4 (default 4)")
     b.add_argument("--index", type=int, metavar="N", help="with --puzzle: the puzzle numbered N (from 0)")
     b.add_argument("--id", dest="puzzle_id", metavar="ID", help="with --puzzle: the puzzle with this id")
     b.add_argument("-o", "--output", metavar="FILE", help="the table file (default: named after board and target)")
@@ -73,8 +73,8 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
     boards = st.add_mutually_exclusive_group(required=True)
     boards.add_argument("--tiles", metavar="NW,NE,SE,SW", action="append",
                         help="a board (repeat for more boards)")
-    boards.add_argument("--arrangements", metavar="FACES", choices=("AB", "CD"),
-                        help="every arrangement of a set: AB (96 boards) or CD (boards with D tiles are refused)")
+    boards.add_argument("--arrangements", metavar="FACES", choices=("AB",),
+                        help="every arrangement of the first-edition set: AB (96 boards, 1 536 tables)")
     st.add_argument("--targets", default="all", metavar="LIST",
                     help="comma-separated targets (red-circle,…) or 'all' (the 16 coloured targets)")
     st.add_argument("--robots", type=int, default=4, metavar="N", help="robots on the board, 1-4 (default 4)")
@@ -139,11 +139,12 @@ def _build(args: argparse.Namespace) -> int:
         board = _board(args.tiles)
         target, color = parse_target(args.target, board)
         active = args.active or color or "red"
-        robots = args.robots
+        robots = 4 if args.robots is None else args.robots
         name = f"{args.tiles.replace(',', '')}-{args.target.replace(' ', '-').replace(',', '_')}-{robots}r.rtb"
     else:
-        if args.target is not None or args.active is not None:
-            raise CliError("--target and --active go with --tiles; a puzzle names its own target and active robot")
+        if args.target is not None or args.active is not None or args.robots is not None:
+            raise CliError("--target, --active and --robots go with --tiles; a puzzle names its own target, "
+                           "active robot and robots")
         board, target, active, robots, name = _from_puzzle(args)
     output = args.output or name
     progress = None if args.quiet else ProgressLine()
@@ -259,8 +260,8 @@ def _study(args: argparse.Namespace) -> int:
     if args.workers < 1 or args.records < 0:
         raise CliError("--workers must be 1 or more and --records 0 or more")
     jobs = [study.Job(b, t, args.robots, args.records, args.keep) for b in boards for t in targets]
-    for job in jobs[:1]:
-        job.check()
+    for job in {j.tiles: j for j in jobs}.values():
+        job.check()  # here, in one line, rather than on a worker
     results = study.run(jobs, scheduler=args.scheduler, workers=args.workers,
                         progress=None if args.quiet else sys.stderr)
     if args.output:

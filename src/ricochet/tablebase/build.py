@@ -93,7 +93,7 @@ def _build_cpu(layout: Layout, progress: Progress | None, start: float) -> np.nd
     order = cpu.interleaved(n, cpu.threads())
     settled = 0
     for k in range(UNSEEN - 1):
-        cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, counts)
+        cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, t, counts)
         count = int(counts.sum())
         if count == 0:
             break

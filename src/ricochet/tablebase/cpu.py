@@ -31,7 +31,7 @@ with open(retro.__file__, "rb") as _f:
 
 
 @njit(cache=True, inline="always")
-def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom):  # type: ignore[no-untyped-def]
+def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t):  # type: ignore[no-untyped-def]
     """Expand the frontier in one row; return how many positions it held."""
     hit = False
     for j in range(length):
@@ -44,13 +44,13 @@ def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom):  # type: ignore[
     for j in range(length):
         if table[start + j] == k:
             count += 1
-            R.expand(table, k, m, a, j + (j >= a), h1, h2, B, nbr, binom)
+            R.expand(table, k, m, a, j + (j >= a), h1, h2, B, nbr, binom, t)
     return count
 
 
 def _make_layer(stamp: str):  # type: ignore[no-untyped-def]
     @njit(parallel=True, cache=True)
-    def layer(table, k, m, n, B, nbr, binom, order, counts):  # type: ignore[no-untyped-def]
+    def layer(table, k, m, n, B, nbr, binom, order, t, counts):  # type: ignore[no-untyped-def]
         """Expand layer ``k``: ``counts[a]`` gets the frontier size of block ``a``.
         ``order`` lists the blocks so that each thread's share mixes near and far ones."""
         stamp  # noqa: B018 -- a closure variable: part of numba's cache key
@@ -61,17 +61,17 @@ def _make_layer(stamp: str):  # type: ignore[no-untyped-def]
             if m == 0:
                 if table[base] == k:
                     count = 1
-                    R.expand(table, k, m, a, UNUSED, UNUSED, UNUSED, B, nbr, binom)
+                    R.expand(table, k, m, a, UNUSED, UNUSED, UNUSED, B, nbr, binom, t)
             elif m == 1:
-                count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom)
+                count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom, t)
             elif m == 2:
                 for u1 in range(1, n - 1):
-                    count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom)
+                    count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t)
             else:
                 for u2 in range(2, n - 1):
                     row = base + binom[u2, 3]
                     for u1 in range(1, u2):
-                        count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom)
+                        count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t)
             counts[a] = count
 
     return layer

@@ -45,7 +45,7 @@ def _kernel() -> Any:
     R = compiled.load("cuda", cuda.jit(device=True))
 
     @cuda.jit
-    def layer(table, k, m, n, B, total, nbr, binom, count):  # type: ignore[no-untyped-def]
+    def layer(table, k, m, n, B, total, nbr, binom, t, count):  # type: ignore[no-untyped-def]
         shared = cuda.shared.array(1, int64)
         if cuda.threadIdx.x == 0:
             shared[0] = 0
@@ -57,7 +57,7 @@ def _kernel() -> Any:
             if table[i] == k:
                 a = i // B
                 h0, h1, h2 = R.unrank(i - a * B, m, a, n, binom)
-                R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom)
+                R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t)
                 local += 1
             i += stride
         cuda.atomic.add(shared, 0, local)  # one global atomic per block, not per position
@@ -90,7 +90,7 @@ def build(layout: Layout, progress: Progress | None, start: float) -> np.ndarray
     settled = 0
     for k in range(UNSEEN - 1):
         count.copy_to_device(np.zeros(1, dtype=np.int64))
-        layer[blocks, threads](table, k, m, n, B, layout.size, nbr, binom, count)
+        layer[blocks, threads](table, k, m, n, B, layout.size, nbr, binom, t, count)
         found = int(count.copy_to_host()[0])
         if found == 0:
             break

@@ -16,10 +16,10 @@ rank is the colex rank of the helpers renumbered to skip ``a``
 
 >>> import numpy as np
 >>> binom = binomials(6)
->>> rank(2, 3, 1, 5, UNUSED, binom)         # helpers 1 and 5 skip a=3: 1 and 4
+>>> int(rank(2, 3, 1, 5, UNUSED, binom))    # helpers 1 and 5 skip a=3: 1 and 4, C(1,1) + C(4,2)
 7
->>> unrank(7, 2, 3, 6, binom)[:2]
-(1, 5)
+>>> [int(h) for h in unrank(7, 2, 3, 6, binom)[:2]]
+[1, 5]
 """
 
 from __future__ import annotations
@@ -124,12 +124,15 @@ def settle(table, k, m, a, h0, h1, h2, s, j, B, binom):  # type: ignore[no-untyp
         table[idx] = k + 1
 
 
-def expand(table, k, m, a, h0, h1, h2, B, nbr, binom):  # type: ignore[no-untyped-def]
+def expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t):  # type: ignore[no-untyped-def]
     """Settle every unseen predecessor of the position (a, h0, h1, h2) at
     ``k + 1``.  A robot on cell ``c`` can have arrived there moving ``d``
     only if it is blocked there (a wall, or a robot on the next cell); it then
-    came from any cell of the free ray behind it, up to a wall or a robot."""
-    for j in range(m + 1):
+    came from any cell of the free ray behind it, up to a wall or a robot.
+    With the active robot on the target ``t`` only its own moves are undone:
+    a helper's move would lead back to another goal position."""
+    movers = 1 if a == t else m + 1
+    for j in range(movers):
         if j == 0:
             c = a
         elif j == 1:

@@ -269,12 +269,12 @@ class Tablebase:
         for lo, piece in self._pieces():
             for i in np.flatnonzero((piece >= floor) & (piece != UNSEEN)):
                 found.setdefault(int(piece[i]), []).append(lo + int(i))
-        out = []
+        out: list[Entry] = []
         for length in sorted(found, reverse=True):
-            for index in found[length]:
+            for index in found[length][:n - len(out)]:
                 active, helpers = self.layout.position(index)
                 out.append(Entry(length, active, helpers))
-        return out[:n]
+        return out
 
     def entries(self, length: int, limit: int | None = None) -> list[Entry]:
         """Positions of exactly ``length`` moves, in table order (at most ``limit``)."""
