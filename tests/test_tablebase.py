@@ -31,6 +31,15 @@ def table_matches_brute(board: Board, target: tuple[int, int], robots: int) -> T
     index = [tb.layout.index(board.cell(int(row[0])), [board.cell(int(c)) for c in row[1:]]) for row in b.cells]
     assert sorted(index) == list(range(tb.layout.size))  # the index is perfect: a bijection
     assert np.array_equal(tb.array()[index], b.lengths)
+    rng = random.Random(len(index))
+    for i in rng.sample(range(len(index)), 5):  # solutions are replayed by the engine
+        cells = [board.cell(int(c)) for c in b.cells[i]]
+        moves = tb.solution(cells)
+        if b.lengths[i] == 255:
+            assert moves is None and tb.best_moves(cells) == []
+        else:
+            assert moves is not None and len(moves) == b.lengths[i]
+            assert check_solution(tb.puzzle(cells), moves).ok
     return tb
 
 
