@@ -10,6 +10,7 @@ the copy's globals, so they reach the compiled versions of the same target.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -25,6 +26,8 @@ def load(target: str, decorate: Callable[[Any], Any]) -> ModuleType:
     if spec is None or spec.loader is None:  # pragma: no cover - the file is part of the package
         raise ImportError(f"cannot load {retro.__file__}")
     module = importlib.util.module_from_spec(spec)
+    # numba's on-disk cache re-imports a compiled function's module by name.
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     for fn in retro.DEVICE_FUNCTIONS:
         setattr(module, fn, decorate(getattr(module, fn)))
