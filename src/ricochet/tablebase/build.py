@@ -43,6 +43,7 @@ class LayerReport:
 
 
 Progress = Callable[[LayerReport], None]
+PULL_RATIO = 1.5
 
 
 class ProgressLine:
@@ -92,12 +93,17 @@ def _build_cpu(layout: Layout, progress: Progress | None, start: float) -> np.nd
     counts = np.zeros(n, dtype=np.int64)
     order = cpu.interleaved(n, cpu.threads())
     settled = 0
+    pull = False
     for k in range(UNSEEN - 1):
-        cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, t, counts)
+        cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, t, counts, pull)
         count = int(counts.sum())
         if count == 0:
             break
         settled += count
+        # Pull once the positions left (layer k + 1 among them) are few beside
+        # the frontier: each costs up to 16 forward moves, a frontier position
+        # about 20 predecessors.  The unseen set only shrinks: pull to the end.
+        pull = pull or layout.size - settled < PULL_RATIO * count
         if progress is not None:
             progress(LayerReport(k, count, settled, layout.size, time.perf_counter() - start))
     else:  # pragma: no cover - a byte holds 254 layers; no board comes near

@@ -1,6 +1,12 @@
 """The CPU build: one backward breadth-first layer per call, in parallel
 over the active robot's cell (numba ``prange``; ``cache=True``).
 
+Early layers *push*: each frontier position settles its predecessors.  Once
+the unseen positions are few beside the frontier (see ``build.PULL_RATIO``)
+the layers *pull*: each unseen position looks for a move into the frontier
+(:func:`retro.reaches`) and settles itself — fewer checks for those layers,
+and each byte is written by one thread only.
+
 Layer ``k`` holds the positions whose byte is ``k``.  Each worker scans the
 block of one active cell row by row (a row: the helpers above the lowest
 fixed, so its bytes are contiguous and the lowest helper is the offset) and
@@ -31,47 +37,54 @@ with open(retro.__file__, "rb") as _f:
 
 
 @njit(cache=True, inline="always")
-def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t):  # type: ignore[no-untyped-def]
-    """Expand the frontier in one row; return how many positions it held."""
-    hit = False
-    for j in range(length):
-        hit |= table[start + j] == k  # no early exit: the loop vectorises
-    if not hit:
-        return 0
+def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
+    """Process one row; return how many of its positions are in layer ``k``.
+    Push: expand those positions.  Pull: settle the unseen positions that
+    have a move into layer ``k``."""
+    count = 0
+    unseen = False
+    for j in range(length):  # no early exit: the loop vectorises
+        count += table[start + j] == k
+        unseen |= table[start + j] == UNSEEN
+    if not (unseen if pull else count):
+        return count
     h1 = UNUSED if m < 2 else u1 + (u1 >= a)
     h2 = UNUSED if m < 3 else u2 + (u2 >= a)
-    count = 0
     for j in range(length):
-        if table[start + j] == k:
-            count += 1
-            R.expand(table, k, m, a, j + (j >= a), h1, h2, B, nbr, binom, t)
+        h0 = UNUSED if m < 1 else j + (j >= a)
+        if pull:
+            # Only this thread writes this byte: no race.
+            if table[start + j] == UNSEEN and R.reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):
+                table[start + j] = k + 1
+        elif table[start + j] == k:
+            R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t)
     return count
 
 
 def _make_layer(stamp: str):  # type: ignore[no-untyped-def]
     @njit(parallel=True, cache=True)
-    def layer(table, k, m, n, B, nbr, binom, order, t, counts):  # type: ignore[no-untyped-def]
-        """Expand layer ``k``: ``counts[a]`` gets the frontier size of block ``a``.
-        ``order`` lists the blocks so that each thread's share mixes near and far ones."""
+    def layer(table, k, m, n, B, nbr, binom, order, t, counts, pull):  # type: ignore[no-untyped-def]
+        """Settle layer ``k + 1`` from layer ``k``, pushing (predecessors of the
+        frontier) or pulling (unseen positions with a move into it);
+        ``counts[a]`` gets the size of layer ``k`` in block ``a``.  ``order``
+        lists the blocks so that each thread's share mixes near and far ones."""
         stamp  # noqa: B018 -- a closure variable: part of numba's cache key
         for i in prange(n):
             a = order[i]
             base = a * B
             count = 0
             if m == 0:
-                if table[base] == k:
-                    count = 1
-                    R.expand(table, k, m, a, UNUSED, UNUSED, UNUSED, B, nbr, binom, t)
+                count = _row(table, k, m, a, base, 1, 0, 0, B, nbr, binom, t, pull)
             elif m == 1:
-                count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom, t)
+                count = _row(table, k, m, a, base, n - 1, 0, 0, B, nbr, binom, t, pull)
             elif m == 2:
                 for u1 in range(1, n - 1):
-                    count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t)
+                    count += _row(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t, pull)
             else:
                 for u2 in range(2, n - 1):
                     row = base + binom[u2, 3]
                     for u1 in range(1, u2):
-                        count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t)
+                        count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t, pull)
             counts[a] = count
 
     return layer

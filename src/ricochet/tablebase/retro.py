@@ -105,19 +105,24 @@ def occupied(c, a, h0, h1, h2):  # type: ignore[no-untyped-def]
     return c == a or c == h0 or c == h1 or c == h2
 
 
+def moved(m, a, h0, h1, h2, s, j, B, binom):  # type: ignore[no-untyped-def]
+    """The index of the position where robot slot ``j`` (0 = active, 1.. =
+    helpers) stands on ``s`` instead of its cell."""
+    if j == 0:
+        return s * B + rank(m, s, h0, h1, h2, binom)
+    if j == 1:
+        x, y, z = sort3(s, h1, h2)
+    elif j == 2:
+        x, y, z = sort3(h0, s, h2)
+    else:
+        x, y, z = sort3(h0, h1, s)
+    return a * B + rank(m, a, x, y, z, binom)
+
+
 def settle(table, k, m, a, h0, h1, h2, s, j, B, binom):  # type: ignore[no-untyped-def]
     """Mark at ``k + 1`` (when unseen) the position where robot slot ``j``
-    (0 = active, 1.. = helpers) stood on ``s`` instead of its cell."""
-    if j == 0:
-        idx = s * B + rank(m, s, h0, h1, h2, binom)
-    else:
-        if j == 1:
-            x, y, z = sort3(s, h1, h2)
-        elif j == 2:
-            x, y, z = sort3(h0, s, h2)
-        else:
-            x, y, z = sort3(h0, h1, s)
-        idx = a * B + rank(m, a, x, y, z, binom)
+    stood on ``s`` instead of its cell."""
+    idx = moved(m, a, h0, h1, h2, s, j, B, binom)
     # Two threads may both see UNSEEN and both write k + 1: the same byte, so
     # the race is benign and the table does not depend on the interleaving.
     if table[idx] == UNSEEN:
@@ -152,5 +157,28 @@ def expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t):  # type: ignore[no-unt
                 s = nbr[s, back]
 
 
-DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "occupied", "settle", "expand")
+def reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):  # type: ignore[no-untyped-def]
+    """Does one move lead from the position (a, h0, h1, h2) into layer ``k``?
+    (The forward test of a pull layer: slide each robot each way.)"""
+    for j in range(m + 1):
+        if j == 0:
+            c = a
+        elif j == 1:
+            c = h0
+        elif j == 2:
+            c = h1
+        else:
+            c = h2
+        for d in range(4):
+            s = c
+            n = nbr[s, d]
+            while n >= 0 and not occupied(n, a, h0, h1, h2):
+                s = n
+                n = nbr[s, d]
+            if s != c and table[moved(m, a, h0, h1, h2, s, j, B, binom)] == k:
+                return True
+    return False
+
+
+DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "occupied", "moved", "settle", "expand", "reaches")
 """The functions compiled for a target (CPU or GPU), in dependency order."""
