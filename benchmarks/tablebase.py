@@ -42,13 +42,13 @@ args = json.loads(sys.argv[1])
 if args["threads"]:
     numba.set_num_threads(args["threads"])
 layout = Layout.of(assemble(*parse_arrangement(args["tiles"])), tuple(args["target"]), args["robots"])
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 table = build_table(layout, gpu=args["gpu"])
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 from ricochet.tablebase.cpu import histogram
 hist = histogram(table)
 longest = max(k for k in range(255) if hist[k])
-print(json.dumps({"seconds": seconds, "positions": layout.size, "longest": longest, "at_longest": int(hist[longest]),
+print(json.dumps({"seconds": seconds, "cpu": cpu, "positions": layout.size, "longest": longest, "at_longest": int(hist[longest]),
                   "threads": numba.get_num_threads(),
                   "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
@@ -60,7 +60,9 @@ def build_once(args: argparse.Namespace) -> dict[str, float]:
     done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"tablebase benchmark: the build failed:\n{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    result["load"] = os.getloadavg()[0]  # the 1-minute load as the build ends (the others' work included)
+    return result
 
 
 def check(args: argparse.Namespace) -> str:
@@ -107,13 +109,14 @@ def main() -> int:
           f"{os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     build_once(args)  # compiles (numba cache) so that the timed runs do not
     runs = [build_once(args) for _ in range(args.repeat)]
-    print("| run | seconds | peak RSS | threads | positions | longest | at longest |")
-    print("|---|---|---|---|---|---|---|")
+    print("| run | seconds | CPU seconds | peak RSS | threads | positions | longest | at longest | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for i, r in enumerate(runs, 1):
-        print(f"| {i} | {r['seconds']:.1f} | {r['rss_mib']:.0f} MiB | {r['threads']} | {r['positions']:,} | "
-              f"{r['longest']} | {r['at_longest']} |")
+        print(f"| {i} | {r['seconds']:.1f} | {r['cpu']:.1f} | {r['rss_mib']:.0f} MiB | {r['threads']} | "
+              f"{r['positions']:,} | {r['longest']} | {r['at_longest']} | {r['load']:.2f} |")
     print(f"| median | {statistics.median(r['seconds'] for r in runs):.1f} | "
-          f"{statistics.median(r['rss_mib'] for r in runs):.0f} MiB | | | | |")
+          f"{statistics.median(r['cpu'] for r in runs):.1f} | "
+          f"{statistics.median(r['rss_mib'] for r in runs):.0f} MiB | | | | | |")
     if args.check:
         print()
         print(check(args))
