@@ -100,6 +100,17 @@ def sort3(x, y, z):  # type: ignore[no-untyped-def]
     return x, y, z
 
 
+def slot(j, a, h0, h1, h2):  # type: ignore[no-untyped-def]
+    """The cell of robot slot ``j``: 0 the active robot, 1.. the helpers."""
+    if j == 0:
+        return a
+    if j == 1:
+        return h0
+    if j == 2:
+        return h1
+    return h2
+
+
 def occupied(c, a, h0, h1, h2):  # type: ignore[no-untyped-def]
     """Is free cell ``c`` taken by a robot?"""
     return c == a or c == h0 or c == h1 or c == h2
@@ -138,14 +149,7 @@ def expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t):  # type: ignore[no-unt
     a helper's move would lead back to another goal position."""
     movers = 1 if a == t else m + 1
     for j in range(movers):
-        if j == 0:
-            c = a
-        elif j == 1:
-            c = h0
-        elif j == 2:
-            c = h1
-        else:
-            c = h2
+        c = slot(j, a, h0, h1, h2)
         for d in range(4):
             ahead = nbr[c, d]
             if ahead >= 0 and not occupied(ahead, a, h0, h1, h2):
@@ -161,14 +165,7 @@ def reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):  # type: ignore[no-untyp
     """Does one move lead from the position (a, h0, h1, h2) into layer ``k``?
     (The forward test of a pull layer: slide each robot each way.)"""
     for j in range(m + 1):
-        if j == 0:
-            c = a
-        elif j == 1:
-            c = h0
-        elif j == 2:
-            c = h1
-        else:
-            c = h2
+        c = slot(j, a, h0, h1, h2)
         for d in range(4):
             s = c
             n = nbr[s, d]
@@ -180,5 +177,5 @@ def reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):  # type: ignore[no-untyp
     return False
 
 
-DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "occupied", "moved", "settle", "expand", "reaches")
+DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "slot", "occupied", "moved", "settle", "expand", "reaches")
 """The functions compiled for a target (CPU or GPU), in dependency order."""
