@@ -724,6 +724,7 @@ add_command("random", "print random puzzles", build_random, run_random)
 add_command("demo", "the puzzle of the day, with a short how-to", build_demo, run_demo)
 from . import solve_cli  # noqa: F401  -- registers `solve` and `bench`
 from .server import serve_cli as _serve_cli  # noqa: F401 - registers "serve"
+from . import tablebase_cli as _tablebase_cli  # noqa: E402,F401 - registers "tablebase" (its work is imported lazily)
 
 
 # -- main ----------------------------------------------------------------------------------------

@@ -1,0 +1,156 @@
+"""Where each position lives in a table: free-cell numbers, the neighbour
+array the kernels walk, and the perfect index (see :mod:`.retro`).
+
+The neighbour array comes from the solver's robot-free path tables of the
+same :class:`~ricochet.board.Board` (the first cell of each path), so the
+tablebase has no physics of its own.
+
+>>> from ricochet.board import Board
+>>> lay = Layout.of(Board.build(4, 4), (3, 0), robots=3)
+>>> lay.cells, lay.block, lay.size
+(16, 105, 1680)
+>>> lay.index((1, 1), [(2, 2), (0, 0)]) == lay.index((1, 1), [(0, 0), (2, 2)])
+True
+>>> lay.position(lay.index((1, 1), [(2, 2), (0, 0)]))
+((1, 1), ((0, 0), (2, 2)))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from ..board import Board
+from ..geometry import Cell
+from ..rules import PLAIN
+from ..solver.tables import path_tables
+from . import retro
+
+MAX_ROBOTS = 4
+
+
+class TablebaseError(ValueError):
+    """A board, target or position the tablebase cannot take; the message says why."""
+
+
+def check_board(board: Board) -> None:
+    """Refuse what the plain-rules tablebase does not model: the physics it
+    inverts is straight slides between walls, blocked cells and robots."""
+    if board.diagonals:
+        raise TablebaseError("the tablebase takes boards without coloured diagonals (tiles A-C, not D): "
+                             "robots of different colours would not be interchangeable")
+    if board.openings:
+        raise TablebaseError("the tablebase takes boards without wall openings")
+    if board.towers:
+        raise TablebaseError("the tablebase takes boards without towers")
+
+
+def _connected(board: Board, step: np.ndarray, start: int) -> np.ndarray:
+    """The board indices connected to ``start`` through open sides, sorted."""
+    seen = np.zeros(board.width * board.height, dtype=bool)
+    seen[start] = True
+    todo = [start]
+    while todo:
+        c = todo.pop()
+        for n in step[c]:
+            if n >= 0 and not seen[n]:
+                seen[n] = True
+                todo.append(int(n))
+    return np.flatnonzero(seen)
+
+
+@dataclass(frozen=True, eq=False)
+class Layout:
+    """The index space of the tables of one board, target and robot count."""
+
+    board: Board
+    target: Cell
+    robots: int
+    free: tuple[Cell, ...]
+    """The cells robots can reach, row-major: free-cell number -> cell.  Cells
+    walled off from the target (the centre block of a file that walls it only
+    on the outside) are left out: no robot can enter or leave them."""
+    nbr: np.ndarray
+    """``nbr[c, d]``: the free cell next to ``c`` in direction d (N E S W), -1 for a wall."""
+    binom: np.ndarray
+
+    @classmethod
+    def of(cls, board: Board, target: Cell, robots: int = 4) -> Layout:
+        """The layout of ``board`` with ``robots`` robots (1 to 4) and ``target``."""
+        check_board(board)
+        if not isinstance(robots, int) or not 1 <= robots <= MAX_ROBOTS:
+            raise TablebaseError(f"robots: the tablebase takes 1 to {MAX_ROBOTS} robots, got {robots!r}")
+        if not (isinstance(target, tuple) and len(target) == 2 and board.in_bounds(target)) \
+                or target in board.blocked:
+            raise TablebaseError(f"target {target!r} is not a free cell of the {board.width}×{board.height} board")
+        paths = path_tables(board, PLAIN, None, "red")
+        step = np.where(paths.length > 0, paths.cells[np.minimum(paths.start, len(paths.cells) - 1)], -1)
+        step = step.reshape(-1, 4)
+        free = _connected(board, step, board.index(target))
+        if len(free) < robots:
+            raise TablebaseError(f"robots: {robots} robots do not fit on the {len(free)} free cells")
+        number = np.full(board.width * board.height, -1, dtype=np.int64)
+        number[free] = np.arange(len(free))
+        nbr = np.where(step[free] >= 0, number[np.maximum(step[free], 0)], -1).astype(np.int64)
+        free_cells = tuple(board.cell(int(i)) for i in free)
+        return cls(board, target, robots, free_cells, nbr, retro.binomials(len(free)))
+
+    @property
+    def cells(self) -> int:
+        """N: the number of free cells."""
+        return len(self.free)
+
+    @property
+    def helpers(self) -> int:
+        return self.robots - 1
+
+    @property
+    def block(self) -> int:
+        """B = C(N - 1, helpers): the positions per active-robot cell."""
+        return comb(self.cells - 1, self.helpers)
+
+    @property
+    def size(self) -> int:
+        """The number of positions: N * B."""
+        return self.cells * self.block
+
+    @property
+    def target_number(self) -> int:
+        return self.number(self.target)
+
+    def number(self, cell: Cell) -> int:
+        """The free-cell number of ``cell``."""
+        try:
+            return self._numbers[cell]
+        except KeyError:
+            raise TablebaseError(f"cell {cell!r} is off the board, blocked or walled off from the target") from None
+
+    @property
+    def _numbers(self) -> dict[Cell, int]:
+        cached: dict[Cell, int] | None = self.__dict__.get("_number_map")
+        if cached is None:
+            cached = {c: i for i, c in enumerate(self.free)}
+            object.__setattr__(self, "_number_map", cached)
+        return cached
+
+    def index(self, active: Cell, helpers: Sequence[Cell]) -> int:
+        """The table index of the active robot on ``active`` and helpers on ``helpers`` (any order)."""
+        if len(helpers) != self.helpers:
+            raise TablebaseError(f"robots: this table has {self.robots} robots, got {1 + len(helpers)}")
+        a = self.number(active)
+        hs = sorted(self.number(tuple(h)) for h in helpers)  # type: ignore[arg-type]
+        if len(set(hs) | {a}) != self.robots:
+            raise TablebaseError("robots: two robots on one cell")
+        h0, h1, h2 = (hs + [retro.UNUSED] * 3)[:3]
+        return a * self.block + int(retro.rank(self.helpers, a, h0, h1, h2, self.binom))
+
+    def position(self, index: int) -> tuple[Cell, tuple[Cell, ...]]:
+        """The active cell and sorted helper cells of a table index."""
+        if not 0 <= index < self.size:
+            raise TablebaseError(f"index {index} is outside the table (0..{self.size - 1})")
+        a, r = divmod(int(index), self.block)
+        hs = retro.unrank(r, self.helpers, a, self.cells, self.binom)[:self.helpers]
+        return self.free[a], tuple(self.free[int(h)] for h in hs)
