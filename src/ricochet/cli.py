@@ -47,7 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from . import __version__, safejson
 from .board import Board
 from .position import IllegalMove, Move, Path, Position
 from .puzzle import Puzzle, check_solution
@@ -288,7 +288,7 @@ def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: 
     from . import notation
 
     try:
-        data: Any = json.loads(text)
+        data: Any = safejson.loads(text)
     except json.JSONDecodeError as e:
         if e.msg != "Extra data":
             raise CliError(f"{name}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
@@ -342,7 +342,7 @@ def parse_moves(text: str, position: Position) -> list[Move]:
     stripped = source.strip()
     if stripped.startswith("["):
         try:
-            data = json.loads(stripped)
+            data = safejson.loads(stripped)
         except json.JSONDecodeError as e:
             raise CliError(f"solution: not valid JSON: {e.msg} (column {e.colno})") from None
         try:
