@@ -58,6 +58,10 @@ if str(ROOT / "src") not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT / "src"))
 
 TARGET_ROOMS, TARGET_PLAYERS, TARGET_P99_MS = 200, 4, 100.0
+SERVER_LIMITS = ("rooms_per_minute=0", "connections_per_address=0", "address_rate=0")
+"""Every simulated player comes from 127.0.0.1: the server's per-address limits (rooms created,
+connections, messages) would stop the benchmark, not a crowd of real players.  Per-seat rates,
+hello deadlines and the other limits stay as they are."""
 BID = 99  # the protocol's highest bid: the demonstrator may play many moves
 
 
@@ -481,7 +485,8 @@ class Server:
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [*prefix, sys.executable, "-m", "ricochet", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--database", database, "--log-level", "warning"],
+             "--database", database, "--log-level", "warning",
+             *(a for lim in SERVER_LIMITS for a in ("--limit", lim))],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
 
     def wait_healthy(self, timeout: float = 90.0) -> None:
