@@ -474,9 +474,11 @@ def http(method: str, url: str, body: Any = None, timeout: float = 30.0) -> Any:
 
 
 class Server:
-    """``python -m ricochet serve`` in its own process group (with its solver worker)."""
+    """``python -m ricochet serve`` in its own process group (with its solver worker);
+    ``limits``: ``--limit NAME=VALUE`` texts (the server's tests use this class too)."""
 
-    def __init__(self, port: int, database: str, log_path: Path, prefix: tuple[str, ...] = ()) -> None:
+    def __init__(self, port: int, database: str, log_path: Path, prefix: tuple[str, ...] = (),
+                 limits: tuple[str, ...] = SERVER_LIMITS) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log_path = log_path
@@ -485,8 +487,7 @@ class Server:
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [*prefix, sys.executable, "-m", "ricochet", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--database", database, "--log-level", "warning",
-             *(a for lim in SERVER_LIMITS for a in ("--limit", lim))],
+             "--database", database, "--log-level", "warning", *(a for lim in limits for a in ("--limit", lim))],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
 
     def wait_healthy(self, timeout: float = 90.0) -> None:

@@ -15,16 +15,16 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
+import importlib.util
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
 from http.client import HTTPConnection
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,10 +34,19 @@ if str(ROOT / "src") not in sys.path:  # run as a script from a checkout
 from ricochet.server.client import RicochetClient, WebSocketTransport
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+@functools.cache
+def load_benchmark() -> ModuleType:
+    """``benchmarks/load.py`` as a module: its server process and percentiles serve the tests too."""
+    spec = importlib.util.spec_from_file_location("ricochet_load_benchmark", ROOT / "benchmarks" / "load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def percentile(values: list[float], p: float) -> float:
+    return load_benchmark().percentile(sorted(values), p)  # type: ignore[no-any-return]
 
 
 def http(port: int, method: str, path: str, body: Any = None, *, source: str = "127.0.0.1",
@@ -82,54 +91,29 @@ def client(port: int, room: str, source: str, **extra: Any) -> RicochetClient:
     return RicochetClient(transport=BoundTransport(f"ws://127.0.0.1:{port}/ws/{room}", source, **extra))
 
 
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def percentile(values: list[float], p: float) -> float:
-    xs = sorted(values)
-    if not xs:
-        return float("nan")
-    return xs[max(0, min(len(xs) - 1, round(p / 100 * len(xs) + 0.5) - 1))]
-
-
 class ServerProcess:
-    """``python -m ricochet serve`` on ``port`` with ``limits`` (``NAME=VALUE`` texts)."""
+    """``python -m ricochet serve`` on a free port with ``limits`` (``NAME=VALUE`` texts), on a
+    SQLite file: the load benchmark's :class:`Server`, timed to its first health answer."""
 
-    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None,
-                 log_level: str = "warning") -> None:
-        self.port = free_port()
-        self.db = database or tmp / "server.db"
+    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None) -> None:
+        load = load_benchmark()
+        self.port = load.free_port()
         self.log_path = tmp / f"server-{self.port}.log"
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-        args = [sys.executable, "-m", "ricochet", "serve", "--port", str(self.port), "--database", str(self.db),
-                "--log-level", log_level]
-        for lim in limits:
-            args += ["--limit", lim]
-        self.started = time.monotonic()
-        self.proc = subprocess.Popen(args, stdout=self.log_path.open("ab"), stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, env=env, start_new_session=True)
-        self.up_after = self._wait_healthy()
-
-    def _wait_healthy(self, timeout: float = 90.0) -> float:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            assert self.proc.poll() is None, self.log()
-            try:
-                if http(self.port, "GET", "/api/health", timeout=2)[2]["ok"]:
-                    return time.monotonic() - self.started
-            except (OSError, TypeError, KeyError):
-                time.sleep(0.1)
-        raise AssertionError(f"the server did not come up:\n{self.log()}")
+        t0 = time.monotonic()
+        self.server = load.Server(self.port, f"sqlite+aiosqlite:///{database or tmp / 'server.db'}", self.log_path,
+                                  limits=limits)
+        self.proc: subprocess.Popen[bytes] = self.server.proc
+        self.server.wait_healthy()
+        self.up_after = time.monotonic() - t0
 
     def health(self) -> dict[str, Any]:
         return http(self.port, "GET", "/api/health")[2]  # type: ignore[no-any-return]
 
     def rss_kib(self) -> int:
-        return rss_kib(self.proc.pid)
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -138,16 +122,7 @@ class ServerProcess:
         os.kill(self.proc.pid, sig)
 
     def stop(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGINT)
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            pass
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=5)
+        self.server.stop()
 
 
 class Probe:

@@ -3,27 +3,14 @@ WebSockets on loopback, clients in this process."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_module():
-    spec = importlib.util.spec_from_file_location("ricochet_load_benchmark", ROOT / "benchmarks" / "load.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from realserver import load_benchmark
 
 
 @pytest.mark.slow
 def test_tiny_load_run_measures_latency_without_errors() -> None:
-    load = _load_module()
+    load = load_benchmark()
     cfg = load.LoadConfig(rooms=3, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0,
                           grace=1.0, quiet=True)
     report = load.run_benchmark(cfg)
