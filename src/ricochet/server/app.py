@@ -367,8 +367,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                 if reading is None:
                     reading = asyncio.ensure_future(websocket.receive())
                 timeout = None if session.welcomed or hello_by is None else max(0.0, hello_by - loop.time())
-                done, _ = await asyncio.wait({reading, writing}, timeout=timeout,
-                                             return_when=asyncio.FIRST_COMPLETED)
+                waiting: set[asyncio.Future[Any]] = {reading, writing}
+                done, _ = await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
                 if reading not in done:
                     if not done and not session.closed:  # no hello in time
                         session.error("hello_timeout", f"say hello within {limits.hello_seconds:g} s of connecting")

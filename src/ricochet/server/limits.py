@@ -23,6 +23,7 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from .protocol import MAX_BODY_BYTES, RATE_BURST, RATE_PER_SECOND, TokenBucket
 
@@ -95,7 +96,7 @@ def parse_limit(text: str, limits: ServerLimits) -> ServerLimits:
         raise ValueError(f"unknown limit {name!r}; known: {', '.join(names)}")
     kind = type(getattr(ServerLimits(), name))
     try:
-        value: float = kind(raw.strip())
+        value: Any = kind(raw.strip())
     except ValueError:
         raise ValueError(f"limit {name} must be {'a whole' if kind is int else 'a'} number, got {raw!r}") from None
     return dataclasses.replace(limits, **{name: value})
