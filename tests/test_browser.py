@@ -26,7 +26,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+# One worker runs the browser tests and the real-server attacks (test_server_hardening), one after
+# the other: both load the machine, and side by side the browsers' timeouts run out.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

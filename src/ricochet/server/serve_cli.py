@@ -82,8 +82,11 @@ def run_serve(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
     out(f"ricochet: database {make_url(url).render_as_string(hide_password=True)}")
     out(f"ricochet: open http://{shown}:{args.port}/ in your browser (Ctrl+C to stop)")
+    # h11 parses HTTP: it refuses a request line or headers over 16 KiB as they come, where
+    # httptools would keep reading a header of any length into memory.  Sockets are unaffected
+    # (they leave HTTP at the upgrade) and HTTP requests are few (lobby, room creation, replays).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                            timeout_graceful_shutdown=3)
+                            timeout_graceful_shutdown=3, http="h11")
     try:
         _serve(app, config)
     except OSError as e:
