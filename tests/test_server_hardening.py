@@ -415,6 +415,7 @@ def test_4_replay_is_paged_linear_and_off_the_event_loop(world: World) -> None:
     # the whole log, page after page, merged as a client would: the state of now
     state: dict[str, Any] = {}
     entries: list[dict[str, Any]] = []
+    at_700: dict[str, Any] = {}
     after = 0
     while True:
         status, _, page = http(port, "GET", f"/api/rooms/{rid}/events?states=1&after={after}")
@@ -424,9 +425,15 @@ def test_4_replay_is_paged_linear_and_off_the_event_loop(world: World) -> None:
         for e in page["events"]:
             entries.append(e)
             state.update(e["state"])
+            if e["version"] == 700:
+                at_700 = dict(state)
         if page["next"] is None:
             break
         after = page["next"]
+    # any page, not only the next one: the state before it is the log folded so far
+    status, _, page = http(port, "GET", f"/api/rooms/{rid}/events?states=1&after=700&limit=3")
+    assert [e["version"] for e in page["events"]] == [701, 702, 703] and page["next"] == 703
+    assert page["state"] == at_700
     assert [e["version"] for e in entries] == list(range(1, world.long_events + 1))
     kind = get_game("ricochet-robots")
     final = kind.fold(P.config_for(OPTIONS, SEED, 1), [kind.event_from_dict(e) for e in world.long_log])

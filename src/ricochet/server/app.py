@@ -277,11 +277,16 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         page = await storage.events(rid, game, since=after, limit=limit + 1)
         more = len(page) > limit
         page = page[:limit]
-        start, prefix = None, []
+        start: Any = None
+        prefix: list[EventRow] = []
         if after > 0:
             start = replay_states.get((rid, game, after))
-            if start is None:  # not the page after one we served: fold what comes before
-                prefix = await storage.events(rid, game, until=after)
+            while start is None:  # not the page after one we served: fold what comes before,
+                more_rows = await storage.events(rid, game, since=prefix[-1].seq if prefix else 0, until=after,
+                                                 limit=limits.replay_page)  # read a page at a time
+                prefix += more_rows
+                if len(more_rows) < limits.replay_page:
+                    break
         meta = {"room_id": rid, "game": game, "game_name": kind.name, "games": games,
                 "options": public_options(row), "after": after, "next": page[-1].seq if more else None}
         async with replay_slots:  # folding and encoding hundreds of states: in a thread, a few at a time
