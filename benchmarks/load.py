@@ -63,6 +63,10 @@ if str(ROOT / "src") not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT / "src"))
 
 TARGET_ROOMS, TARGET_PLAYERS, TARGET_P99_MS = 200, 4, 100.0
+SERVER_LIMITS = ("rooms_per_minute=0", "connections_per_address=0", "address_rate=0")
+"""Every simulated player comes from 127.0.0.1: the server's per-address limits (rooms created,
+connections, messages) would stop the benchmark, not a crowd of real players.  Per-seat rates,
+hello deadlines and the other limits stay as they are."""
 BID = 99  # the protocol's highest bid: the demonstrator may play many moves
 GAMES = ("ricochet-robots", "pyramids")
 
@@ -521,9 +525,11 @@ def http(method: str, url: str, body: Any = None, timeout: float = 30.0) -> Any:
 
 
 class Server:
-    """``python -m ricochet serve`` in its own process group (with its solver worker)."""
+    """``python -m ricochet serve`` in its own process group (with its solver worker);
+    ``limits``: ``--limit NAME=VALUE`` texts (the server's tests use this class too)."""
 
-    def __init__(self, port: int, database: str, log_path: Path, prefix: tuple[str, ...] = ()) -> None:
+    def __init__(self, port: int, database: str, log_path: Path, prefix: tuple[str, ...] = (),
+                 limits: tuple[str, ...] = SERVER_LIMITS) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log_path = log_path
@@ -532,7 +538,7 @@ class Server:
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [*prefix, sys.executable, "-m", "ricochet", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--database", database, "--log-level", "warning"],
+             "--database", database, "--log-level", "warning", *(a for lim in limits for a in ("--limit", lim))],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
 
     def wait_healthy(self, timeout: float = 90.0) -> None:

@@ -26,7 +26,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.browser
+# One worker runs the browser tests and the real-server attacks (test_server_hardening), one after
+# the other: both load the machine, and side by side the browsers' timeouts run out.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -179,7 +181,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     # Ann adds a slow bot (a beginner thinks 20-40 s: no bid within the clock) and starts.
     ann.select_option("#bot-level", "beginner")
     ann.click("#add-bot")
-    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 3")
+    ann.locator(".player-list li").nth(2).wait_for()  # no wait_for_function: the CSP forbids eval
     ann.click("#start")
     for page in (ann, bob):
         page.wait_for_selector("#round-info .target-name")
@@ -312,7 +314,7 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
     ann.select_option("#bot-level", "beginner")
     ann.click("#add-bot")
     ann.click("#add-bot")
-    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 3")
+    ann.locator(".player-list li").nth(2).wait_for()  # no wait_for_function: the CSP forbids eval
     ann.click("#start")
 
     shots = False
@@ -416,7 +418,7 @@ def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(ba
     eve.goto(f"{base_url}/r/{room_id}?watch=1")
     ann.select_option("#bot-level", "beginner")
     ann.click("#add-bot")
-    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 2")
+    ann.locator(".player-list li").nth(1).wait_for()  # no wait_for_function: the CSP forbids eval
     ann.click("#start")
 
     failed = False
@@ -493,7 +495,7 @@ def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, br
     ann.wait_for_selector("#start")
     ann.select_option("#bot-level", "beginner")
     ann.click("#add-bot")
-    ann.wait_for_function("document.querySelectorAll('.player-list li').length >= 2")
+    ann.locator(".player-list li").nth(1).wait_for()  # no wait_for_function: the CSP forbids eval
     ann.click("#start")
     ann.wait_for_selector("#robot-transparent")
     ann.fill("#bid-input", "30")

@@ -272,12 +272,12 @@ def test_anyone_bids_any_number_of_times_but_never_raises_their_own(table):
     t.do(Bid("ann", 5), 1)
     err = t.refused(Bid("ann", 6), 2, r"you may not raise your own bid \(you bid 5\)")
     assert err.code == "raise"
-    t.do(Bid("ann", 5), 3)  # equal is not higher
+    assert t.do(Bid("ann", 5), 3) == []  # equal is not higher: allowed, and changes nothing (no event)
     t.do(Bid("bob", 9), 4)  # higher than another player's bid is fine
     t.do(Bid("ann", 4), 5)
     t.refused(Bid("ann", 5), 6, r"you bid 4")
     t.do(Bid("bob", 3), 7)
-    assert [b.moves for b in t.state.round.bids] == [5, 5, 9, 4, 3]
+    assert [b.moves for b in t.state.round.bids] == [5, 9, 4, 3]
     assert {p: b.moves for p, b in t.state.round.standing.items()} == {"ann": 4, "bob": 3}
 
 
@@ -289,12 +289,14 @@ def test_bids_are_whole_numbers_from_1_to_99(table, moves):
 
 
 def test_equal_rebid_keeps_the_time_of_the_first_bid_of_that_number(table):
-    """Our reading: re-announcing the same number is allowed but cannot buy a better tie position."""
+    """Our reading: re-announcing the same number is allowed but cannot buy a better tie position;
+    it is not even logged (seed 000: "Once a player has made a bid, he may not change it to a higher
+    number" — an equal one changes nothing)."""
     t = table(tournament=True)
     t.seat("Ann", "Bob")
     t.do(Bid("ann", 5), 1)
     t.do(Bid("bob", 5), 2)
-    t.do(Bid("ann", 5), 3)
+    assert t.do(Bid("ann", 5), 3) == []
     t.tick(61)
     assert t.state.round.order == ("ann", "bob")
     u = table(tournament=True)

@@ -3,27 +3,14 @@ WebSockets on loopback, clients in this process."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_module():
-    spec = importlib.util.spec_from_file_location("ricochet_load_benchmark", ROOT / "benchmarks" / "load.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from realserver import load_benchmark
 
 
 @pytest.mark.slow
 def test_tiny_mixed_load_run_measures_latency_without_errors() -> None:
-    load = _load_module()
+    load = load_benchmark()
     # Four rooms, Ricochet Robots and Ricochet Pyramids in turn (the default).
     cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0,
                           grace=1.0, quiet=True)
@@ -48,7 +35,7 @@ def test_tiny_mixed_load_run_measures_latency_without_errors() -> None:
 def test_room_options_are_valid_for_both_games() -> None:
     from ricochet.server import protocol as P
 
-    load = _load_module()
+    load = load_benchmark()
     cfg = load.LoadConfig()
     for game in load.GAMES:
         opts = P.normalize_options(load.room_options(cfg, game))

@@ -114,7 +114,7 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
         before, version, t, tokens = json.loads(json.dumps(ann.state)), ann.version, h1.t, (ann.token, bob.token)
     with Harness(tmp_path) as h2:
         h2.t = t + 1
-        room = h2.manager.rooms[rid]
+        room = h2.loaded(rid)
         assert room.kind.name == "pyramids" and room.version == version
         ann2 = h2.connect(rid)
         w = ann2.hello(seat_token=tokens[0], since=version)

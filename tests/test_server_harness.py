@@ -22,6 +22,7 @@ from ricochet.position import Robot
 from ricochet.rules import Rules
 from ricochet.server.app import create_app
 from ricochet.server.bots import puzzle_from_view
+from ricochet.server.limits import ServerLimits
 from ricochet.server.protocol import config_for, game_seed
 from ricochet.server.solving import SolverService
 from ricochet.solver import solve
@@ -129,11 +130,13 @@ class Harness:
     """An app on ``tmp_path/test.db`` with a fake clock (``advance``) and in-thread solver."""
 
     def __init__(self, tmp_path: Path, *, factory: Any = small_factory, rate: tuple[float, int] = (1000.0, 1000),
-                 db: str | None = None) -> None:
+                 db: str | None = None, limits: ServerLimits | None = None) -> None:
         self.t = T0
         self.db = db or f"sqlite+aiosqlite:///{tmp_path}/test.db"
+        # No per-address limits: every test connection comes from the same "testclient" address.
         self.app = create_app(self.db, now=lambda: self.t, realtime=False, solver=SolverService("thread"),
-                              bot_speed=0, config_factory=factory, rate=rate)
+                              bot_speed=0, config_factory=factory, rate=rate,
+                              limits=limits or ServerLimits.unlimited())
         self.stack = contextlib.ExitStack()
 
     def __enter__(self) -> Self:
@@ -151,6 +154,10 @@ class Harness:
         r = self.client.post("/api/rooms", json=options)
         assert r.status_code == 201, r.text
         return r.json()["room_id"]  # type: ignore[no-any-return]
+
+    def loaded(self, room_id: str) -> Any:
+        """The room, loaded from the database if it is not in memory (as a connection would)."""
+        return self.client.portal.call(self.manager.get_room, room_id)
 
     def connect(self, room_id: str) -> Player:
         return Player(self.stack.enter_context(self.client.websocket_connect(f"/ws/{room_id}")))

@@ -70,9 +70,11 @@ def test_create_room_refuses_bad_options_with_the_field(h: Harness) -> None:
         assert r.status_code == 400, body
         assert r.json()["error"]["code"] == "bad_options" and word in r.json()["error"]["message"]
     r = h.client.post("/api/rooms", content=b"[1,2", headers={"content-type": "application/json"})
-    assert r.status_code == 400
-    r = h.client.post("/api/rooms", content=b" " * (P.MAX_BODY_BYTES + 1))
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+    r = h.client.post("/api/rooms", content=b" " * (P.MAX_BODY_BYTES + 1), headers={"content-type": "application/json"})
     assert r.status_code == 413
+    r = h.client.post("/api/rooms", content=b"{}", headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and r.json()["error"]["code"] == "bad_content_type"
 
 
 def test_real_tiles_room_and_board_svg(tmp_path: Path) -> None:
@@ -137,7 +139,7 @@ def test_bids_clock_and_successful_demonstration(h: Harness) -> None:
         "type": "error", "code": "raise", "ref": 9,
         "message": "you may not raise your own bid (you bid 3); bid 3 or less"}
     ann.ok(type="bid", moves=2)
-    assert [e["type"] for e in ann.ok(type="bid", moves=2)] == ["bid_placed"]  # equal re-bid allowed
+    assert ann.ok(type="bid", moves=2) == []  # an equal re-bid is allowed and changes nothing: no event
     assert ann.error(type="bid", moves=0)["code"] == "bid"
     h.advance(59)
     assert ann.events() == []
@@ -333,7 +335,7 @@ def test_malformed_messages_change_nothing(h: Harness) -> None:
         assert [m["code"] for m in msgs if m["type"] == "error"] == [code], text
     err = ann.error(type="bid", moves="3", ref="r7")
     assert err["ref"] == "r7" and "moves" in err["message"]
-    assert ann.version == version and ann.state["round"]["bids"] == []
+    assert ann.version == version and ann.state["round"]["standing"] == []
 
 
 def test_actions_before_hello_and_wrong_protocol(h: Harness) -> None:
@@ -470,6 +472,100 @@ def test_host_adds_and_removes_bots(h: Harness) -> None:
     assert bob.error(type="remove_bot", player=bots[0]["id"])["code"] == "not_host"
     assert ann.error(type="remove_bot", player=bob.id)["code"] == "bad_message"
     ann.ok(type="remove_bot", player=bots[0]["id"])
-    assert [p["seated"] for p in ann.state["players"] if p["id"] == bots[0]["id"]] == [False]
+    assert [p for p in ann.state["players"] if p["id"] == bots[0]["id"]] == []  # left the lobby: forgotten
     assert ann.ok(type="start")
     assert (rid, bots[0]["id"]) not in h.manager.bots
+
+
+# -- rooms and seats over time (issue #16; the attacks themselves: test_server_hardening.py) ------------------
+def gone(h: Harness, rid: str, left: int) -> None:
+    """Wait until the server has seen connections end: ``left`` still hold the room."""
+    import time
+    end = time.monotonic() + 5
+    while h.manager.rooms[rid].attached > left and time.monotonic() < end:
+        time.sleep(0.01)
+    assert h.manager.rooms[rid].attached == left
+
+
+def test_a_seat_expires_after_the_grace_period_while_others_wait(h: Harness) -> None:
+    rid, ann, bob = started(h, seat_grace_seconds=30)
+    with h.socket(rid) as cleo:
+        cleo.hello("Cleo")
+        cleo_id = cleo.id
+    gone(h, rid, 2)
+    ann.drain()
+    h.advance(29)
+    assert ann.events() == [] and bob.drain()
+    h.advance(1)
+    assert [(e["type"], e["player"]) for e in ann.events()] == [("player_left", cleo_id)]
+    # nobody is kept waiting in an empty room: the grace counts only while someone is there
+    with h.socket(rid) as dan:
+        dan.hello("Dan")
+        dan_id, dan_token = dan.id, dan.token
+    gone(h, rid, 2)
+    h.advance(10)
+    ann.ws.close()
+    bob.ws.close()
+    gone(h, rid, 0)
+    h.advance(600)
+    back = h.connect(rid)
+    w = back.hello(seat_token=dan_token)
+    assert next(p["seated"] for p in w["state"]["players"] if p["id"] == dan_id)
+
+
+def test_the_host_removes_a_person_and_their_token_dies(h: Harness) -> None:
+    rid, ann, bob = started(h)
+    assert bob.error(type="remove_player", player=ann.id)["code"] == "not_host"
+    assert ann.error(type="remove_player", player=ann.id)["code"] == "not_host"  # leave instead
+    assert ann.error(type="remove_player", player="p99")["code"] == "bad_message"
+    assert ann.error(type="remove_player")["code"] == "bad_message"
+    token = bob.token
+    events = ann.ok(type="remove_player", player=bob.id)
+    assert [e["type"] for e in events] == ["player_left"]
+    err = bob.recv()
+    while err["type"] != "error":  # the broadcast of his leaving comes first
+        err = bob.recv()
+    assert err["code"] == "removed"
+    from starlette.websockets import WebSocketDisconnect
+    with pytest.raises(WebSocketDisconnect) as e:
+        bob.recv()
+    assert e.value.code == 4403
+    again = h.connect(rid)
+    answer = again.hello(seat_token=token)
+    assert answer["type"] == "error" and answer["code"] == "bad_token", answer
+    assert ann.error(type="remove_player", player=bob.id)["code"] == "bad_message"  # gone already
+
+
+def test_names_are_one_printable_line_and_compared_as_people_read_them(h: Harness) -> None:
+    rid = h.room()
+    h.join(rid, "Ann Lee")
+    for name, code in (("ann  lee", "join"), ("Аnn Lee", "join"), ("Ánn Lee", "join"), ("Ann\nLee", "bad_message"),
+                       ("Ann\u200bLee", "bad_message"), ("\u202eeeL nnA", "bad_message")):
+        with h.socket(rid) as p:
+            assert p.hello(name)["code"] == code, name
+    assert h.join(rid, "  Zoe   Lee ").welcome["you"]["name"] == "Zoe Lee"
+
+
+def test_idle_rooms_unload_and_load_again_and_empty_ones_expire(tmp_path: Path) -> None:
+    from ricochet.server.limits import ServerLimits
+
+    limits = ServerLimits.unlimited(idle_seconds=60, lobby_ttl_seconds=600)
+    with Harness(tmp_path, limits=limits) as h:
+        rid, ann, bob = started(h)
+        ann.ok(type="bid", moves=3)
+        empty = h.room()
+        version = ann.version
+        h.client.portal.call(h.manager.sweep)
+        assert set(h.manager.rooms) == {rid, empty}  # in use, and not idle long enough
+        ann.ws.close()
+        bob.ws.close()
+        gone(h, rid, 0)
+        h.t += 61
+        h.client.portal.call(h.manager.sweep)
+        assert h.manager.rooms == {}  # both idle: unloaded, not forgotten
+        room = h.loaded(rid)
+        assert room.version == version and room.state.round.standing[ann.id].moves == 3
+        h.t += 600
+        h.client.portal.call(h.manager.sweep)
+        assert h.client.get(f"/api/rooms/{empty}").status_code == 404  # never started, nobody came: deleted
+        assert h.client.get(f"/api/rooms/{rid}").status_code == 200  # a game is kept

@@ -30,12 +30,14 @@ def test_round_continues_after_a_restart(tmp_path: Path) -> None:
     # the first server is gone: a new one on the same database file
     with Harness(tmp_path) as h2:
         h2.t = t + 1
-        room = h2.manager.rooms[rid]  # loaded at start, not on demand
+        assert h2.manager.rooms == {}  # nothing is loaded at start: a room resumes when someone comes back
+        assert h2.client.get("/api/rooms").json()["rooms"] == []
+        ann2 = h2.connect(rid)
+        w = ann2.hello(seat_token=tokens[0], since=version)
+        room = h2.manager.rooms[rid]
         assert room.version == version and room.state.phase == "demonstration"
         listed = h2.client.get("/api/rooms").json()["rooms"]
         assert [r["room_id"] for r in listed] == [rid]
-        ann2 = h2.connect(rid)
-        w = ann2.hello(seat_token=tokens[0], since=version)
         assert w["you"]["player"] == before["players"][0]["id"] and w["missed"] == []
         state = w["state"]
         assert state["round"]["moves"] == before["round"]["moves"] and state["robots"] == before["robots"]

@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
-from . import __version__
+from . import __version__, safejson
 from .board import Board
 from .geometry import Cell
 from .position import IllegalMove, Move, Path, Position
@@ -333,7 +333,7 @@ def _load_json(text: str, name: str, base: Rules, index: int | None, puzzle_id: 
     from . import notation
 
     try:
-        data: Any = json.loads(text)
+        data: Any = safejson.loads(text)
     except json.JSONDecodeError as e:
         if e.msg != "Extra data":
             raise CliError(f"{name}: not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
@@ -387,7 +387,7 @@ def parse_moves(text: str, position: Position) -> list[Move]:
     stripped = source.strip()
     if stripped.startswith("["):
         try:
-            data = json.loads(stripped)
+            data = safejson.loads(stripped)
         except json.JSONDecodeError as e:
             raise CliError(f"solution: not valid JSON: {e.msg} (column {e.colno})") from None
         try:
@@ -723,8 +723,8 @@ add_command("check", "check a solution of a puzzle", build_check, run_check)
 add_command("random", "print random puzzles", build_random, run_random)
 add_command("demo", "the puzzle of the day, with a short how-to", build_demo, run_demo)
 from . import solve_cli  # noqa: F401  -- registers `solve` and `bench`
+from . import tablebase_cli as _tablebase_cli  # noqa: F401 - registers "tablebase" (its work is imported lazily)
 from .server import serve_cli as _serve_cli  # noqa: F401 - registers "serve"
-from . import tablebase_cli as _tablebase_cli  # noqa: E402,F401 - registers "tablebase" (its work is imported lazily)
 
 
 # -- main ----------------------------------------------------------------------------------------

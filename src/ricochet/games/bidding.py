@@ -23,8 +23,10 @@ bids made at the same instant.
 how it is set up, how a goal is drawn, how a round's end is recorded and when
 the game ends.  Readings of our own (documented where they act):
 
-* An equal re-bid is allowed (it is not higher) but keeps the time of the
-  player's first bid of that number, so it cannot improve a tie position.
+* An equal re-bid is allowed (it is not higher) but changes nothing: the
+  time of the player's first bid of that number stands (it cannot improve a
+  tie position), and no event is logged (repeating a number cannot inflate
+  the log).
 * Each player demonstrates at most once per round, with their standing bid.
 * An illegal move in a demonstration is refused with the reason and the robot
   does not move; the demonstration goes on (the bid and the time limit still
@@ -408,7 +410,7 @@ class BiddingGame(TableGame):
 
     def check_rebid(self, rnd: RoundState, player: str, moves: int) -> None:
         """Raise :class:`GameError` for a re-bid the game forbids (default: an equal
-        re-bid is allowed — it is not higher — and keeps the first time)."""
+        re-bid is allowed — it is not higher — and changes nothing: no event)."""
 
     def decide_game(self, tx: Tx, action: object, now: float) -> None:
         """The game's own actions (default: none)."""
@@ -495,6 +497,9 @@ class BiddingGame(TableGame):
             self.may_bid(s, rnd)
             moves = check_bid(rnd.bids, action.player, action.moves)
             self.check_rebid(rnd, action.player, moves)
+            mine = rnd.standing.get(action.player)
+            if mine is not None and mine.moves == moves:
+                return  # an equal re-bid: the first time of that number stands, nothing to log
             tx.emit(BidPlaced(rnd.number, action.player, moves, now))
             if s.phase == "thinking":
                 # The first bid turns the timer (seed 000 "turns over the sand timer", seed 003).
@@ -739,11 +744,15 @@ class BiddingGame(TableGame):
     @staticmethod
     def slim(view: dict[str, Any]) -> dict[str, Any]:
         """A view made the same for every viewer and lighter: without ``you``
-        and ``round.your_bid``, finished attempts without their paths (their
-        moves are there; the paths come with full states)."""
+        and ``round.your_bid``, without ``round.bids`` (every bid of the round:
+        it would make each message of a round longer than the one before; each
+        player's standing bid is in ``round.standing``), finished attempts
+        without their paths (their moves are there; the paths come with full
+        states)."""
         view.pop("you", None)
         if view.get("round") is not None:
             view["round"].pop("your_bid", None)
+            view["round"].pop("bids", None)
             for a in view["round"]["attempts"]:
                 a.pop("paths", None)
         return view

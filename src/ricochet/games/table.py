@@ -7,14 +7,19 @@
   emitted, and :func:`decide_table`, the checks and events of the shared actions.
 
 Readings of our own: the first player to sit down is the host; when the host
-leaves, the next seated player is.  A name is unique among the seated players
-(case-insensitive).  Winners are the players with the most points (ties share).
+leaves, the next seated player is.  A name is one line of printable text,
+unique among the seated players as people read it (:func:`name_key`: case,
+Unicode forms, accents and look-alike letters do not make two names
+different).  Someone who leaves before the start is forgotten (nothing of
+theirs to keep), so coming and going in the lobby does not pile up players.
+Winners are the players with the most points (ties share).
 """
 
 from __future__ import annotations
 
 import abc
 import math
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
@@ -36,9 +41,11 @@ __all__ = [
     "TableGame",
     "TableState",
     "Tx",
+    "check_name",
     "check_text",
     "decide_table",
     "evolve_table",
+    "name_key",
     "now_of",
     "seated_player",
     "winners_of",
@@ -174,7 +181,10 @@ def evolve_table(s: Any, event: Event) -> Any | None:
             players = s.with_player(event.player, name=event.name, seated=True)
         return replace(s, players=players, host=s.host if s.host is not None else event.player)
     if isinstance(event, PlayerLeft):
-        s = replace(s, players=s.with_player(event.player, seated=False))
+        if s.phase == "lobby":  # before the start there is nothing of theirs to keep
+            s = replace(s, players=tuple(p for p in s.players if p.id != event.player))
+        else:
+            s = replace(s, players=s.with_player(event.player, seated=False))
         if s.host == event.player:
             s = replace(s, host=next(iter(s.seated), None))
         return s
@@ -204,10 +214,61 @@ def now_of(state: TableState, now: float) -> float:
     return max(float(now), state.time)
 
 
+_UNPRINTABLE = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+"""Unicode categories a name may not hold: controls, invisible formatting (bidi
+overrides, zero-width joiners), surrogates, private use, unassigned, line and
+paragraph separators."""
+
+
+def check_name(value: str, what: str = "a name") -> str:
+    """A name as shown: NFC, one line of printable text, runs of spaces made one, trimmed
+    (:class:`GameError` ``join`` saying which character is refused).
+
+    >>> check_name("  Zoe\u0301   Lee ")
+    'Zoé Lee'
+    """
+    text = unicodedata.normalize("NFC", value)
+    bad = next((ch for ch in text if unicodedata.category(ch) in _UNPRINTABLE), None)
+    if bad is not None:
+        raise GameError(f"{what} may not contain control characters or line breaks (U+{ord(bad):04X})", "join")
+    text = " ".join(text.split())
+    if not text:
+        raise GameError(f"{what} must not be empty", "join")
+    return text
+
+
+# Letters that look like Latin ones in common fonts (a small part of Unicode's confusables:
+# Cyrillic, Greek, Armenian and Latin variants, and digits read as letters), applied after casefolding.
+_LOOKALIKES = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ѐ": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k",
+    "ӏ": "l", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "ԛ": "q", "т": "t", "у": "y", "ү": "y",
+    "х": "x", "ѕ": "s", "ԁ": "d", "ԝ": "w", "ɡ": "g", "ɑ": "a", "ı": "i", "ȷ": "j", "ʟ": "l", "ᴏ": "o",
+    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
+    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "օ": "o", "ս": "u", "հ": "h", "ո": "n", "զ": "q", "ց": "g",
+    "0": "o", "1": "l", "|": "l", "ǀ": "l",
+})
+
+
+def name_key(name: str) -> str:
+    """The form under which two names are the same name: compatibility forms (NFKC:
+    full-width letters, ligatures), case, accents and marks, look-alike letters of other
+    scripts (Cyrillic ``а``, Greek ``ο``…), ``I``/``l``/``1``, ``0``/``o``, ``rn``/``m``.
+
+    >>> name_key("Ann") == name_key("АNN") == name_key("ａｎｎ") == name_key("Ánn")
+    True
+    >>> name_key("Bill") == name_key("BiII") == name_key("Bi11")
+    True
+    """
+    text = unicodedata.normalize("NFKC", name).replace("I", "l").casefold()
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+    text = text.translate(_LOOKALIKES).replace("rn", "m").replace("vv", "w")
+    return " ".join(text.split())
+
+
 def check_text(what: str, value: object, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise GameError(f"{what} must be a non-empty text, got {value!r}", "join")
-    text = value.strip()
+    text = check_name(value, what)
     if len(text) > limit:
         raise GameError(f"{what} may have at most {limit} characters, got {len(text)}", "join")
     return text
@@ -241,9 +302,13 @@ def decide_table(tx: Tx, action: object, now: float, *, min_players: int,
         me = s.player(pid)
         if me is not None and me.seated:
             raise GameError(f"you are already in the game as {me.name}", "join")
+        key = name_key(name)
         for p in s.players:
-            if p.seated and p.id != pid and p.name.casefold() == name.casefold():
-                raise GameError(f"the name {p.name} is taken in this game: choose another", "join")
+            if p.seated and p.id != pid and name_key(p.name) == key:
+                if p.name.casefold() == name.casefold():
+                    raise GameError(f"the name {p.name} is taken in this game: choose another", "join")
+                raise GameError(f"the name {name} looks too much like {p.name}, who plays in this game: "
+                                "choose another", "join")
         tx.emit(PlayerJoined(pid, name, now))
     elif isinstance(action, Leave):
         seated_player(s, action.player)

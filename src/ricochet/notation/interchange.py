@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from .. import safejson
 from ..board import (
     DIAGONAL_COLORS,
     ORIENTATIONS,
@@ -306,7 +307,7 @@ def read_jsonl(lines: Iterable[str], base_rules: Rules = PLAIN) -> Iterator[tupl
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = safejson.loads(line)
         except json.JSONDecodeError as e:
             yield number, NotationError(f"not valid JSON: {e.msg}", line=number, column=e.colno)
             continue

@@ -88,7 +88,8 @@ class WebSocketTransport:
 
 class InProcessTransport:
     """A connection straight into a room of a :class:`~ricochet.server.rooms.RoomManager`
-    running in this event loop: the same protocol, no socket."""
+    running in this event loop: the same protocol, no socket (the server's own bots:
+    it never keeps a room loaded, and its seat is never "away")."""
 
     def __init__(self, manager: RoomManager, room_id: str) -> None:
         self.manager = manager
@@ -102,7 +103,7 @@ class InProcessTransport:
         room = await self.manager.get_room(self.room_id)
         if room is None:
             raise ClientError("no_room", f"there is no room {self.room_id}")
-        self.session = Session(self.manager, room, self._put, self._closed)
+        self.session = Session(self.manager, room, self._put, self._closed, bot=True)
 
     def _put(self, text: str) -> bool:
         self.queue.put_nowait(text)

@@ -28,9 +28,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .. import safejson
 from ..games import DEFAULT_GAME, GAMES, GameError, OptionsError, get_game
 from ..games.messages import whole
 from ..games.options import kind_of as _kind
+from ..games.table import check_name
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
@@ -49,6 +51,10 @@ MAX_REF = 64
 MAX_TOKEN = 128
 MAX_SEATS = 8
 MAX_BOTS = 6
+MAX_PLAYERS_PER_GAME = 24
+"""Different players one game keeps (seated or gone); beyond, newcomers watch until the next game."""
+SEAT_GRACE = (5, 3600)
+"""Allowed ``seat_grace_seconds``: how long a seated person may be away before the seat is freed."""
 MISSED_LIMIT = 200
 """At most this many missed events are sent on resync; beyond that only the full state."""
 CHAT_HISTORY = 50
@@ -87,6 +93,29 @@ def clean_text(value: object, field: str, limit: int, *, allow_empty: bool = Fal
     return text
 
 
+def clean_name(value: object, field: str = "name", limit: int = MAX_NAME) -> str:
+    """A name for people: one line of printable text, spaces collapsed, NFC-normalised,
+    1 to ``limit`` characters.  Control characters and line breaks are refused (not
+    silently dropped: what is shown must be what was typed).
+
+    >>> clean_name("  Ann   Lee ")
+    'Ann Lee'
+    >>> clean_name("Ann\\nLee")
+    Traceback (most recent call last):
+    ...
+    ricochet.server.protocol.ProtocolError: name may not contain control characters or line breaks (U+000A)
+    """
+    if not isinstance(value, str):
+        raise ProtocolError(f"{field} must be a text, got {_kind(value)}")
+    try:
+        text = check_name(value, field)
+    except GameError as e:
+        raise ProtocolError(str(e)) from None
+    if len(text) > limit:
+        raise ProtocolError(f"{field} may have at most {limit} characters, got {len(text)}")
+    return text
+
+
 def _int(value: object, field: str, lo: int | None = None, hi: int | None = None) -> int:
     try:
         return whole(value, field, lo, hi)
@@ -101,6 +130,9 @@ def _bool(value: object, field: str) -> bool:
 
 
 # -- client messages ------------------------------------------------------------------
+Validator = Callable[[Mapping[str, Any], dict[str, Any]], None]
+
+
 def _none(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     pass
 
@@ -114,7 +146,7 @@ def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
                             "protocol")
     out["protocol"] = proto
     name = msg.get("name")
-    out["name"] = None if name is None else clean_text(name, "name", MAX_NAME)
+    out["name"] = None if name is None else clean_name(name)
     token = msg.get("seat_token")
     if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN):
         raise ProtocolError(f"seat_token must be the text from your welcome message or null, got {_kind(token)}")
@@ -135,14 +167,16 @@ def _add_bot(msg: Mapping[str, Any], out: dict[str, Any], game: str | None = Non
         raise ProtocolError(f"level must be one of {', '.join(levels)}, got {level!r}")
     out["level"] = level
     name = msg.get("name")
-    out["name"] = None if name is None else clean_text(name, "name", MAX_NAME)
+    out["name"] = None if name is None else clean_name(name)
 
 
-def _remove_bot(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
-    player = msg.get("player")
-    if not isinstance(player, str) or not 0 < len(player) <= 16:
-        raise ProtocolError(f"remove_bot needs \"player\": the bot's player id, got {_kind(player)}")
-    out["player"] = player
+def _player_field(kind: str, whose: str) -> Validator:
+    def check(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+        player = msg.get("player")
+        if not isinstance(player, str) or not 0 < len(player) <= 16:
+            raise ProtocolError(f"{kind} needs \"player\": {whose} player id, got {_kind(player)}")
+        out["player"] = player
+    return check
 
 
 def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
@@ -150,10 +184,10 @@ def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     out["since"] = None if since is None else _int(since, "since", 0)
 
 
-Validator = Callable[[Mapping[str, Any], dict[str, Any]], None]
 MESSAGE_TYPES: dict[str, Validator] = {
     "hello": _hello, "start": _none, "restart": _none, "end_game": _none, "leave": _none, "join": _none,
-    "chat": _chat, "add_bot": _add_bot, "remove_bot": _remove_bot, "sync": _sync, "ping": _none,
+    "chat": _chat, "add_bot": _add_bot, "remove_bot": _player_field("remove_bot", "the bot's"),
+    "remove_player": _player_field("remove_player", "the"), "sync": _sync, "ping": _none,
 }
 """The shell's message types (every game) and their field validators."""
 
@@ -194,9 +228,12 @@ def parse_message(text: str | bytes, game: str | None = None) -> dict[str, Any]:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError(f"message too big: {size} bytes, at most {MAX_MESSAGE_BYTES}", "too_big")
     try:
-        msg = json.loads(text)
+        msg = safejson.loads(text)
+    except json.JSONDecodeError as e:
+        raise ProtocolError(f"not valid JSON: {e.msg} at character {e.pos}; send one JSON object per message",
+                            "bad_json") from None
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("not valid JSON: send one JSON object per message", "bad_json") from None
+        raise ProtocolError("not valid JSON (not UTF-8 text): send one JSON object per message", "bad_json") from None
     if not isinstance(msg, dict):
         raise ProtocolError(f"a message must be a JSON object, got {_kind(msg)}", "bad_json")
     ref = parse_ref(msg)
@@ -243,7 +280,8 @@ class TokenBucket:
 
 
 # -- room options ----------------------------------------------------------------------
-COMMON_OPTIONS: dict[str, Any] = {"game": DEFAULT_GAME, "name": None, "private": False, "bots": []}
+COMMON_OPTIONS: dict[str, Any] = {"game": DEFAULT_GAME, "name": None, "private": False, "bots": [],
+                                  "seat_grace_seconds": 180}
 """The options of every room; the rest are the game's (:attr:`ricochet.games.Game.default_options`)."""
 DEFAULT_OPTIONS: dict[str, Any] = COMMON_OPTIONS | dict(GAMES[DEFAULT_GAME].default_options)
 """The options of a Ricochet Robots room (the default game)."""
@@ -277,6 +315,8 @@ def normalize_options(raw: object) -> dict[str, Any]:
         if opts["name"] is not None:
             opts["name"] = clean_text(opts["name"], "name", MAX_ROOM_NAME, allow_empty=True) or None
         _bool(opts["private"], "private")
+        if opts["seat_grace_seconds"] is not None:
+            opts["seat_grace_seconds"] = _int(opts["seat_grace_seconds"], "seat_grace_seconds", *SEAT_GRACE)
         bots = opts["bots"]
         if not isinstance(bots, list) or len(bots) > MAX_BOTS:
             raise ProtocolError(f"bots must be a list of at most {MAX_BOTS} bots like {{\"level\": \"expert\"}}")

@@ -11,13 +11,18 @@ particular game.
 
 A :class:`Session` is one connection (a WebSocket, or an in-process pipe for
 bots) speaking the protocol of ``docs/protocol.md``.  The
-:class:`RoomManager` holds the rooms, loads every unfinished room from the
-database at start and resumes it.
+:class:`RoomManager` holds the rooms in use: a room is loaded from the
+database when someone needs it (a connection, a request), unloaded once
+nobody has been connected to it for a while, and deleted when it never
+started and nobody came (:class:`~ricochet.server.limits.ServerLimits`).
+Nothing is loaded at start: a room resumes when its players come back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import itertools
 import json
 import logging
 import random
@@ -30,10 +35,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games import Game, GameError, Job, Query, get_game
+from ..games.table import name_key
 from . import protocol as P
+from .limits import Buckets, ServerLimits
 from .protocol import ProtocolError
 from .solving import SolverService
-from .storage import RoomRow, SeatRow, Storage, hash_token
+from .storage import REVOKED, RoomRow, SeatRow, Storage, hash_token, revoked
 
 log = logging.getLogger("ricochet.server")
 
@@ -43,6 +50,8 @@ BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", 
              "Lovelace", "Shannon")
 SEND_QUEUE = 2000
 """Messages queued for a slow connection before it is dropped."""
+MAX_SEAT_ROWS = 64
+"""Seats a room keeps; beyond, the oldest seat of someone no longer in the game is given up."""
 
 ConfigFactory = Callable[[Mapping[str, Any], int, int], Any]
 """``(options, room seed, game number) → config`` (default :func:`protocol.config_for`)."""
@@ -54,6 +63,23 @@ def new_room_id() -> str:
 
 def dumps(msg: Mapping[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+class Refused(Exception):
+    """The server will not do this now (too many rooms, connections …): ``status`` for
+    HTTP, ``close_code`` for a socket, ``code`` and ``message`` for the client,
+    ``retry_after`` seconds if known."""
+
+    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None, *,
+                 close_code: int = 1013) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message, self.retry_after = status, code, message, retry_after
+        self.close_code = close_code
+
+
+def public_options(row: RoomRow) -> dict[str, Any]:
+    """A room's options as anyone may see them (not how its bots were asked for)."""
+    return {k: v for k, v in row.options.items() if k != "bots"} | {"name": row.name, "game": row.game_name}
 
 
 @dataclass
@@ -91,10 +117,10 @@ class Room:
         self.version = 0
         self.game_start_version = 0
         """Version of the ``game_reset`` that opened the current game (0 for the first game)."""
-        self.log: list[tuple[int, str]] = []
-        """The current game's public events (``game_reset`` included) with their versions, as JSON
-        text: strings are not tracked by the garbage collector, whose full passes would otherwise
-        scan every event of every room (pauses of a tenth of a second under load)."""
+        self.log: deque[tuple[int, str]] = deque(maxlen=P.MISSED_LIMIT)
+        """The current game's last public events (``game_reset`` included) with their versions, as
+        JSON text (what ``missed`` can send, no more): strings are not tracked by the garbage
+        collector, whose full passes would otherwise scan every event of every room."""
         self.seats: dict[str, Seat] = {s.player_id: s for s in seats}
         self.sessions: set[Session] = set()
         self.lock = asyncio.Lock()
@@ -105,25 +131,41 @@ class Room:
         """Keys of finished jobs that only warmed the cache (not run again)."""
         self.tasks: set[asyncio.Task[Any]] = set()
         self.ticker: asyncio.Task[None] | None = None
+        self.attached = 0
+        """Connections of people (not bots) holding this room, welcomed or not: it is not unloaded meanwhile."""
+        self.idle_since = manager.now()
+        """When the last person's connection ended (or the room was loaded)."""
+        self.last_event_at = row.created
+        self.away: dict[str, float] = {}
+        """Seated people without a connection, since when (their seat expires after the grace period)."""
+        self.unloaded = False
 
     # -- loading ----------------------------------------------------------------------------
-    def load_events(self, rows: list[Any]) -> None:
-        """Fold the stored log of the current game (rows of :class:`EventRow`, in order)."""
+    def load_events(self, rows: list[Any], last_version: int = 0) -> None:
+        """Fold the stored log of the current game (rows of :class:`EventRow`, in order);
+        ``last_version`` is the room's last version (of any game)."""
         kind = self.kind
         state = kind.new(self.config)
+        self.version = last_version
+        keep_from = (rows[-1].seq if rows else 0) - P.MISSED_LIMIT  # only these go into self.log
         for r in rows:
             self.version = max(self.version, r.seq)
             if r.game != self.game:
                 continue
             if r.payload["type"] == "game_reset":
                 self.game_start_version = r.seq
-                text = dumps(r.payload)
+                text = dumps(r.payload) if r.seq > keep_from else ""
             else:
                 event = kind.event_from_dict(r.payload)
                 state = kind.evolve(state, event)
-                text = dumps(kind.public_event(event))
-            self.log.append((r.seq, text))
+                text = dumps(kind.public_event(event)) if r.seq > keep_from else ""
+            if r.seq > keep_from:
+                self.log.append((r.seq, text))
+            self.last_event_at = max(self.last_event_at, float(r.payload.get("at", 0.0)))
         self.state = state
+        now = self.manager.now()
+        self.away = {p.id: now for p in kind.players(state)
+                     if p.seated and p.id in self.seats and not self.seats[p.id].bot}
 
     @property
     def status(self) -> str:
@@ -167,8 +209,12 @@ class Room:
         }
 
     def public_options(self) -> dict[str, Any]:
-        return {k: v for k, v in self.options.items() if k != "bots"} | {"name": self.name,
-                                                                         "game": self.kind.name}
+        return public_options(self.row())
+
+    def row(self) -> RoomRow:
+        """The room as stored (its status and game of now)."""
+        return RoomRow(self.id, self.name, self.options, self.private, self.status, self.game, self.seed,
+                       self.created, self.created, self.kind.name, self.kind.version)
 
     def missed(self, since: int | None) -> list[dict[str, Any]] | None:
         if since is None or since < self.game_start_version or since > self.version:
@@ -194,6 +240,8 @@ class Room:
             await self._act_locked(action)
 
     async def _act_locked(self, action: Any) -> list[Any]:
+        if self.unloaded:  # a stale reference: the room lives on in a newer object (or nowhere)
+            raise ProtocolError("this room was closed for a moment: reconnect", "server_restarting")
         now = self.manager.now()
         _, due = self.kind.tick(self.state, now)
         if due:
@@ -203,11 +251,15 @@ class Room:
         return events
 
     async def tick(self) -> None:
-        """Let time pass: run out clocks that are due."""
+        """Let time pass: run out clocks that are due, free the seats of people away too long."""
         async with self.lock:
-            _, events = self.kind.tick(self.state, self.manager.now())
+            if self.unloaded:
+                return
+            now = self.manager.now()
+            _, events = self.kind.tick(self.state, now)
             if events:
                 await self._commit(events)
+            await self._expire_seats(now)
 
     async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None) -> None:
         """Persist events, then fold, broadcast and react to them.  With ``reset_to``
@@ -244,10 +296,11 @@ class Room:
         append.result()  # the database's error, if any: nothing was stored and nothing changes
         if reset_to is not None:
             self.game = reset_to
-            self.log = []
+            self.log.clear()
             self.game_start_version = self.version + 1
             self.warmed.clear()
         now = self.manager.now()
+        self.last_event_at = max(self.last_event_at, now)
         presence_changed = False
         for payload, text, st in zip(payloads, texts, states, strict=True):
             self.version += 1
@@ -292,8 +345,8 @@ class Room:
             log.error("room %s: a job failed", self.id, exc_info=task.exception())
 
     async def _run_job(self, job: Job) -> None:
-        try:
-            result = await self.manager.solver.run(job)
+        try:  # shielded: the future is shared (same key, other rooms, bots); leaving must not cancel it
+            result = await asyncio.shield(self.manager.solver.run(job))
         finally:
             self.jobs.pop(job.key, None)
         async with self.lock:
@@ -321,10 +374,22 @@ class Room:
         if self.ticker is None:
             self.ticker = asyncio.ensure_future(self._tick_loop())
 
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` has something to do: the game's next clock or a seat's grace running out."""
+        times = [t for t in (self.kind.deadline(self.state), self.seat_deadline()) if t is not None]
+        return min(times, default=None)
+
+    def stop(self) -> None:
+        """Cancel the ticker and background tasks (the room is unloaded or the server stops)."""
+        if self.ticker is not None:
+            self.ticker.cancel()
+        for t in list(self.tasks):
+            t.cancel()
+
     async def _tick_loop(self) -> None:
         while True:
             self.wake.clear()
-            deadline = self.kind.deadline(self.state)
+            deadline = self.next_deadline()
             if deadline is None:
                 await self.wake.wait()
                 continue
@@ -347,7 +412,7 @@ class Room:
     def seat_by_token(self, token: str) -> Seat | None:
         h = hash_token(token)
         for seat in self.seats.values():
-            if secrets.compare_digest(seat.token_hash, h):
+            if not revoked(seat.token_hash) and secrets.compare_digest(seat.token_hash, h):
                 return seat
         return None
 
@@ -365,9 +430,14 @@ class Room:
     async def add_seat(self, name: str, *, bot: bool = False, level: str | None = None) -> tuple[Seat, str]:
         """Seat a new player (``Join``): the seat and its secret token.  Locked by the caller."""
         self._check_room_for(bot)
-        pid = f"{'b' if bot else 'p'}{len(self.seats) + 1}"
+        players = self.kind.players(self.state)
+        if len(players) >= P.MAX_PLAYERS_PER_GAME:  # who left keeps a line in the game: join/leave cycles add up
+            raise ProtocolError(f"{len(players)} different players have sat in this game, the most it keeps: "
+                                "watch as a spectator, or join the next game", "full")
+        pid = f"{'b' if bot else 'p'}{self._next_seat_number()}"
         now = self.manager.now()
         self.kind.apply(self.state, self.kind.join(pid, name), now)  # refuse before anything is stored
+        await self._reclaim_seat()
         token = self.bot_token(pid) if bot else secrets.token_urlsafe(24)
         seat = Seat(pid, name, hash_token(token), bot, level, now)
         await self.manager.storage.add_seat(self.id, SeatRow(pid, name, seat.token_hash, bot, level, now))
@@ -375,14 +445,102 @@ class Room:
         await self._act_locked(self.kind.join(pid, name))
         return seat, token
 
+    def _next_seat_number(self) -> int:
+        numbers = [int(p[1:]) for p in self.seats if p[1:].isdigit()]
+        return max(numbers, default=0) + 1
+
+    async def _reclaim_seat(self) -> None:
+        """Keep at most :data:`MAX_SEAT_ROWS` seats: give up the oldest seat of a person no
+        longer in the game (who left the lobby), or refuse (``full``)."""
+        if len(self.seats) < MAX_SEAT_ROWS:
+            return
+        in_game = {p.id for p in self.kind.players(self.state)}
+        online = {s.player for s in self.sessions}
+        old = [s for s in self.seats.values() if not s.bot and s.player_id not in in_game
+               and s.player_id not in online]
+        if not old:
+            raise ProtocolError(f"this room has kept {len(self.seats)} seats, the most it may: "
+                                "watch as a spectator", "full")
+        oldest = min(old, key=lambda s: (s.created, s.player_id))
+        await self.manager.storage.delete_seat(self.id, oldest.player_id)
+        del self.seats[oldest.player_id]
+
     def bot_name(self, level: str) -> str:
-        taken = {p.name.casefold() for p in self.kind.players(self.state) if p.seated}
+        taken = {name_key(p.name) for p in self.kind.players(self.state) if p.seated}
         label = self.kind.bot_name(level)
         for n in BOT_NAMES:
             name = f"{n} ({label})"
-            if name.casefold() not in taken:
+            if name_key(name) not in taken:
                 return name
-        return f"Bot {len(self.seats) + 1} ({label})"
+        return f"Bot {self._next_seat_number()} ({label})"
+
+    # -- people coming and going ---------------------------------------------------------------------
+    def humans_online(self) -> set[str]:
+        """Players with a welcomed connection of a person (not a bot)."""
+        return {s.player for s in self.sessions if s.player is not None and not s.bot}
+
+    def grace(self) -> float | None:
+        """Seconds a seated person may be away before their seat is freed (``None``: never)."""
+        g = self.options.get("seat_grace_seconds", P.COMMON_OPTIONS["seat_grace_seconds"])
+        return None if g is None else float(g)
+
+    def seat_deadline(self) -> float | None:
+        """When the next seat of someone away expires.  Seats expire only while someone
+        else is here to wait for them: in an empty room nobody is kept waiting."""
+        grace = self.grace()
+        if grace is None or not self.away or not self.humans_online() or self.status == "over":
+            return None
+        return min(self.away.values()) + grace
+
+    def came(self, session: Session) -> None:
+        """A person's connection was welcomed (bots are never away)."""
+        if session.bot:
+            return
+        if not self.humans_online():  # the grace of those away counts from when someone is here
+            now = self.manager.now()
+            self.away = dict.fromkeys(self.away, now)
+        if session.player is not None:
+            self.away.pop(session.player, None)
+        self.wake.set()
+
+    def went(self, session: Session) -> None:
+        """A welcomed connection ended: its player is away if it was their last one."""
+        if session.bot or session.player is None:
+            return
+        p = session.player
+        if self.seated(p) and p not in self.humans_online():
+            self.away[p] = self.manager.now()
+            self.wake.set()
+
+    async def _expire_seats(self, now: float) -> None:
+        """Free the seats of people away for longer than the grace period (``Leave``).  Locked."""
+        deadline = self.seat_deadline()
+        if deadline is None or now < deadline:
+            return
+        grace = self.grace()
+        assert grace is not None
+        online = self.humans_online()
+        for p, since in sorted(self.away.items(), key=lambda kv: kv[1]):
+            if p in online or not self.seated(p):
+                self.away.pop(p, None)
+            elif now >= since + grace:
+                self.away.pop(p, None)
+                log.info("room %s: %s was away %.0f s: seat freed", self.id, p, now - since)
+                await self._act_locked(self.kind.leave(p))
+
+    async def remove_player(self, player: str) -> None:
+        """The host sends a person away: their seat is freed and its token stops working."""
+        async with self.lock:
+            seat = self.seats[player]
+            await self.manager.storage.revoke_seat(self.id, player)
+            seat.token_hash = REVOKED + player
+            self.away.pop(player, None)
+            if self.seated(player) and self.status != "over":
+                await self._act_locked(self.kind.leave(player))
+        for s in list(self.sessions):
+            if s.player == player:
+                s.error("removed", "the host removed you from this game: you may watch, or join again")
+                s.close(4403, "removed by the host")
 
     async def add_bot(self, level: str, name: str | None = None) -> Seat:
         if level not in self.kind.bot_levels:
@@ -433,22 +591,32 @@ class Session:
     """One connection to a room, whatever carries it (WebSocket or in-process).
 
     ``send`` queues a text for the client and returns ``False`` when the queue
-    is full; ``close(code, reason)`` ends the connection after what is queued."""
+    is full; ``close(code, reason)`` ends the connection after what is queued.
+    ``address`` is the client's (for the per-address rate limit; ``None``: in
+    process); ``bot``: one of the server's own bots (never away, never keeps a
+    room loaded).  A session holds its room from creation to :meth:`disconnect`."""
+
+    _numbers = itertools.count(1)
 
     def __init__(self, manager: RoomManager, room: Room, send: Callable[[str], bool],
-                 close: Callable[[int, str], None]) -> None:
+                 close: Callable[[int, str], None], *, address: str | None = None, bot: bool = False) -> None:
         self.manager = manager
         self.room = room
         self._send = send
         self._close = close
+        self.address = address
+        self.bot = bot
+        self.number = next(Session._numbers)
         self.player: str | None = None
         self.name: str | None = None
         self.spectator = False
         self.protocol = P.PROTOCOL_VERSION
         self.welcomed = False
         self.closed = False
-        self.bucket = P.TokenBucket(manager.rate[0], manager.rate[1])
         self.drops: deque[float] = deque()
+        self._holds_room = not bot
+        if self._holds_room:
+            room.attached += 1
 
     # -- output ---------------------------------------------------------------------------------
     def deliver(self, text: str) -> None:
@@ -471,18 +639,34 @@ class Session:
             self._close(code, reason)
 
     def disconnect(self) -> None:
-        """The connection is gone: stop broadcasting to it."""
+        """The connection is gone: stop broadcasting to it, let go of the room."""
         self.closed = True
-        if self in self.room.sessions:
-            self.room.sessions.discard(self)
-            self.room.broadcast_presence()
+        room = self.room
+        if self._holds_room:
+            self._holds_room = False
+            room.attached -= 1
+            if not room.attached:
+                room.idle_since = self.manager.now()
+        if self in room.sessions:
+            room.sessions.discard(self)
+            room.went(self)
+            room.broadcast_presence()
+
+    def _allowed(self) -> bool:
+        """Rate limits: the client address's bucket, then the seat's (every connection of a seat
+        shares it) or, for spectators and before ``hello``, the connection's own."""
+        m = self.manager
+        if self.address is not None and not m.address_buckets.take(self.address):
+            return False
+        key = ("seat", self.room.id, self.player) if self.player is not None else ("connection", self.number)
+        return m.message_buckets.take(key)
 
     # -- input ------------------------------------------------------------------------------------
     async def receive(self, text: str | bytes) -> None:
         """Handle one frame from the client: an answer, an error message, or broadcast events."""
         if self.closed:
             return
-        if not self.bucket.take():
+        if not self._allowed():
             now = time.monotonic()
             self.drops.append(now)
             while self.drops and self.drops[0] < now - P.FLOOD_WINDOW:
@@ -491,8 +675,11 @@ class Session:
                 self.error("rate_limited", "too many messages: closing the connection")
                 self.close(4429, "rate limit")
                 return
-            self.error("rate_limited", f"too many messages: at most {P.RATE_BURST} at once and "
-                                       f"{P.RATE_PER_SECOND:g} per second; this one was dropped")
+            limits = self.manager.limits
+            self.error("rate_limited", f"too many messages: at most {limits.message_burst} at once and "
+                                       f"{limits.message_rate:g} per second per player (and "
+                                       f"{limits.address_rate:g} per second from one address); "
+                                       "this one was dropped")
             return
         ref: object = None
         try:
@@ -536,7 +723,7 @@ class Session:
                                     "to join as a new player", "bad_token")
             self.player, self.name, token_out = seat.player_id, seat.name, msg["seat_token"]
             me = room.player(seat.player_id)
-            if me is not None and not me.seated and room.status != "over" and not seat.bot:
+            if (me is None or not me.seated) and room.status != "over" and not seat.bot:
                 try:
                     await room.act(kind.join(seat.player_id, seat.name))  # back after a leave
                 except GameError:
@@ -555,7 +742,10 @@ class Session:
                     await room.add_bot(b["level"], b.get("name"))
         chat = await self.manager.storage.recent_chat(room.id, P.CHAT_HISTORY)
         async with room.lock:  # no event may slip between the welcome's state and the next broadcast
+            if self.closed:  # gone while we waited
+                return
             self.welcomed = True
+            room.came(self)
             room.sessions.add(self)
             welcome = {
                 "type": "welcome", "protocol": self.protocol, "server_time": self.manager.now(),
@@ -633,6 +823,19 @@ class Session:
                 raise GameError(f"{bot.name} is not seated", "not_seated")
             await room.act(game.leave(bot.player_id))
             self.manager.stop_bot(room, bot.player_id)
+        elif kind == "remove_player":
+            me = self._host()
+            seat = room.seats.get(msg["player"])
+            if seat is None or revoked(seat.token_hash):
+                raise ProtocolError(f"{msg['player']!r} is not a player of this room")
+            if seat.player_id == me:
+                raise GameError("you cannot remove yourself: leave instead", "not_host")
+            if seat.bot:
+                if room.seated(seat.player_id):
+                    await room.act(game.leave(seat.player_id))
+                self.manager.stop_bot(room, seat.player_id)
+            else:
+                await room.remove_player(seat.player_id)
         else:  # the game's own messages (parse_message let through only those it takes)
             action = game.parse_action(room.state, self.player or "", msg)
             if isinstance(action, Query):
@@ -643,20 +846,24 @@ class Session:
 
 
 class RoomManager:
-    """All rooms of the server.
+    """The rooms of the server that are in use, loaded from the database on demand.
 
     ``now`` is the clock (seconds since the epoch; inject a fake one in tests);
-    with ``realtime=False`` no ticker tasks run and the caller calls
-    :meth:`tick_all` after moving its clock.  ``bot_speed`` scales the bots'
-    thinking and move delays (0: instant)."""
+    with ``realtime=False`` no ticker or sweeper tasks run and the caller calls
+    :meth:`tick_all` (and :meth:`sweep`) after moving its clock.  ``bot_speed``
+    scales the bots' thinking and move delays (0: instant).  ``limits`` bound
+    rooms, connections and message rates; ``rate`` (messages per second,
+    burst) overrides its per-seat rate."""
 
     def __init__(self, storage: Storage, *, now: Callable[[], float] = time.time, realtime: bool = True,
                  solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                  config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None,
-                 rate: tuple[float, int] = (P.RATE_PER_SECOND, P.RATE_BURST)) -> None:
+                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None) -> None:
         self.storage = storage
-        self.rate = rate
-        """Per connection: messages per second and burst (the token bucket)."""
+        limits = limits or ServerLimits()
+        if rate is not None:
+            limits = dataclasses.replace(limits, message_rate=rate[0], message_burst=rate[1])
+        self.limits = limits
         self.now = now
         self.realtime = realtime
         self.solver = solver or SolverService()
@@ -665,22 +872,88 @@ class RoomManager:
         self.config_factory = config_factory
         self.rng = rng or random.Random()
         self.rooms: dict[str, Room] = {}
+        """The rooms in memory (at most ``limits.max_rooms``)."""
         self.bots: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.message_buckets = Buckets(limits.message_rate, limits.message_burst)
+        self.address_buckets = Buckets(limits.address_rate, limits.address_burst)
+        self.room_buckets = Buckets(limits.rooms_per_minute / 60, limits.room_burst)
+        self.connections: dict[str, int] = {}
+        """Open WebSocket connections by client address."""
+        self.closing = False
+        """Set once the server is stopping: new connections are turned away."""
+        self._sweeper: asyncio.Task[None] | None = None
 
+    # -- the life of the server ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Load and resume every room whose game is not over."""
-        for row in await self.storage.active_rooms():
-            try:
-                await self._load(row)
-            except Exception:
-                log.exception("room %s could not be resumed", row.id)
+        """Start sweeping idle and expired rooms.  No room is loaded now: each is
+        loaded, and resumes, when someone comes back to it."""
+        if self.realtime and self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep_loop())
 
+    async def announce_restart(self, timeout: float = 1.0) -> None:
+        """Tell every connected person the server is stopping (``server_restarting``,
+        then close 1012) and give their connections up to ``timeout`` s to say it."""
+        self.closing = True
+        for room in list(self.rooms.values()):
+            for s in list(room.sessions):
+                if not s.bot:
+                    s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                    s.close(1012, "server restarting")
+        end = time.monotonic() + timeout
+        while any(self.connections.values()) and time.monotonic() < end:
+            await asyncio.sleep(0.02)
+
+    async def close(self) -> None:
+        self.closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for task in list(self.bots.values()):
+            task.cancel()
+        for room in self.rooms.values():
+            for s in list(room.sessions):
+                s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                s.close(1012, "server restarting")
+            room.stop()
+        tasks = [*self.bots.values(), *(r.ticker for r in self.rooms.values() if r.ticker)]
+        tasks += [t for r in self.rooms.values() for t in r.tasks]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.bots.clear()
+
+    # -- connections ----------------------------------------------------------------------------------
+    def admit(self, address: str) -> Refused | None:
+        """Count a new connection from ``address``, or say why it is refused."""
+        if self.closing:
+            return Refused(503, "server_restarting", "the server is restarting: reconnect in a moment",
+                           close_code=1012)
+        lim = self.limits
+        if lim.max_connections and sum(self.connections.values()) >= lim.max_connections:
+            return Refused(503, "server_full", f"the server has {lim.max_connections} connections open, "
+                                               "the most it takes: try again in a minute")
+        if lim.connections_per_address and self.connections.get(address, 0) >= lim.connections_per_address:
+            return Refused(429, "too_many_connections",
+                           f"{lim.connections_per_address} connections are open from your address, the most "
+                           "allowed: close a tab (one connection per room is enough)", close_code=4429)
+        self.connections[address] = self.connections.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        """A connection counted by :meth:`admit` ended."""
+        n = self.connections.get(address, 0) - 1
+        if n > 0:
+            self.connections[address] = n
+        else:
+            self.connections.pop(address, None)
+
+    # -- rooms -------------------------------------------------------------------------------------------
     async def _load(self, row: RoomRow) -> Room:
+        await self._make_space()
         seats = [Seat(s.player_id, s.name, s.token_hash, s.bot, s.level, s.created)
                  for s in await self.storage.seats(row.id)]
         room = Room(self, row, seats)
-        room.load_events(await self.storage.events(row.id))
+        room.load_events(await self.storage.events(row.id, row.game), await self.storage.last_version(row.id))
         self.rooms[room.id] = room
         self._activate(room)
         return room
@@ -690,28 +963,35 @@ class RoomManager:
             room.start_ticker()
         room.schedule_jobs()
         for seat in room.seats.values():
-            p = room.state.player(seat.player_id)
-            if seat.bot and p is not None and p.seated:
+            if seat.bot and room.seated(seat.player_id):
                 self.start_bot(room, seat, room.bot_token(seat.player_id))
 
-    async def close(self) -> None:
-        for task in list(self.bots.values()):
-            task.cancel()
-        for room in self.rooms.values():
-            for s in list(room.sessions):
-                s.error("server_restarting", "the server is restarting: reconnect in a moment")
-                s.close(1012, "server restarting")
-            if room.ticker is not None:
-                room.ticker.cancel()
-            for t in list(room.tasks):
-                t.cancel()
-        tasks = [*self.bots.values(), *(r.ticker for r in self.rooms.values() if r.ticker)]
-        tasks += [t for r in self.rooms.values() for t in r.tasks]
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self.bots.clear()
+    async def _make_space(self) -> None:
+        """Below ``max_rooms`` rooms in memory: unload the rooms idle longest, or :class:`Refused`."""
+        cap = self.limits.max_rooms
+        if not cap or len(self.rooms) < cap:
+            return
+        for room in sorted((r for r in self.rooms.values() if not r.attached), key=lambda r: r.idle_since):
+            await self.unload(room)
+            if len(self.rooms) < cap:
+                return
+        raise Refused(503, "server_full", f"the server has {cap} rooms in use, the most it holds: "
+                                          "try again in a few minutes")
 
-    async def create_room(self, options: Mapping[str, Any]) -> Room:
-        """A new room with normalised ``options`` (see :func:`protocol.normalize_options`), bots seated."""
+    async def create_room(self, options: Mapping[str, Any], address: str | None = None) -> Room:
+        """A new room with normalised ``options`` (see :func:`protocol.normalize_options`), bots
+        seated; :class:`Refused` when ``address`` created too many lately or the server has too
+        many rooms waiting for players."""
+        lim = self.limits
+        if address is not None and not self.room_buckets.take(address):
+            wait = self.room_buckets.wait(address)
+            raise Refused(429, "rate_limited", f"too many rooms created from your address: at most {lim.room_burst} "
+                                               f"at once, then {lim.rooms_per_minute:g} a minute; try again in "
+                                               f"{max(1, round(wait))} s", retry_after=wait)
+        if lim.max_lobby_rooms and await self.storage.count_lobby_rooms() >= lim.max_lobby_rooms:
+            raise Refused(503, "server_full", f"{lim.max_lobby_rooms} rooms are waiting for players, the most "
+                                              "this server keeps: join one of them, or try again later")
+        await self._make_space()
         now = self.now()
         rid = new_room_id()
         kind = get_game(options.get("game", P.DEFAULT_OPTIONS["game"]))
@@ -725,18 +1005,19 @@ class RoomManager:
         return room
 
     async def get_room(self, room_id: str) -> Room | None:
-        """The room (from memory, or loaded from the database: finished rooms too)."""
+        """The room (from memory, or loaded from the database: finished rooms too);
+        :class:`Refused` when memory is full of rooms in use."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
-        if not (0 < len(room_id) <= 16) or not all(c in ROOM_ID_ALPHABET for c in room_id):
+        if not valid_room_id(room_id):
             return None
         fut = self._loading.get(room_id)
         if fut is None:
             fut = asyncio.ensure_future(self._fetch(room_id))
             self._loading[room_id] = fut
             fut.add_done_callback(lambda _: self._loading.pop(room_id, None))
-        return await fut
+        return await asyncio.shield(fut)  # a caller that gives up does not cancel the others' load
 
     async def _fetch(self, room_id: str) -> Room | None:
         row = await self.storage.get_room(room_id)
@@ -744,7 +1025,67 @@ class RoomManager:
             return None
         return await self._load(row)
 
+    async def room_row(self, room_id: str) -> RoomRow | None:
+        """The room's stored description, without loading it (replays)."""
+        if not valid_room_id(room_id):
+            return None
+        return await self.storage.get_room(room_id)
+
+    async def unload(self, room: Room) -> bool:
+        """Let go of a room nobody is connected to: its ticker, jobs and bots stop, its
+        memory is freed; it is loaded again on use.  False if someone came meanwhile."""
+        async with room.lock:
+            if self.rooms.get(room.id) is not room or room.attached:
+                return False
+            room.unloaded = True
+            del self.rooms[room.id]
+            room.stop()
+            for key in [k for k in self.bots if k[0] == room.id]:
+                self.stop_bot(room, key[1])
+        for s in list(room.sessions):  # the bots' in-process connections
+            s.disconnect()
+        return True
+
+    def abandoned(self, room: Room, now: float) -> bool:
+        """A room that never started, with nobody connected and nothing happening for ``lobby_ttl_seconds``."""
+        ttl = self.limits.lobby_ttl_seconds
+        return bool(ttl) and room.game == 1 and room.status == "lobby" and not room.attached \
+            and now - max(room.last_event_at, room.idle_since, room.created) >= ttl
+
+    async def sweep(self) -> None:
+        """Unload rooms idle for ``idle_seconds``, delete rooms abandoned before their
+        first start (in memory and in the database), forget full rate buckets."""
+        now = self.now()
+        lim = self.limits
+        for room in list(self.rooms.values()):
+            if room.attached:
+                continue
+            if self.abandoned(room, now):
+                if await self.unload(room):
+                    await self.storage.delete_room(room.id)
+                    log.info("room %s expired: never started, nobody came", room.id)
+            elif lim.idle_seconds and now - room.idle_since >= lim.idle_seconds:
+                await self.unload(room)
+        if lim.lobby_ttl_seconds:
+            for rid in await self.storage.stale_lobby_rooms(now - lim.lobby_ttl_seconds, limit=200):
+                if rid not in self.rooms and rid not in self._loading:
+                    await self.storage.delete_room(rid)
+                    log.info("room %s expired: never started, nobody came", rid)
+        for buckets in (self.message_buckets, self.address_buckets, self.room_buckets):
+            buckets.prune()
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds or 10.0)
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sweeping idle rooms failed; trying again later")
+
     def public_rooms(self) -> list[dict[str, Any]]:
+        """Public rooms in use (in memory) that are not over, newest first."""
         rooms = [r for r in self.rooms.values() if not r.private and r.status != "over"]
         rooms.sort(key=lambda r: r.created, reverse=True)
         return [r.summary() for r in rooms[:100]]
@@ -777,3 +1118,8 @@ class RoomManager:
         task = self.bots.pop((room.id, player_id), None)
         if task is not None:
             task.cancel()
+
+
+def valid_room_id(room_id: str) -> bool:
+    """Could this be a room id (not too long, only the id alphabet)?"""
+    return 0 < len(room_id) <= 16 and all(c in ROOM_ID_ALPHABET for c in room_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import Any
 
 from ..cli import CliError, add_command, out
 from .storage import default_database_url, normalize_url
@@ -18,16 +19,33 @@ def build_serve(parser: argparse.ArgumentParser) -> None:
                              "postgresql://user:pass@host/db (default: ricochet.db in $RICOCHET_DATA_DIR, "
                              "$XDG_DATA_HOME/ricochet or ~/.local/share/ricochet)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                        help="change one of the server's limits, e.g. rooms_per_minute=10 or max_connections=20000 "
+                             "(0 turns a limit off; the names are those of ricochet.server.limits.ServerLimits)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help="another site whose pages may open game sockets, e.g. https://example.org "
+                             "(the server's own pages always may)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .limits import ServerLimits, parse_limit
     from .storage import Storage, StorageError
 
     if not 0 < args.port < 65536:
         raise CliError(f"--port must be from 1 to 65535, got {args.port}")
+    limits = ServerLimits()
+    try:
+        for text in args.limit:
+            limits = parse_limit(text, limits)
+    except ValueError as e:
+        raise CliError(f"--limit: {e}") from None
+    origins = tuple(o.rstrip("/") for o in args.allow_origin)
+    bad = next((o for o in origins if not o.startswith(("http://", "https://"))), None)
+    if bad is not None:
+        raise CliError(f"--allow-origin takes a page's origin like https://example.org, got {bad!r}")
     url = normalize_url(args.database or default_database_url())
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.log_level != "debug":
@@ -49,7 +67,7 @@ def run_serve(args: argparse.Namespace) -> int:
     # (measured: p99 move-to-broadcast latency several times lower under load) for little overhead.
     import sys
     sys.setswitchinterval(0.001)
-    app = create_app(url)
+    app = create_app(url, limits=limits, allowed_origins=origins)
     # The garbage collector's full (generation 2) passes stop the event loop for as long as they scan
     # every tracked object: ~100 ms with a few hundred rooms in play, every couple of seconds under
     # load, and every move in flight waits.  Everything imported so far (modules, classes, functions:
@@ -64,12 +82,32 @@ def run_serve(args: argparse.Namespace) -> int:
     from sqlalchemy.engine import make_url
     out(f"ricochet: database {make_url(url).render_as_string(hide_password=True)}")
     out(f"ricochet: open http://{shown}:{args.port}/ in your browser (Ctrl+C to stop)")
+    # h11 parses HTTP: it refuses a request line or headers over 16 KiB as they come, where
+    # httptools would keep reading a header of any length into memory.  Sockets are unaffected
+    # (they leave HTTP at the upgrade) and HTTP requests are few (lobby, room creation, replays).
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
+                            timeout_graceful_shutdown=3, http="h11")
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                    timeout_graceful_shutdown=3)
+        _serve(app, config)
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e}") from None
     return 0
+
+
+def _serve(app: Any, config: Any) -> None:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn that tells every player "server_restarting" before it closes their connections
+        (on SIGINT or SIGTERM uvicorn's own shutdown closes them at once, saying nothing)."""
+
+        async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            manager = getattr(app.state, "manager", None)
+            if manager is not None:
+                await manager.announce_restart()
+            await super().shutdown(sockets)
+
+    Server(config).run()
 
 
 add_command("serve", "start the web server: play in the browser with friends and bots", build_serve, run_serve)

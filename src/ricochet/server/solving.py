@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -25,6 +26,12 @@ from ..rules import Rules
 __all__ = ["Answer", "SolverService"]
 
 log = logging.getLogger("ricochet.server")
+
+
+def _ignore_interrupts() -> None:
+    """In the worker: Ctrl+C reaches the whole process group, but stopping is the server's
+    business (it shuts the worker down); without this the worker prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class SolverService:
@@ -50,7 +57,8 @@ class SolverService:
         if self._executor is None:
             if self.mode == "process" and self.solve_fn is None:
                 # spawn: a forked child of a process with threads (uvicorn, aiosqlite) may deadlock.
-                self._executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+                self._executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                                                     initializer=_ignore_interrupts)
             else:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
         return self._executor
@@ -108,5 +116,12 @@ class SolverService:
             fut.cancel()
         self._cache.clear()
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+            executor, self._executor = self._executor, None
+            if isinstance(executor, ProcessPoolExecutor):
+                # A search in progress is not worth waiting for; stopped, the worker lets the pool
+                # close cleanly (its queues' semaphores released, no resource-tracker warning).
+                for process in list(getattr(executor, "_processes", {}).values()):
+                    process.terminate()
+                executor.shutdown(wait=True, cancel_futures=True)
+            else:
+                executor.shutdown(wait=False, cancel_futures=True)

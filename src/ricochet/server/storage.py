@@ -6,7 +6,8 @@ The schema is created and upgraded by the Alembic migrations shipped in
 ``ricochet/server/migrations``, run by :meth:`Storage.migrate` at start.
 
 Events are the truth: a room's game state is the fold of its events; rows of
-``events`` are only ever inserted.  ``(room_id, seq)`` is the primary key, so
+``events`` are only ever inserted (a room that expired before its first
+start is deleted whole: :meth:`Storage.delete_room`).  ``(room_id, seq)`` is the primary key, so
 two writers can never both append the same version.  One server process owns
 a database at a time (rooms live in its memory between writes).
 
@@ -114,6 +115,15 @@ def normalize_url(url: str) -> str:
     scheme = {"postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg",
               "postgresql+psycopg2": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}.get(scheme, scheme)
     return f"{scheme}://{rest}"
+
+
+REVOKED = "revoked:"
+"""How the token hash of a seat whose token no longer works begins (then its player id,
+unique in the room as the index wants): no token hashes to it."""
+
+
+def revoked(token_hash: str) -> bool:
+    return token_hash.startswith(REVOKED)
 
 
 def hash_token(token: str) -> str:
@@ -412,6 +422,33 @@ class Storage:
             row = (await conn.execute(rooms_table.select().where(rooms_table.c.id == room_id))).first()
         return RoomRow(**row._mapping) if row else None
 
+    async def count_lobby_rooms(self) -> int:
+        """Rooms whose first game has not started yet."""
+        async with self.engine.connect() as conn:
+            n = await conn.scalar(sa.select(sa.func.count()).select_from(rooms_table).where(
+                rooms_table.c.status == "lobby", rooms_table.c.game == 1))
+        return int(n or 0)
+
+    async def stale_lobby_rooms(self, before: float, limit: int = 200) -> list[str]:
+        """Ids of rooms whose first game never started, created before ``before`` and
+        without an event since then (at most ``limit``, oldest first)."""
+        recent = sa.select(events_table.c.room_id).where(events_table.c.room_id == rooms_table.c.id,
+                                                         events_table.c.at >= before)
+        q = (sa.select(rooms_table.c.id)
+             .where(rooms_table.c.status == "lobby", rooms_table.c.game == 1, rooms_table.c.created < before,
+                    ~recent.exists())
+             .order_by(rooms_table.c.created).limit(limit))
+        async with self.engine.connect() as conn:
+            return [r.id for r in await conn.execute(q)]
+
+    async def delete_room(self, room_id: str) -> None:
+        """Delete a room and everything of it (events, seats, chat), in one transaction."""
+        async with self.engine.begin() as conn:
+            for table in (events_table, seats_table):
+                await conn.execute(table.delete().where(table.c.room_id == room_id))
+            await conn.execute(chat_table.delete().where(chat_table.c.room_id == room_id))
+            await conn.execute(rooms_table.delete().where(rooms_table.c.id == room_id))
+
     async def active_rooms(self) -> list[RoomRow]:
         """Rooms whose current game is not over, oldest first."""
         async with self.engine.connect() as conn:
@@ -441,14 +478,21 @@ class Storage:
         self._get_writer().submit(_Append(room_id, rows, values, fut))
         await fut
 
-    async def events(self, room_id: str, game: int | None = None, since: int = 0) -> list[EventRow]:
-        """The room's events after version ``since`` (of one game, if given), in order."""
+    async def events(self, room_id: str, game: int | None = None, since: int = 0, *, until: int | None = None,
+                     limit: int | None = None) -> list[EventRow]:
+        """The room's events after version ``since`` and up to ``until`` (of one game, if
+        given), in order; at most ``limit``."""
         q = sa.select(events_table.c.seq, events_table.c.game, events_table.c.payload).where(
             events_table.c.room_id == room_id, events_table.c.seq > since)
         if game is not None:
             q = q.where(events_table.c.game == game)
+        if until is not None:
+            q = q.where(events_table.c.seq <= until)
+        q = q.order_by(events_table.c.seq)
+        if limit is not None:
+            q = q.limit(limit)
         async with self.engine.connect() as conn:
-            rows = await conn.execute(q.order_by(events_table.c.seq))
+            rows = await conn.execute(q)
             return [EventRow(r.seq, r.game, r.payload) for r in rows]
 
     async def last_version(self, room_id: str) -> int:
@@ -460,6 +504,19 @@ class Storage:
     async def add_seat(self, room_id: str, seat: SeatRow) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(seats_table.insert().values(room_id=room_id, **seat.__dict__))
+
+    async def delete_seat(self, room_id: str, player_id: str) -> None:
+        """Give up a seat for good (its token stops working; the log keeps what it did)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(seats_table.delete().where(seats_table.c.room_id == room_id,
+                                                          seats_table.c.player_id == player_id))
+
+    async def revoke_seat(self, room_id: str, player_id: str) -> None:
+        """The seat's token stops working (the host removed its player)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(seats_table.update().where(seats_table.c.room_id == room_id,
+                                                          seats_table.c.player_id == player_id)
+                               .values(token_hash=REVOKED + player_id))
 
     async def seats(self, room_id: str) -> list[SeatRow]:
         async with self.engine.connect() as conn:

@@ -71,8 +71,8 @@ export class RoomSocket {
       if (this.ws !== ws) return;
       clearInterval(this.pingTimer);
       this.welcomed = false;
-      // 4404 no room, 4400 protocol: reconnecting cannot help.
-      if (this.stopped || e.code === 4404 || e.code === 4400) { this.h.onStatus?.("closed"); return; }
+      // 4404 no room, 4400 protocol: reconnecting cannot help; 4403: the host removed us.
+      if (this.stopped || e.code === 4404 || e.code === 4400 || e.code === 4403) { this.h.onStatus?.("closed"); return; }
       this.h.onStatus?.("reconnecting");
       const delay = Math.min(30, 2 ** this.retry) * 1000;
       this.retry += 1;

@@ -1,4 +1,4 @@
-// Replay of a game from its event log (GET /api/rooms/{id}/events?states=1):
+// Replay of a game from its event log (GET /api/rooms/{id}/events?states=1, page after page):
 // step through the events; moves are animated along their paths.
 
 import { t, tg, onLangChange } from "./i18n.js";
@@ -30,12 +30,26 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
 
   let data;
   try {
-    data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events?states=1${number ? `&game=${number}` : ""}`);
+    // Pages of the log; each entry's state holds what its event changed: merged in turn, every entry
+    // gets the whole state after it (shallow copies: the heavy keys are shared, not copied).
+    const base = `/api/rooms/${encodeURIComponent(roomId)}/events?states=1${number ? `&game=${number}` : ""}`;
+    let after = 0;
+    let state = null;
+    for (;;) {
+      const page = await api(`${base}&after=${after}`);
+      data = data || page;
+      state = state || page.state;
+      for (const e of page.events || []) {
+        state = { ...state, ...e.state };
+        entries.push({ ...e, state });
+      }
+      if (page.next === null || page.next === undefined) { data.board = page.board; break; }
+      after = page.next;
+    }
   } catch (e) {
     toast(e.message, "error", 8000);
     return () => {};
   }
-  entries = data.events || [];
   const game = gameOf(data.game_name);
   const board = new game.Board(boardWrap);
   let last = {};

@@ -1,0 +1,58 @@
+"""JSON from untrusted sources, with a limit on nesting.
+
+:func:`json.loads` recurses once per ``[`` or ``{``: a text of a few thousand
+brackets raises :class:`RecursionError` (not a :class:`ValueError`), which
+callers that expect bad input to be a :class:`json.JSONDecodeError` treat as a
+bug.  :func:`loads` refuses such a text first, as a
+:class:`json.JSONDecodeError` with a clear message and the position of the
+first bracket too deep, so every reader of JSON (the server's socket and HTTP
+bodies, the command line's files) reports it like any other malformed JSON.
+
+>>> loads('{"a": [1, 2]}')
+{'a': [1, 2]}
+>>> try:
+...     loads("[" * 2000)
+... except json.JSONDecodeError as e:
+...     print(e.msg, e.pos)
+nested too deeply (more than 32 levels of [ ] and { }) 32
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "check_depth", "loads"]
+
+MAX_DEPTH = 32
+"""Levels of ``[ ]`` / ``{ }`` allowed; our formats use at most five."""
+
+# A string literal (its brackets do not count; an unterminated one runs to the end) or a bracket.
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+
+
+def check_depth(text: str, max_depth: int = MAX_DEPTH) -> None:
+    """Raise :class:`json.JSONDecodeError` when ``text`` nests deeper than ``max_depth``."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return  # the usual case: too few brackets to nest that deep, no scan
+    depth = 0
+    for m in _TOKENS.finditer(text):
+        ch = m.group()
+        if ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise json.JSONDecodeError(f"nested too deeply (more than {max_depth} levels of [ ] and {{ }})",
+                                           text, m.start())
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+
+
+def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+    """:func:`json.loads` for untrusted text: too deep a nesting is a
+    :class:`json.JSONDecodeError` like any other malformed JSON (bytes must be UTF-8:
+    :class:`UnicodeDecodeError` otherwise)."""
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text).decode("utf-8")
+    check_depth(text, max_depth)
+    return json.loads(text)

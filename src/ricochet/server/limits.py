@@ -1,0 +1,141 @@
+"""What one server accepts from whom, and when it lets go of what nobody uses.
+
+:class:`ServerLimits` gathers every bound of the server (bodies, message
+rates, rooms, connections, idle times, replay pages); ``ricochet serve
+--limit NAME=VALUE`` changes one (:func:`parse_limit`).  :class:`Buckets` are
+the token buckets of the rate limits, by key (a seat, a connection, a client
+address), forgotten once full again so they cannot pile up.
+
+>>> parse_limit("rooms_per_minute=0", ServerLimits()).rooms_per_minute
+0.0
+>>> parse_limit("rooms=x", ServerLimits())
+Traceback (most recent call last):
+...
+ValueError: unknown limit 'rooms'; known: body_bytes, message_rate, message_burst, address_rate, \
+address_burst, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
+max_connections, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, replay_page, replay_workers
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from .protocol import MAX_BODY_BYTES, RATE_BURST, RATE_PER_SECOND, TokenBucket
+
+__all__ = ["Buckets", "ServerLimits", "parse_limit"]
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """Every bound of one server.  A count or rate of 0 turns that limit off."""
+
+    body_bytes: int = MAX_BODY_BYTES
+    """Largest HTTP request body; a bigger one is refused (413) before more is read."""
+    message_rate: float = RATE_PER_SECOND
+    """Socket messages per second per seat (all the seat's connections together;
+    a spectator's or a connection before ``hello``: per connection)."""
+    message_burst: int = RATE_BURST
+    address_rate: float = 50.0
+    """Socket messages per second of all the connections from one client address."""
+    address_burst: int = 100
+    rooms_per_minute: float = 2.0
+    """Rooms one client address may create per minute (after a burst of ``room_burst``)."""
+    room_burst: int = 10
+    max_lobby_rooms: int = 2000
+    """Rooms of the whole server that wait for their first start; beyond, creating is refused (503)."""
+    max_rooms: int = 5000
+    """Rooms held in memory; the least recently used idle one is unloaded to make room."""
+    connections_per_address: int = 32
+    """WebSocket connections open at once from one client address."""
+    max_connections: int = 5000
+    """WebSocket connections open at once on the whole server."""
+    hello_seconds: float = 10.0
+    """A connection that has not said ``hello`` by then is closed."""
+    idle_seconds: float = 120.0
+    """A room nobody is connected to is unloaded from memory after this long (loaded again on use)."""
+    lobby_ttl_seconds: float = 1800.0
+    """A room that never started, where nobody is seated and nobody connected, is deleted after this long."""
+    sweep_seconds: float = 10.0
+    """How often idle rooms, expired rooms and full rate buckets are looked for."""
+    replay_page: int = 500
+    """Most events in one answer of ``GET /api/rooms/{id}/events`` (the rest: the next page)."""
+    replay_workers: int = 1
+    """Replays built at once (in threads, off the event loop); more wait their turn.  One: a
+    second thread would compete with the event loop for the interpreter lock too."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                    or value < 0:
+                raise ValueError(f"limit {f.name} must be a number, 0 or more, got {value!r}")
+        if self.replay_page < 1 or self.replay_workers < 1:
+            raise ValueError("replay_page and replay_workers must be 1 or more")
+
+    @classmethod
+    def unlimited(cls, **changes: float) -> ServerLimits:
+        """No rate, count or time limit (in-process tests); ``changes`` set some."""
+        off = {f.name: 0 for f in dataclasses.fields(cls)
+               if f.name not in ("body_bytes", "sweep_seconds", "replay_page", "replay_workers")}
+        return cls(**(off | changes))  # type: ignore[arg-type]
+
+
+def parse_limit(text: str, limits: ServerLimits) -> ServerLimits:
+    """``limits`` with one ``NAME=VALUE`` changed (:class:`ValueError` with the reason)."""
+    names = [f.name for f in dataclasses.fields(ServerLimits)]
+    name, sep, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep:
+        raise ValueError(f"a limit is NAME=VALUE, got {text!r}")
+    if name not in names:
+        raise ValueError(f"unknown limit {name!r}; known: {', '.join(names)}")
+    kind = type(getattr(ServerLimits(), name))
+    try:
+        value: Any = kind(raw.strip())
+    except ValueError:
+        raise ValueError(f"limit {name} must be {'a whole' if kind is int else 'a'} number, got {raw!r}") from None
+    return dataclasses.replace(limits, **{name: value})
+
+
+class Buckets:
+    """Token buckets by key, made on first use and forgotten once full again
+    (:meth:`prune`): a bucket that refilled is the same as a new one."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: dict[Hashable, TokenBucket] = {}
+
+    @property
+    def enabled(self) -> bool:
+        return self.rate > 0 and self.burst > 0
+
+    def take(self, key: Hashable) -> bool:
+        """One token from ``key``'s bucket (always True when this limit is off)."""
+        if not self.enabled:
+            return True
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.take()
+
+    def wait(self, key: Hashable) -> float:
+        """Seconds until ``key`` has a token again (0: now)."""
+        bucket = self._buckets.get(key)
+        if bucket is None or not self.enabled:
+            return 0.0
+        missing = 1 - (bucket.tokens + (self.clock() - bucket.last) * self.rate)
+        return max(0.0, missing / self.rate)
+
+    def prune(self) -> None:
+        now = self.clock()
+        full = [k for k, b in self._buckets.items() if b.tokens + (now - b.last) * b.rate >= b.burst]
+        for k in full:
+            del self._buckets[k]
+
+    def __len__(self) -> int:
+        return len(self._buckets)

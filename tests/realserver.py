@@ -1,0 +1,219 @@
+"""Helpers for tests against a real server on loopback (no tests here).
+
+* :class:`ServerProcess` — ``python -m ricochet serve`` as a subprocess (its own
+  process group: the solver worker goes with it), its log, memory and exit;
+* :func:`http` — an HTTP request from a chosen loopback address: every
+  ``127.x.y.z`` reaches the server and counts as another client, so per-address
+  limits can be tested, and one test's traffic does not eat another's budget;
+* :class:`BoundTransport` — a WebSocket (``RicochetClient``) from such an address;
+* :class:`Probe` — a player in a room of its own, in a separate process, that
+  plays (pings, bids, chats; spectators ping) while an attack runs and times every round trip:
+  the server's answer time as an honest player sees it.  Run as a script it is
+  the probe itself: ``python realserver.py PORT ADDRESS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+from http.client import HTTPConnection
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Self
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "src") not in sys.path:  # run as a script from a checkout
+    sys.path.insert(0, str(ROOT / "src"))
+
+from ricochet.server.client import RicochetClient, WebSocketTransport
+
+
+@functools.cache
+def load_benchmark() -> ModuleType:
+    """``benchmarks/load.py`` as a module: its server process and percentiles serve the tests too."""
+    spec = importlib.util.spec_from_file_location("ricochet_load_benchmark", ROOT / "benchmarks" / "load.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def percentile(values: list[float], p: float) -> float:
+    return load_benchmark().percentile(sorted(values), p)  # type: ignore[no-any-return]
+
+
+def http(port: int, method: str, path: str, body: Any = None, *, source: str = "127.0.0.1",
+         headers: dict[str, str] | None = None, raw: bytes | None = None,
+         timeout: float = 15.0) -> tuple[int, dict[str, str], Any]:
+    """``(status, headers, JSON body or text)`` of one request sent from ``source``."""
+    conn = HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        hdrs = {"Content-Type": "application/json"} if data is not None else {}
+        conn.request(method, path, body=data, headers=hdrs | (headers or {}))
+        r = conn.getresponse()
+        text = r.read().decode("utf-8", "replace")
+        try:
+            payload: Any = json.loads(text)
+        except ValueError:
+            payload = text
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, payload
+    finally:
+        conn.close()
+
+
+class BoundTransport(WebSocketTransport):
+    """A WebSocket from a chosen local address (``extra``: more ``connect`` arguments).
+    Incoming messages are buffered without limit: a test client that does not read them
+    all must still be able to close (with websockets' default, 16 unread messages stop the
+    reading, and the server's close frame is never seen)."""
+
+    def __init__(self, url: str, source: str, **extra: Any) -> None:
+        super().__init__(url)
+        self.source = source
+        self.extra = {"max_queue": None} | extra
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(self.url, open_timeout=self.open_timeout, max_size=2**22,
+                                local_addr=(self.source, 0), **self.extra)
+
+
+def client(port: int, room: str, source: str, **extra: Any) -> RicochetClient:
+    return RicochetClient(transport=BoundTransport(f"ws://127.0.0.1:{port}/ws/{room}", source, **extra))
+
+
+class ServerProcess:
+    """``python -m ricochet serve`` on a free port with ``limits`` (``NAME=VALUE`` texts), on a
+    SQLite file: the load benchmark's :class:`Server`, timed to its first health answer."""
+
+    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None) -> None:
+        load = load_benchmark()
+        self.port = load.free_port()
+        self.log_path = tmp / f"server-{self.port}.log"
+        t0 = time.monotonic()
+        self.server = load.Server(self.port, f"sqlite+aiosqlite:///{database or tmp / 'server.db'}", self.log_path,
+                                  limits=limits)
+        self.proc: subprocess.Popen[bytes] = self.server.proc
+        self.server.wait_healthy()
+        self.up_after = time.monotonic() - t0
+
+    def health(self) -> dict[str, Any]:
+        return http(self.port, "GET", "/api/health")[2]  # type: ignore[no-any-return]
+
+    def rss_kib(self) -> int:
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def signal(self, sig: int) -> None:
+        os.kill(self.proc.pid, sig)
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+class Probe:
+    """An honest player in a room of its own, in another process, while an attack runs:
+    :meth:`stop` returns the round trips (seconds) of its pings, bids and chat lines."""
+
+    def __init__(self, port: int, source: str, min_seconds: float = 3.0) -> None:
+        self.until = time.monotonic() + min_seconds  # at least this long: enough round trips for a p99
+        self.proc = subprocess.Popen([sys.executable, __file__, str(port), source], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, env=dict(os.environ,
+                                                                                 PYTHONPATH=str(ROOT / "src")))
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert line.strip() == "ready", f"the probe did not start: {line!r}"
+        self.until = time.monotonic() + min_seconds
+
+    def stop(self) -> list[float]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        time.sleep(max(0.0, self.until - time.monotonic()))
+        self.proc.stdin.write("stop\n")
+        self.proc.stdin.flush()
+        out = json.loads(self.proc.stdout.readline())
+        self.proc.wait(timeout=10)
+        assert not out["errors"], out["errors"]
+        return out["latencies"]  # type: ignore[no-any-return]
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+async def _probe(port: int, source: str) -> None:
+    """Play alone in a room (``min_players`` 1): four times a second a ``ping`` then a lower
+    bid (or a chat line once bids run out); meanwhile four spectators of the room ping eight
+    times a second each (within their own rate limit): every round trip is timed."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.ensure_future(loop.run_in_executor(None, sys.stdin.readline))
+    _, _, created = http(port, "POST", "/api/rooms", {"name": "probe", "min_players": 1, "clock_seconds": 600},
+                         source=source)
+    rid = created["room_id"]
+    c = client(port, rid, source)
+    await c.connect()
+    await c.hello("Probe")
+    await c.start()
+    await c.wait_for(lambda m: m.get("type") == "event" and m["event"]["type"] == "chip_drawn")
+    watchers = [client(port, rid, source) for _ in range(4)]
+    for w in watchers:
+        await w.connect()
+        await w.hello(spectate=True)
+    latencies: list[float] = []
+    errors: list[str] = []
+
+    async def timed(who: RicochetClient, send: Any, answer: Any) -> None:
+        t = time.monotonic()
+        await send
+        got = await who.wait_for(lambda m: m.get("type") == "error" or answer(m))
+        latencies.append(time.monotonic() - t)
+        if got["type"] == "error":
+            errors.append(f"{got['code']}: {got['message']}")
+
+    def pong(m: dict[str, Any]) -> bool:
+        return m.get("type") == "pong"
+
+    async def play() -> None:
+        bid = 99
+        while not stop.done():
+            t = time.monotonic()
+            await timed(c, c.ping(), pong)
+            if bid > 1:
+                await timed(c, c.bid(bid), lambda m: m.get("type") == "event" and m["event"]["type"] == "bid_placed")
+                bid -= 1
+            else:
+                await timed(c, c.chat("still here"), lambda m: m.get("type") == "chat")
+            await asyncio.sleep(max(0.0, 0.25 - (time.monotonic() - t)))
+
+    async def watch(w: RicochetClient) -> None:
+        while not stop.done():
+            t = time.monotonic()
+            await timed(w, w.ping(), pong)
+            await asyncio.sleep(max(0.0, 0.125 - (time.monotonic() - t)))
+
+    print("ready", flush=True)
+    await asyncio.gather(play(), *(watch(w) for w in watchers))
+    for x in (c, *watchers):
+        await x.close()
+    print(json.dumps({"latencies": latencies, "errors": errors}), flush=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(_probe(int(sys.argv[1]), sys.argv[2]))
