@@ -15,6 +15,7 @@ export function h(tag, attrs = {}, ...children) {
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "class") el.className = value;
     else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "style") el.style.cssText = value;  // CSSOM: allowed by the CSP (a style attribute is not)
     else if (value === true) el.setAttribute(key, "");
     else if (key === "value") el.value = value;
     else el.setAttribute(key, String(value));
