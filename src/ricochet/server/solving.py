@@ -10,8 +10,12 @@ round and every bot at that table share one search.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import signal
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -28,10 +32,28 @@ __all__ = ["Answer", "SolverService"]
 log = logging.getLogger("ricochet.server")
 
 
-def _ignore_interrupts() -> None:
-    """In the worker: Ctrl+C reaches the whole process group, but stopping is the server's
-    business (it shuts the worker down); without this the worker prints a traceback."""
+def _worker_init(parent: int) -> None:
+    """In the worker, first thing.  Ctrl+C reaches the whole process group, but stopping
+    is the server's business (it shuts the worker down); without this the worker prints a
+    traceback.  And the worker must die with its server, even a server killed with
+    ``kill -9`` (which runs no clean-up): Linux's parent-death signal, and a watchdog
+    for the time before it was set (or a system without it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the server died while this worker was starting
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
 class SolverService:
@@ -58,7 +80,7 @@ class SolverService:
             if self.mode == "process" and self.solve_fn is None:
                 # spawn: a forked child of a process with threads (uvicorn, aiosqlite) may deadlock.
                 self._executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                                     initializer=_ignore_interrupts)
+                                                     initializer=_worker_init, initargs=(os.getpid(),))
             else:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
         return self._executor
