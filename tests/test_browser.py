@@ -410,12 +410,20 @@ def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(ba
     ann.fill("#nickname", "Ann")
     ann.click(".game-card[data-game=micro-robots]")
     ann.select_option("#create-form select[name=arrangement]", "A0B0C0D0")
+    ann.check("#create-form input[name=spectator_chat]")
     ann.click("#create-form button[type=submit]")
     ann.wait_for_url("**/r/*")
     room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
     api = f"{base_url}/api/rooms/{room_id}"
     ann.wait_for_selector("#start")
+    eve.goto(base_url + "/")
+    eve.evaluate("localStorage.setItem('ricochet.name', 'Eve')")  # as the lobby's nickname box keeps it
     eve.goto(f"{base_url}/r/{room_id}?watch=1")
+    # The room lets spectators chat: Eve, watching, says hello; Ann sees it tagged as a spectator's.
+    eve.fill("#chat-input", "bonne chance")
+    eve.press("#chat-input", "Enter")
+    ann.wait_for_selector(".chat-line:has-text('Eve (watching)'):has-text('bonne chance')")
+    eve.wait_for_selector(".chat-line:has-text('Eve (spectateur)')")
     ann.select_option("#bot-level", "beginner")
     ann.click("#add-bot")
     ann.locator(".player-list li").nth(1).wait_for()  # no wait_for_function: the CSP forbids eval

@@ -374,6 +374,24 @@ def test_spectators_see_but_cannot_act(h: Harness) -> None:
     assert h.client.get(f"/api/rooms/{rid}").json()["spectators"] == 1
 
 
+def test_spectator_chat_is_a_room_option(h: Harness) -> None:
+    rid, ann, _bob = started(h, spectator_chat=True)
+    anonymous = h.connect(rid)
+    anonymous.hello(spectate=True)
+    assert anonymous.error(type="chat", text="hi")["code"] == "spectator"  # a spectator needs a name to chat
+    cleo = h.connect(rid)
+    cleo.hello("Cleo", spectate=True)
+    cleo.do(type="chat", text="nice move")
+    line = next(m for m in ann.drain() if m["type"] == "chat")
+    assert line["player"] is None and line["name"] == "Cleo" and line["text"] == "nice move"
+    for msg in ({"type": "bid", "moves": 3}, {"type": "start"}):  # chatting is all a spectator may do
+        assert cleo.error(**msg)["code"] == "spectator"
+    dan = h.join(rid, "Dan")
+    assert dan.welcome is not None and dan.welcome["chat"][-1]["player"] is None
+    refused = h.client.post("/api/rooms", json={"spectator_chat": "yes"}).json()["error"]
+    assert refused["code"] == "bad_options" and "spectator_chat" in refused["message"]
+
+
 def test_rate_limit(tmp_path: Path) -> None:
     with Harness(tmp_path, rate=(1.0, 5)) as h:
         rid = h.room()

@@ -281,7 +281,7 @@ class TokenBucket:
 
 # -- room options ----------------------------------------------------------------------
 COMMON_OPTIONS: dict[str, Any] = {"game": DEFAULT_GAME, "name": None, "private": False, "bots": [],
-                                  "seat_grace_seconds": 180}
+                                  "seat_grace_seconds": 180, "spectator_chat": False}
 """The options of every room; the rest are the game's (:attr:`ricochet.games.Game.default_options`)."""
 DEFAULT_OPTIONS: dict[str, Any] = COMMON_OPTIONS | dict(GAMES[DEFAULT_GAME].default_options)
 """The options of a Ricochet Robots room (the default game)."""
@@ -315,6 +315,7 @@ def normalize_options(raw: object) -> dict[str, Any]:
         if opts["name"] is not None:
             opts["name"] = clean_text(opts["name"], "name", MAX_ROOM_NAME, allow_empty=True) or None
         _bool(opts["private"], "private")
+        _bool(opts["spectator_chat"], "spectator_chat")
         if opts["seat_grace_seconds"] is not None:
             opts["seat_grace_seconds"] = _int(opts["seat_grace_seconds"], "seat_grace_seconds", *SEAT_GRACE)
         bots = opts["bots"]

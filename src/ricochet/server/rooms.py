@@ -793,9 +793,14 @@ class Session:
                     reply["private"] = own
                 self.send(reply)
         elif kind == "chat":
-            me = self._seated()
+            if self.player is None and room.options.get("spectator_chat") and self.name:
+                me, name = None, self.name  # spectators may chat (a room option); "player": null marks them
+            elif self.player is None and room.options.get("spectator_chat"):
+                raise ProtocolError("to chat as a spectator, say hello with a name", "spectator")
+            else:
+                me = self._seated()
+                name = getattr(room.player(me), "name", me)
             at = self.manager.now()
-            name = getattr(room.player(me), "name", me)
             cid = await self.manager.storage.add_chat(room.id, me, name, msg["text"], at)
             room.broadcast({"type": "chat", "id": cid, "player": me, "name": name, "text": msg["text"], "at": at})
         elif kind == "start":

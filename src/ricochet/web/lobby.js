@@ -80,6 +80,7 @@ export function mountLobby(root) {
       h("label", {}, t("opt.bots"), " ", h("input", { type: "number", name: "bots", min: 0, max: 6, value: 0 })),
       h("label", {}, t("opt.bot_level"), " ", levelSelect("create-level")),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "private" }), " ", t("opt.private")),
+      h("label", { class: "check" }, h("input", { type: "checkbox", name: "spectator_chat" }), " ", t("opt.spectator_chat")),
       h("button", { type: "submit", class: "primary" }, t("room.create")));
   }
 
@@ -88,7 +89,7 @@ export function mountLobby(root) {
     const name = needName();
     if (!name) return;
     const f = new FormData(form);
-    const body = { game: chosen, private: f.get("private") === "on", ...gameOf(chosen).readOptions(f) };
+    const body = { game: chosen, private: f.get("private") === "on", spectator_chat: f.get("spectator_chat") === "on", ...gameOf(chosen).readOptions(f) };
     if (f.get("name")) body.name = f.get("name");
     const n = Number(f.get("bots")) || 0;
     try {

@@ -17,6 +17,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   let secrets = null;        // this seat's own secrets ("private" in messages: a RAMbots program…)
   let notFound = false;
   let me = null;             // my player id (null: spectator)
+  let myName = null;         // my name (a spectator's too, when they gave one)
   let roomInfo = null;
   let presence = { seats: [], spectators: 0 };
   let shown = null;          // round number whose solution is drawn
@@ -125,7 +126,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     return ref;
   }
 
-  let sock = makeSocket(!watch && (seatToken.get(roomId) || nickname.get()) ? nickname.get() : null, watch);
+  // A watcher sends their nickname too: rooms may let spectators chat (tagged as watching).
+  let sock = makeSocket(watch || seatToken.get(roomId) || nickname.get() ? nickname.get() || null : null, watch);
 
   function makeSocket(name, spectate) {
     const s = new RoomSocket(roomId, { name, spectate: spectate || !name && !seatToken.get(roomId) }, {
@@ -154,6 +156,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       onWelcome: (msg) => {
         roomInfo = msg.room;
         me = msg.you?.player ?? null;
+        myName = msg.you?.name ?? null;
         state = msg.state;
         secrets = msg.private ?? null;
         useGame(state.game);
@@ -234,7 +237,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   function addChat(c) {
-    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.name), " ", h("span", {}, c.text)));
+    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.player == null ? `${c.name} (${t("room.watching")})` : c.name), " ", h("span", {}, c.text)));
     trimChat();
   }
   function addSys(text) {
@@ -351,7 +354,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     renderTabs();
     chatInput.placeholder = t("room.chat.placeholder");
     chatSend.textContent = t("room.chat.send");
-    const canChat = !!me;
+    const canChat = !!me || !!(myName && roomInfo?.options?.spectator_chat);
     chatInput.disabled = chatSend.disabled = !canChat;
     els.spectators.textContent = `${t("room.spectators")}: ${presence.spectators || 0}`;
     tick();
