@@ -682,3 +682,72 @@ def test_a_typed_bid_survives_other_bids_and_a_server_outage(browser, tmp_path: 
         bob_ctx.close()
         if proc.poll() is None:
             _kill9(proc)
+
+
+def _post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def test_host_controls_confirm_skip_an_away_demonstrator_remove_and_hand_over(base_url: str, browser) -> None:
+    """Issue 13, roles: "End the game" asks first; the host skips an away demonstrator (the next bidder
+    demonstrates) and removes an away player, both after a confirmation; when the host's connection drops,
+    host rights pass on after the grace period; the game log is there again after a reload."""
+    grace = 20
+    room_id = _post(f"{base_url}/api/rooms", {"clock_seconds": 5, "seat_grace_seconds": grace,
+                                               "intermission_seconds": 30})["room_id"]
+    api = f"{base_url}/api/rooms/{room_id}"
+    errors: list[str] = []
+    pages = {}
+    for name in ("Ann", "Bob", "Cleo"):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+        page = ctx.new_page()
+        page.set_default_timeout(20000)
+        page.goto(base_url + "/")
+        page.evaluate(f"localStorage.setItem('ricochet.name', '{name}')")
+        page.goto(f"{base_url}/r/{room_id}")
+        page.wait_for_selector(".player.me")
+        _watch_errors(page, name.lower(), errors)
+        pages[name] = page
+    ann, bob, cleo = pages["Ann"], pages["Bob"], pages["Cleo"]
+    ann.click("#start")
+    # "End the game" asks first; keeping on changes nothing.
+    ann.click("#end-game")
+    ann.wait_for_selector("dialog.confirm[open]")
+    ann.click("#confirm-no")
+    assert _get(api)["state"]["phase"] == "thinking"
+    bob.fill("#bid-input", "20")
+    bob.press("#bid-input", "Enter")
+    cleo.fill("#bid-input", "25")
+    cleo.press("#bid-input", "Enter")
+    ann.wait_for_selector("#phase[data-phase='demonstration']", timeout=30000)
+    # Bob, first to demonstrate, goes away: the host skips his demonstration; Cleo's begins.
+    bob.context.close()
+    ann.wait_for_selector("#skip-demo")
+    ann.click("#skip-demo")
+    ann.click("#confirm-yes")
+    ann.wait_for_selector("#bids li.failed[data-player='p2']")
+    assert _get(api)["state"]["round"]["demonstrator"] == "p3"
+    cleo.click("#tab-log")
+    cleo.wait_for_selector("#game-log li:has-text('skipped Bob')")
+    cleo.click("#give-up")
+    ann.wait_for_selector("#phase[data-phase='intermission']")
+    # The host removes Bob (away), after a confirmation.
+    ann.click(".remove-player[data-player='p2']")
+    ann.click("#confirm-yes")
+    cleo.wait_for_selector(".player-list li[data-player='p2']", state="detached")
+    # Cleo reloads: the game log is back.
+    cleo.reload()
+    cleo.click("#tab-log")
+    cleo.wait_for_selector("#game-log li:has-text('skipped Bob')")
+    # Ann's connection drops: after the grace period, Cleo is the host.
+    assert not cleo.locator("#end-game").is_visible()
+    ann.context.close()
+    cleo.wait_for_selector(".player-list li[data-player='p3']:has-text('host')", timeout=(grace + 20) * 1000)
+    cleo.wait_for_selector("#end-game")
+    assert _get(api)["state"]["host"] == "p3"
+    cleo.screenshot(path=str(SHOTS / "ricochet_host_handover.png"))
+    assert not [e for e in errors if "favicon" not in e], errors
+    cleo.context.close()

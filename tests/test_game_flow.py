@@ -26,6 +26,7 @@ from ricochet.games.ricochet_robots import (
     Join,
     Leave,
     ReportSolution,
+    SkipDemonstration,
     Start,
     TurnClock,
     apply,
@@ -426,6 +427,26 @@ def test_failure_puts_the_robots_back_and_passes_to_the_next_bidder(table):
     assert t.state.robots == start and t.state.round.moves == ()
     assert t.state.round.demonstrator == "bob" and t.state.round.demo_bid == 3
     assert t.state.round.attempts[0].moves == (Move(BLUE, N),)
+
+
+def test_the_host_skips_an_away_demonstrator_and_the_turn_passes(table):
+    """Seed 000's consequence of a failure ("the turn passes to the player with the next higher number")
+    when the host skips a demonstrator who is away; only the host may, and not their own demonstration."""
+    t = table()
+    t.seat("Ann", "Bob", "Cy")  # Ann sat down first: the host
+    end = to_demonstration(t, {"bob": 2, "ann": 3, "cy": 4})
+    t.do(Demonstrate("bob", Move(BLUE, N)), end + 1)
+    start_cost = t.state.round.cost
+    t.refused(SkipDemonstration("cy"), end + 2, "only the host")
+    events = t.do(SkipDemonstration("ann"), end + 3)
+    assert t.types(events) == ["demonstration_ended", "demonstration_started"]
+    assert events[0].reason == "skipped" and events[0].player == "bob" and events[0].cost == start_cost
+    assert t.state.round.demonstrator == "ann" and t.state.round.moves == ()
+    t.refused(SkipDemonstration("ann"), end + 4, "your own demonstration")
+    t.do(GiveUp("ann"), end + 5)
+    t.do(SkipDemonstration("ann"), end + 6)
+    assert t.state.phase != "demonstration" and t.state.history[-1].result == "failed"
+    t.refused(SkipDemonstration("ann"), end + 7, "no demonstration")
 
 
 def test_exceeding_the_bid_fails(table):

@@ -74,6 +74,7 @@ __all__ = [
     "PlaceBid",
     "RoundResult",
     "RoundState",
+    "SkipDemonstration",
     "TurnClock",
     "check_bid",
     "demonstration_order",
@@ -195,6 +196,15 @@ class GiveUp:
     player: str
 
 
+@dataclass(frozen=True)
+class SkipDemonstration:
+    """The host ends someone else's demonstration as a failure (reason ``skipped``):
+    for a demonstrator who is away, so the table need not wait out their time.
+    The rules' consequence follows, as for any failure: the next bidder."""
+
+    player: str
+
+
 # -- events ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BidPlaced(Event):
@@ -255,7 +265,7 @@ class MovePlayed(Event):
 @dataclass(frozen=True)
 class DemonstrationEnded(Event):
     """``reason``: ``solved`` (success), ``too_long`` (more moves than the bid),
-    ``out_of_moves`` (the bid used up without success), ``gave_up``,
+    ``out_of_moves`` (the bid used up without success), ``gave_up``, ``skipped`` (by the host),
     ``timeout`` or ``left``."""
 
     type: ClassVar[str] = "demonstration_ended"
@@ -370,7 +380,8 @@ class BiddingGame(TableGame):
     ``no_bid_wait_seconds``, ``demo_seconds``, ``demo_seconds_per_move``,
     ``intermission_seconds`` and ``min_players``."""
 
-    message_types: ClassVar[tuple[str, ...]] = ("bid", "move", "give_up", "turn_clock", "request_solution")
+    message_types: ClassVar[tuple[str, ...]] = ("bid", "move", "give_up", "skip_demo", "turn_clock",
+                                                "request_solution")
     timer_name: ClassVar[str] = "timer"
     """What the timer is called in messages (Ricochet Robots: the sand clock)."""
     goal_name: ClassVar[str] = "goal"
@@ -528,6 +539,15 @@ class BiddingGame(TableGame):
                 self._end_demo(tx, False, "gave_up", now)
             else:
                 self._demonstrate(tx, rnd, action.move, now)
+        elif isinstance(action, SkipDemonstration):
+            if s.host != action.player:
+                raise GameError(f"only the host ({s.name_of(s.host)}) can skip a demonstration", "not_host")
+            rnd = s.round
+            if s.phase != "demonstration" or rnd is None:
+                raise GameError("there is no demonstration now", "phase")
+            if rnd.demonstrator == action.player:
+                raise GameError("it is your own demonstration: give up instead", "turn")
+            self._end_demo(tx, False, "skipped", now)
         else:
             self.decide_game(tx, action, now)
 
@@ -645,7 +665,7 @@ class BiddingGame(TableGame):
     def parse_action(self, state: Any, player: str, msg: Mapping[str, Any]) -> Any:
         """``bid`` → :class:`PlaceBid`, ``move`` → :class:`Demonstrate` (the robot
         by colour or index; ``stop`` for the transparent robot), ``give_up``,
-        ``turn_clock``; ``request_solution`` → a :class:`Query`."""
+        ``skip_demo`` (the host), ``turn_clock``; ``request_solution`` → a :class:`Query`."""
         kind = msg["type"]
         if kind == "bid":
             # The range is the round's to judge (code "bid"), with the never-raise rule.
@@ -654,6 +674,8 @@ class BiddingGame(TableGame):
             return Demonstrate(player, self._move(state, msg))
         if kind == "give_up":
             return GiveUp(player)
+        if kind == "skip_demo":
+            return SkipDemonstration(player)
         if kind == "turn_clock":
             return TurnClock(player)
         if kind == "request_solution":

@@ -48,6 +48,7 @@ from .bidding import (
     GiveUp,
     RoundResult,
     RoundState,
+    SkipDemonstration,
     TurnClock,
     demonstration_order,
 )
@@ -83,6 +84,7 @@ __all__ = [
     "RoundResult",
     "RoundSolved",
     "RoundState",
+    "SkipDemonstration",
     "Start",
     "TurnClock",
     "apply",
@@ -264,7 +266,8 @@ class ReportSolution:
     solution: tuple[Move, ...] = ()
 
 
-Action = Join | Leave | Start | Bid | TurnClock | Demonstrate | GiveUp | EndGame | ReportSolution
+Action = (Join | Leave | Start | Bid | TurnClock | Demonstrate | GiveUp | SkipDemonstration | EndGame
+          | ReportSolution)
 
 
 # -- events ------------------------------------------------------------------------------

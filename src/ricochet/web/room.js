@@ -468,7 +468,10 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
           badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
           h("span", { class: "chips", "aria-label": tx("room.chips", { n: p.score }) }, game.tokens(p, state)),
           h("span", { class: "score", "data-score": p.score }, String(p.score)),
-          isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => act("remove_bot", { player: p.id }) }, t("room.remove")) : null);
+          isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => act("remove_bot", { player: p.id }) }, t("room.remove")) : null,
+          isHost() && s && !s.bot && !s.online && p.id !== me ? h("button", { type: "button", class: "small-btn remove-player", "data-player": p.id, onclick: async () => {
+            if (await confirmDialog(t("confirm.remove_player", { name: p.name }), t("room.remove_player"), t("confirm.keep"))) act("remove_player", { player: p.id });
+          } }, t("room.remove_player")) : null);
       })));
   }
 
@@ -486,8 +489,20 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: async () => {
         if (await confirmDialog(t("confirm.end"), t("room.end"), t("confirm.keep"))) act("end_game");
       } }, t("room.end")) : null,
+      awayDemonstrator() ? h("button", { type: "button", id: "skip-demo", onclick: async () => {
+        const name = nameOf(state.round.demonstrator);
+        if (awayDemonstrator() && await confirmDialog(t("confirm.skip_demo", { name }), t("room.skip_demo", { name }), t("confirm.keep"))) act("skip_demo");
+      } }, t("room.skip_demo", { name: nameOf(state.round.demonstrator) })) : null,
       game.hostControls(state, (type, fields) => act(type, fields)),
       h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => act("add_bot", { level: level.value }) }, t("room.add_bot"))));
+  }
+
+  /** A demonstrator (not me, not a bot) with no connection: the host may skip them (bidding games). */
+  function awayDemonstrator() {
+    const who = state.phase === "demonstration" ? state.round?.demonstrator : null;
+    if (!who || who === me || !game.skipsDemonstrations) return false;
+    const seat = presence.seats.find((s) => s.player === who);
+    return !!seat && !seat.bot && !seat.online;
   }
 
   function renderJoin() {

@@ -19,6 +19,7 @@ function thumbnail(size = 44) {
 
 export default {
   name: NAME,
+  skipsDemonstrations: true,  // the host may skip an away demonstrator (skip_demo)
   Board: PyramidsBoard,
   thumbnail,
   goalIcon: (r, size, state) => goalIcon(r.goal, size, state?.robot_palette),

@@ -22,6 +22,7 @@ function thumbnail(size = 44) {
 
 export default {
   name: "ricochet-robots",
+  skipsDemonstrations: true,  // the host may skip an away demonstrator (skip_demo)
   Board: BoardView,
   thumbnail,
   /** The goal of a round (or of a finished round in the history) as a picture and in words. */
