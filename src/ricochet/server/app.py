@@ -29,6 +29,7 @@ from . import protocol as P
 from .rooms import SEND_QUEUE, ConfigFactory, Room, RoomManager, Session
 from .solving import SolverService
 from .storage import Storage
+from .trainer_api import Trainer, TrainerOptions, trainer_routes
 
 log = logging.getLogger("ricochet.server")
 
@@ -46,7 +47,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                config_factory: ConfigFactory | None = None, web_dir: Path | None = None,
                storage: Storage | None = None,
-               rate: tuple[float, int] = (P.RATE_PER_SECOND, P.RATE_BURST)) -> Starlette:
+               rate: tuple[float, int] = (P.RATE_PER_SECOND, P.RATE_BURST),
+               trainer: TrainerOptions | None = None) -> Starlette:
     """The server application.
 
     ``database_url``: SQLAlchemy URL (default: a SQLite file in the user's data
@@ -56,7 +58,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     are computed (default: a worker process).  ``bot_speed`` scales the bots'
     delays.  ``config_factory(options, seed, game)`` builds each game's
     configuration (tests use small boards).  ``rate``: per-connection messages
-    per second and burst."""
+    per second and burst.  ``trainer``: how the solo trainer runs (its cookie
+    secret, its background puzzle pool)."""
     web = web_dir or WEB_DIR
 
     @contextlib.asynccontextmanager
@@ -67,12 +70,15 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                               bots=bots, config_factory=config_factory or P.config_for, rate=rate)
         app.state.manager = manager
         app.state.storage = st
+        app.state.trainer = Trainer(st, svc, now or time.time, trainer, real_worker=solver is None)
         if solver is None:
             svc.warm_up()
         await manager.start()
+        await app.state.trainer.start()
         try:
             yield
         finally:
+            await app.state.trainer.close()
             await manager.close()
             svc.close()
             if storage is None:
@@ -218,6 +224,9 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     routes = [
         Route("/", index),
         Route("/r/{room_id}", index),
+        Route("/train", index),
+        Route("/train/{rest:path}", index),
+        *trainer_routes(),
         Route("/api/health", health),
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),

@@ -305,6 +305,11 @@ def generate(game: str, length: int, style: str | None = None, seed: object = 0,
     return best
 
 
+def generate_bounded(game: str, length: int, style: str, seed: object, time_budget: float) -> TrainerPuzzle | None:
+    """:func:`generate` with a time budget, as a worker's job (positional arguments only)."""
+    return generate(game, length, style, seed, time_budget=time_budget)
+
+
 def from_code(game: str, code: str, *, time_limit: float | None = 20.0) -> TrainerPuzzle:
     """The puzzle a shared code names, solved (CPU work).  A code the game
     cannot play, or one without a solution, is a :class:`TrainerError`."""

@@ -121,10 +121,11 @@ class Streak:
 SHARE_NAMES: dict[str, str] = {"ricochet-robots": "Ricochet", "pyramids": "Pyramids", "micro-robots": "Micro Robots"}
 
 
-def share_text(game: str, number: int, result: str, length: int, optimal: int, hints: int) -> str:
+def share_text(game: str, number: int | None, result: str, length: int, optimal: int, hints: int) -> str:
     """A line to share that tells how it went without giving anything away
     (no moves, no robots): ``Ricochet daily #412: 9/7``, ``…: ✗/7``; a star
-    for an optimal solution, a bulb per hint level.
+    for an optimal solution, a bulb per hint level.  ``number`` ``None``: not
+    a daily puzzle (``Ricochet puzzle: 9/7``).
 
     >>> share_text("pyramids", 3, "failed", 4, 6, 1)
     'Pyramids daily #3: ✗/6 💡'
@@ -132,4 +133,5 @@ def share_text(game: str, number: int, result: str, length: int, optimal: int, h
     got = "✗" if result == "failed" else str(length)
     mark = " ⭐" if result == "optimal" and hints == 0 else ""
     bulbs = " " + "💡" * hints if hints else ""
-    return f"{SHARE_NAMES[game]} daily #{number}: {got}/{optimal}{mark}{bulbs}"
+    what = "puzzle" if number is None else f"daily #{number}"
+    return f"{SHARE_NAMES[game]} {what}: {got}/{optimal}{mark}{bulbs}"
