@@ -330,15 +330,18 @@ class Trainer:
         return sp
 
     async def me(self, player: str | None, game: str) -> dict[str, Any]:
+        from ..trainer.puzzles import LENGTHS, STYLES
         from .trainer_store import NEW_PROFILE
 
+        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g])} for g in GAMES}
         if player is None:
-            return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": []}
+            return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": [],
+                    "games": games}
         who = await self.store.player(player)
         profiles = await self.store.profiles(player)
         return {"player": {"id": player, "name": who.name if who else None},
                 "profiles": {g: profiles.get(g, NEW_PROFILE).to_dict() for g in GAMES},
-                "history": await self.store.history(player, game)}
+                "history": await self.store.history(player, game), "games": games}
 
 
 # -- HTTP ---------------------------------------------------------------------------------------------------
