@@ -184,3 +184,28 @@ def test_daily_is_the_same_on_sqlite_and_postgresql(db: str) -> None:
             assert [c.get("/api/puzzles/daily", params={"game": g, "date": d}).json()["puzzle"]
                     for g in ("ricochet-robots", "pyramids", "micro-robots") for d in days] == seen[name]
     assert seen["sqlite"] == seen["postgresql"]
+
+
+def test_the_pool_is_made_in_the_background(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from ricochet.server import trainer_api
+
+    monkeypatch.setattr(trainer_api, "POOL_DELAY", 0.0)
+    monkeypatch.setattr(trainer_api, "POOL_PAUSE", 0.0)
+    monkeypatch.setattr(trainer_api, "POOL_LENGTHS", {"ricochet-robots": (5,), "pyramids": (4,), "micro-robots": (3,)})
+    app = create_app(db, now=lambda: NOW, realtime=False, solver=SolverService("thread"), bots=False,
+                     trainer=TrainerOptions(secret=SECRET, pool=2))
+    with TestClient(app) as c:
+        store = app.state.trainer.store
+        deadline = time.time() + 30
+        counts: list[int] = []
+        while time.time() < deadline:
+            counts = [c.portal.call(store.count_puzzles, g, n, "pool")
+                      for g, n in (("ricochet-robots", 5), ("pyramids", 4), ("micro-robots", 3))]
+            if counts == [2, 2, 2]:
+                break
+            time.sleep(0.1)
+        assert counts == [2, 2, 2]
+        p = c.get("/api/puzzles/next", params={"game": "pyramids", "length": 4}).json()
+        assert p["optimal"] == 4 and p["mode"] == "rated"

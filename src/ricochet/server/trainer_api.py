@@ -55,6 +55,9 @@ MAX_BODY = 16 * 1024
 NEAR = 200.0
 """A stored puzzle this close to the player's rating is served; farther, a new one is made."""
 NEW_PUZZLE_RD = 300.0
+POOL_DELAY = 20.0
+POOL_PAUSE = 0.5
+"""Seconds before the pool starts, and between two of its puzzles."""
 POOL_LENGTHS: dict[str, tuple[int, ...]] = {
     "ricochet-robots": (3, 4, 5, 6, 7, 8, 9, 10, 11), "pyramids": (2, 3, 4, 5, 6, 7, 8, 9),
     "micro-robots": (1, 2, 3, 4, 5, 6)}
@@ -90,7 +93,10 @@ class Trainer:
                  options: TrainerOptions | None = None, *, real_worker: bool = False) -> None:
         self.options = options or TrainerOptions()
         self.store = TrainerStore(storage.engine)
-        self.solver = solver
+        # With the real worker, the trainer has a worker process of its own: making puzzles (or
+        # solving a flood of shared codes) never delays a room's solver jobs, nor the other way round.
+        self._own_solver = real_worker
+        self.solver = SolverService() if real_worker else solver
         self.now = now
         self._signer: A.CookieSigner | None = None
         self.logins = A.LoginLimiter()
@@ -115,6 +121,8 @@ class Trainer:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        if self._own_solver:
+            self.solver.close()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -141,8 +149,10 @@ class Trainer:
         return await self.store.add_puzzle(tp, rating, source, self.now())
 
     async def _fill_pool(self) -> None:
-        """A few puzzles of every length, made one at a time in the worker at start."""
+        """A few puzzles of every length, made one at a time in the worker, gently: after
+        the start has settled, with a pause between puzzles (the machine has other work)."""
         try:
+            await asyncio.sleep(POOL_DELAY)
             for game in GAMES:
                 for length in POOL_LENGTHS[game]:
                     have = await self.store.count_puzzles(game, length, "pool")
@@ -150,6 +160,7 @@ class Trainer:
                         tp = await self._make(game, length, None, f"pool:{k}")
                         if tp is not None:
                             await self._store_new(tp, "pool" if tp.optimal == length else "rated")
+                        await asyncio.sleep(POOL_PAUSE)
         except asyncio.CancelledError:
             raise
         except Exception:

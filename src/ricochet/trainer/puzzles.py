@@ -70,7 +70,7 @@ STYLES: dict[str, tuple[str, ...]] = {
     "micro-robots": ("shortest", "via"),
 }
 """Each game's styles, the first the default."""
-LENGTHS: dict[str, tuple[int, int]] = {"ricochet-robots": (2, 14), "pyramids": (2, 12), "micro-robots": (1, 10)}
+LENGTHS: dict[str, tuple[int, int]] = {"ricochet-robots": (2, 13), "pyramids": (2, 12), "micro-robots": (1, 10)}
 """The optimal lengths that can be asked for, per game (longer ones are too rare to find on demand)."""
 BASE_LENGTH: dict[str, int] = {"ricochet-robots": 7, "pyramids": 5, "micro-robots": 3}
 """The optimal length a 1500-rated newcomer is served first (about the median of random puzzles)."""
@@ -262,6 +262,8 @@ def check_spec(game: Any, length: Any = None, style: Any = None) -> tuple[str, i
         lo, hi = LENGTHS[game]
         if isinstance(length, bool) or not isinstance(length, int) or not lo <= length <= hi:
             raise TrainerError(f"length must be a whole number of moves from {lo} to {hi} for {game}, got {length!r}")
+        if style == "via" and length < 2:
+            raise TrainerError("length must be at least 2 for the via style (one move to the via space, one on)")
     return game, length, style
 
 
