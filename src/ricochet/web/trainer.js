@@ -66,17 +66,18 @@ export function mountTrainer(root, opts = {}) {
     streak: h("div", { class: "panel tr-streak", id: "tr-streak" }),
     account: h("div", { class: "panel tr-account", id: "tr-account" }),
     link: h("p", { class: "muted small tr-link" }),
+    h1: h("h1", {}), hintsH2: h("h2", {}),
   };
 
   const section = h("section", { class: "trainer", "data-loading": "true" },
-    h("div", { class: "tr-head" }, h("h1", {}, t("tr.title")), els.games, els.modes),
+    h("div", { class: "tr-head" }, els.h1, els.games, els.modes),
     h("div", { class: "tr-body" },
       h("div", { class: "board-col" },
         h("div", { class: "status tr-status" }, h("div", { class: "tr-info" }, els.title, els.goal), els.counter),
         els.boardWrap, els.controls),
       h("div", { class: "side-col" },
         els.result,
-        h("div", { class: "panel" }, h("h2", {}, t("tr.hints")), els.hints, els.hintText, els.link),
+        h("div", { class: "panel" }, els.hintsH2, els.hints, els.hintText, els.link),
         els.streak, els.rating, els.account)));
   fill(root, section);
 
@@ -89,7 +90,8 @@ export function mountTrainer(root, opts = {}) {
   let loads = 0;  // only the latest request may set the puzzle (a quick second click wins)
   async function load() {
     const mine = ++loads;
-    s.loading = true; s.error = null; s.result = null; s.hint = null; s.moves = []; s.route = []; s.locked = false;
+    // The old puzzle stays on the page, locked, until the new one is there.
+    s.loading = true; s.error = null; s.locked = true;
     render();
     try {
       let p;
@@ -102,9 +104,10 @@ export function mountTrainer(root, opts = {}) {
       }
       if (mine !== loads) return;
       setPuzzle(p);
+      s.error = null;
     } catch (e) {
       if (mine !== loads) return;
-      s.puzzle = null;
+      s.puzzle = null; s.result = null; s.hint = null; s.moves = []; s.route = [];
       s.error = offline(e) ? t("tr.offline_load") : e.message;
     }
     s.loading = false;
@@ -279,6 +282,8 @@ export function mountTrainer(root, opts = {}) {
   }
 
   function renderHead() {
+    els.h1.textContent = t("tr.title");
+    els.hintsH2.textContent = t("tr.hints");
     fill(els.games, TRAINER_GAMES.map((g) => h("button", {
       type: "button", class: `tr-game${g === s.game ? " on" : ""}`, "data-game": g, "aria-pressed": g === s.game ? "true" : "false",
       onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
