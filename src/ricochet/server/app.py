@@ -36,10 +36,12 @@ from starlette.websockets import WebSocket, WebSocketState
 from .. import __version__, safejson
 from ..games import GAMES, Game, get_game
 from . import protocol as P
+from .bodies import BodyTooBig, read_body
 from .limits import ServerLimits
 from .rooms import SEND_QUEUE, ConfigFactory, Refused, Room, RoomManager, Session, dumps, public_options
 from .solving import SolverService
 from .storage import EventRow, Storage
+from .trainer_api import Trainer, TrainerOptions, trainer_routes
 
 log = logging.getLogger("ricochet.server")
 
@@ -69,29 +71,6 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
 def _refused(r: Refused) -> JSONResponse:
     headers = {"Retry-After": str(max(1, round(r.retry_after)))} if r.retry_after is not None else None
     return _error(r.status, r.code, r.message, headers)
-
-
-class BodyTooBig(Exception):
-    """A request body over the budget (``size``: its announced length, if any)."""
-
-    def __init__(self, size: int | None) -> None:
-        super().__init__(size)
-        self.size = size
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request body, read against a budget of ``limit`` bytes: a bigger one raises
-    :class:`BodyTooBig` as soon as it is announced (``Content-Length``) or, when it is
-    not, as soon as more than ``limit`` bytes came — the rest is never read."""
-    length = request.headers.get("content-length")
-    if length is not None and length.strip().isdigit() and int(length) > limit:
-        raise BodyTooBig(int(length))
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise BodyTooBig(None)
-    return bytes(body)
 
 
 class SecurityHeaders:
@@ -140,7 +119,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                config_factory: ConfigFactory | None = None, web_dir: Path | None = None,
                storage: Storage | None = None, rate: tuple[float, int] | None = None,
-               limits: ServerLimits | None = None, allowed_origins: tuple[str, ...] = ()) -> Starlette:
+               limits: ServerLimits | None = None, allowed_origins: tuple[str, ...] = (),
+               trainer: TrainerOptions | None = None) -> Starlette:
     """The server application.
 
     ``database_url``: SQLAlchemy URL (default: a SQLite file in the user's data
@@ -152,7 +132,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     configuration (tests use small boards).  ``limits``: what the server
     accepts (default :class:`ServerLimits`); ``rate`` overrides its per-seat
     message rate and burst.  ``allowed_origins``: pages of other origins
-    (``https://example.org``) that may open sockets, besides the server's own."""
+    (``https://example.org``) that may open sockets, besides the server's own.  ``trainer``: how the solo
+    trainer runs (its cookie secret, its background puzzle pool)."""
     web = web_dir or WEB_DIR
     limits = limits or ServerLimits()
     replay_slots = asyncio.Semaphore(limits.replay_workers)
@@ -166,12 +147,15 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                               bots=bots, config_factory=config_factory or P.config_for, rate=rate, limits=limits)
         app.state.manager = manager
         app.state.storage = st
+        app.state.trainer = Trainer(st, svc, now or time.time, trainer, real_worker=solver is None)
         if solver is None:
             svc.warm_up()
         await manager.start()
+        await app.state.trainer.start()
         try:
             yield
         finally:
+            await app.state.trainer.close()
             await manager.close()
             svc.close()
             if storage is None:
@@ -423,6 +407,9 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     routes = [
         Route("/", index),
         Route("/r/{room_id}", index),
+        Route("/train", index),
+        Route("/train/{rest:path}", index),
+        *trainer_routes(),
         Route("/api/health", health),
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),

@@ -5,6 +5,7 @@ import { apply, getLang, setLang, onLangChange, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountRoom } from "./room.js";
 import { mountReplay } from "./replay.js";
+import { mountTrainer } from "./trainer.js";
 import { cues } from "./cues.js";
 
 const root = document.getElementById("app");
@@ -72,7 +73,11 @@ toggles();
 
 const match = location.pathname.match(/^\/r\/([A-Za-z0-9_-]{1,64})\/?$/);
 const params = new URLSearchParams(location.search);
-if (match) {
+// "/train" is solo training; "/train/<game>/<code>" a shared puzzle.
+const train = location.pathname.match(/^\/train(?:\/([a-z-]+)\/([^/]+))?\/?$/);
+if (train) {
+  mountTrainer(root, { game: train[1] || params.get("game"), mode: params.get("mode"), code: train[2] ? decodeURIComponent(train[2]) : null });
+} else if (match) {
   const roomId = match[1];
   if (params.has("replay")) mountReplay(root, roomId, { game: params.get("game") });
   else mountRoom(root, roomId, { watch: params.has("watch") });

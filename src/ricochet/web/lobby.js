@@ -133,6 +133,7 @@ export function mountLobby(root) {
         h("label", { for: "nickname", class: "nick-label" }, t("lobby.nickname")), nameInput,
         gameChoice,
         h("div", { class: "quick" }, quickBtn, quickLevelBox),
+        h("p", { class: "train-link" }, h("a", { class: "button", href: "/train", id: "train-link" }, "🎯 ", t("tr.lobby")), " ", h("span", { class: "muted small" }, t("tr.lobby.hint"))),
         h("p", { class: "muted small" }, t("lobby.quick.hint")),
         h("details", { class: "how" }, h("summary", {}, t("lobby.how")), h("p", {}, tg(chosen, "lobby.how.text")))),
       h("div", { class: "panel" }, h("h2", {}, t("lobby.rooms"),

@@ -1,0 +1,534 @@
+"""The trainer's HTTP API (``docs/protocol.md``, "Solo training"): the puzzle of
+the day, rated puzzles served near the player's rating, shared puzzles by
+code, graded hints, attempts checked by the engine, Glicko-2 ratings, streaks
+and light accounts.
+
+Every CPU-heavy step (making a puzzle, solving a shared code) runs as a
+:class:`~ricochet.games.Job` in the server's solver worker
+(:meth:`SolverService.run`), never on the event loop; a request waits at most
+:attr:`TrainerOptions.generate_budget` seconds for one.  A small pool of
+puzzles per length is made in the background at start, so most requests only
+read the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import safejson
+from ..games.interface import Job
+from ..trainer import daily as D
+from ..trainer.glicko2 import Rating, update_pair
+from ..trainer.puzzles import (
+    GAMES,
+    TrainerError,
+    TrainerPuzzle,
+    check_attempt,
+    check_spec,
+    from_code,
+    generate_bounded,
+    hint,
+    solution_paths,
+)
+from ..trainer.scoring import length_for_rating, rating_for_length, score, share_text, streak_length
+from . import trainer_auth as A
+from .bodies import BodyTooBig, read_body
+from .limits import Buckets
+from .solving import SolverService
+from .storage import Storage
+from .trainer_store import Play, StoredPuzzle, TrainerStore
+
+__all__ = ["Trainer", "TrainerOptions", "trainer_routes"]
+
+log = logging.getLogger("ricochet.server")
+
+MAX_BODY = 16 * 1024
+NEAR = 200.0
+"""A stored puzzle this close to the player's rating is served; farther, a new one is made."""
+NEW_PUZZLE_RD = 300.0
+POOL_DELAY = 20.0
+POOL_PAUSE = 0.5
+"""Seconds before the pool starts, and between two of its puzzles."""
+POOL_LENGTHS: dict[str, tuple[int, ...]] = {
+    "ricochet-robots": (3, 4, 5, 6, 7, 8, 9, 10, 11), "pyramids": (2, 3, 4, 5, 6, 7, 8, 9),
+    "micro-robots": (1, 2, 3, 4, 5, 6)}
+
+
+@dataclass(frozen=True)
+class TrainerOptions:
+    """How the trainer runs.  ``secret``: the cookie key (default
+    :func:`trainer_auth.load_secret`); ``pool``: puzzles per (game, length)
+    made in the background at start (``None``: 2 with the real solver worker,
+    0 with an injected one, as in tests); ``generate_budget``: seconds a
+    request may wait for a new puzzle; ``puzzles_per_minute`` and
+    ``puzzle_burst``: how many puzzles (next or by code, which may need the
+    solver) one client address may ask for (0: no limit)."""
+
+    secret: bytes | None = None
+    pool: int | None = None
+    generate_budget: float = 8.0
+    puzzles_per_minute: float = 30.0
+    puzzle_burst: int = 20
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _bad(message: str, code: str = "bad_request") -> ApiError:
+    return ApiError(400, code, message)
+
+
+class Trainer:
+    """The trainer's server side: identity, puzzles, attempts (one instance per app)."""
+
+    def __init__(self, storage: Storage, solver: SolverService, now: Callable[[], float],
+                 options: TrainerOptions | None = None, *, real_worker: bool = False) -> None:
+        self.options = options or TrainerOptions()
+        self.store = TrainerStore(storage.engine)
+        # With the real worker, the trainer has a worker process of its own: making puzzles (or
+        # solving a flood of shared codes) never delays a room's solver jobs, nor the other way round.
+        self._own_solver = real_worker
+        self.solver = SolverService() if real_worker else solver
+        self.now = now
+        self._signer: A.CookieSigner | None = None
+        self.logins = A.LoginLimiter()
+        self.puzzle_requests = Buckets(self.options.puzzles_per_minute / 60, self.options.puzzle_burst)
+        self.pool = self.options.pool if self.options.pool is not None else (2 if real_worker else 0)
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def signer(self) -> A.CookieSigner:
+        # Made on first use: a server nobody trains on never writes a secret file.
+        if self._signer is None:
+            self._signer = A.CookieSigner(self.options.secret or A.load_secret())
+        return self._signer
+
+    async def start(self) -> None:
+        if self.pool > 0:
+            self._spawn(self._fill_pool())
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+        if self._own_solver:
+            self.solver.close()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _lock(self, player: str) -> asyncio.Lock:
+        # One request at a time per player: two attempts at once must not both be "first".
+        if len(self._locks) > 10_000:
+            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+        return self._locks.setdefault(player, asyncio.Lock())
+
+    # -- puzzles made in the worker ------------------------------------------------------------------
+    async def _make(self, game: str, length: int, style: str | None, seed: str) -> TrainerPuzzle | None:
+        _, length, style = check_spec(game, length, style)
+        assert length is not None
+        budget = self.options.generate_budget
+        job = Job(("trainer", "generate", game, length, style, seed), generate_bounded,
+                  (game, length, style, seed, budget))
+        return await asyncio.wait_for(self.solver.run(job), budget + 30)  # type: ignore[no-any-return]
+
+    async def _store_new(self, tp: TrainerPuzzle, source: str) -> StoredPuzzle:
+        rating = Rating(rating_for_length(tp.game, tp.optimal), NEW_PUZZLE_RD, 0.06)
+        return await self.store.add_puzzle(tp, rating, source, self.now())
+
+    async def _fill_pool(self) -> None:
+        """A few puzzles of every length, made one at a time in the worker, gently: after
+        the start has settled, with a pause between puzzles (the machine has other work)."""
+        try:
+            await asyncio.sleep(POOL_DELAY)
+            for game in GAMES:
+                for length in POOL_LENGTHS[game]:
+                    have = await self.store.count_puzzles(game, length, "pool")
+                    for k in range(have, self.pool):
+                        tp = await self._make(game, length, None, f"pool:{k}")
+                        if tp is not None:
+                            await self._store_new(tp, "pool" if tp.optimal == length else "rated")
+                        await asyncio.sleep(POOL_PAUSE)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the trainer's puzzle pool could not be filled")
+
+    async def daily(self, game: str, day: _dt.date) -> StoredPuzzle:
+        """The day's puzzle: from the cache, or made (deterministically) in the worker and cached."""
+        key = day.isoformat()
+        cached = await self.store.daily(game, key)
+        if cached is not None:
+            sp = await self.store.puzzle(cached)
+            if sp is not None:
+                return sp
+        job = Job(("trainer", "daily", game, key), D.daily_puzzle, (game, day))
+        tp = await asyncio.wait_for(self.solver.run(job), 120)
+        sp = await self._store_new(tp, "daily")
+        await self.store.set_daily(game, key, sp.puzzle.id)
+        return sp
+
+    async def by_code(self, game: str, code: str) -> StoredPuzzle:
+        from ..trainer.puzzles import puzzle_id, validate_code
+
+        validate_code(game, code)
+        sp = await self.store.puzzle(puzzle_id(game, code))
+        if sp is not None:
+            return sp
+        job = Job(("trainer", "code", game, code), from_code, (game, code))
+        tp = await asyncio.wait_for(self.solver.run(job), 60)
+        return await self._store_new(tp, "shared")
+
+    # -- identity -------------------------------------------------------------------------------------
+    async def identify(self, request: Request, create: bool) -> tuple[str | None, str | None]:
+        """The player of the request's cookie, and a new cookie to set when one was made."""
+        pid = self.signer.read(request.cookies.get(A.COOKIE))
+        if pid is not None and await self.store.player(pid) is not None:
+            return pid, None
+        if not create:
+            return None, None
+        pid = A.new_player_id()
+        await self.store.add_player(pid, self.now())
+        return pid, self.signer.sign(pid, self.now())
+
+    # -- serving ----------------------------------------------------------------------------------------
+    async def served(self, sp: StoredPuzzle, player: str | None, mode: str | None = None) -> dict[str, Any]:
+        """A puzzle as sent to a player: never the solution before their attempt (or hint 4)."""
+        tp = sp.puzzle
+        out = tp.public()
+        play = await self.store.play(player, tp.id) if player else None
+        day = await self.store.daily_days(tp.id)
+        out.update(rating=round(sp.rating.rating), plays=sp.plays, url=f"/train/{tp.game}/{tp.code}",
+                   mode=play.mode if play else (mode or ("daily" if day else "free")),
+                   daily={"date": day, "number": D.daily_number(_dt.date.fromisoformat(day))} if day else None,
+                   hints=hint(tp, play.hints) if play and play.hints else None,
+                   played=self._outcome(tp, play, day) if play and play.done else None)
+        return out
+
+    def _outcome(self, tp: TrainerPuzzle, play: Play, day: str | None, reason: str | None = None) -> dict[str, Any]:
+        assert play.result is not None and play.length is not None
+        number = D.daily_number(_dt.date.fromisoformat(day)) if day else None
+        rating = None
+        if play.rating_before is not None and play.rating_after is not None:
+            rating = {"before": round(play.rating_before, 1), "after": round(play.rating_after, 1),
+                      "change": round(play.rating_after - play.rating_before, 1)}
+        return {"result": play.result, "length": play.length, "optimal": tp.optimal, "reason": reason,
+                "score": play.score, "hints": play.hints, "assisted": play.hints > 0, "rating": rating,
+                "solution": [list(m) for m in tp.solution], "paths": solution_paths(tp),
+                "share": share_text(tp.game, number, play.result, play.length, tp.optimal, play.hints)}
+
+    async def next_rated(self, player: str, game: str, length: int | None, style: str | None) -> StoredPuzzle:
+        pending = await self.store.pending(player, game, "rated")
+        if pending is not None:
+            sp = await self.store.puzzle(pending)
+            if sp is not None and (length is None or sp.puzzle.optimal == length) and \
+                    (style is None or sp.puzzle.style == style):
+                return sp
+        profile = await self.store.profile(player, game)
+        r = profile.rating.rating
+        want = length if length is not None else length_for_rating(game, r)
+        sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style)
+        if sp is None or (length is None and abs(sp.rating.rating - r) > NEAR):
+            tp = await self._make(game, want, style, secrets.token_hex(8))
+            if tp is not None:
+                sp = await self._store_new(tp, "rated")
+        if sp is None:
+            raise ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
+        await self.store.start_play(player, sp.puzzle.id, game, "rated", self.now())
+        return sp
+
+    async def start_streak(self, player: str, game: str) -> dict[str, Any]:
+        profile = await self.store.profile(player, game)
+        profile = replace(profile, streak=profile.streak.start())
+        await self.store.set_profile(player, game, profile, self.now())
+        return profile.to_dict()["streak"]
+
+    async def next_streak(self, player: str, game: str) -> StoredPuzzle:
+        profile = await self.store.profile(player, game)
+        streak = profile.streak
+        if streak.current is None:
+            raise ApiError(409, "no_streak", "no streak is running: start one with POST /api/trainer/streak")
+        if streak.puzzle is not None:
+            play = await self.store.play(player, streak.puzzle)
+            sp = await self.store.puzzle(streak.puzzle)
+            if sp is not None and (play is None or not play.done):
+                await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
+                return sp
+        want = streak_length(game, streak.current)
+        sp = await self.store.nearest_unplayed(player, game, rating_for_length(game, want), length=want)
+        if sp is None:
+            tp = await self._make(game, want, None, secrets.token_hex(8))
+            if tp is not None and tp.optimal == want:
+                sp = await self._store_new(tp, "rated")
+        if sp is None:
+            raise ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
+        await self.store.set_profile(player, game, replace(profile, streak=streak.serve(sp.puzzle.id)), self.now())
+        await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
+        return sp
+
+    async def _play_of(self, player: str, sp: StoredPuzzle) -> Play:
+        play = await self.store.play(player, sp.puzzle.id)
+        if play is None:
+            mode = "daily" if await self.store.daily_days(sp.puzzle.id) else "free"
+            play = await self.store.start_play(player, sp.puzzle.id, sp.puzzle.game, mode, self.now())
+        return play
+
+    async def hint(self, player: str, puzzle_id: str, level: int) -> dict[str, Any]:
+        async with self._lock(player):
+            sp = await self._puzzle(puzzle_id)
+            out = hint(sp.puzzle, level)  # checks the level first
+            play = await self._play_of(player, sp)
+            if not play.done and level > play.hints:
+                await self.store.set_hints(player, puzzle_id, level)
+            out["charged"] = not play.done
+            return out
+
+    async def attempt(self, player: str, puzzle_id: str, moves: Any) -> dict[str, Any]:
+        async with self._lock(player):
+            sp = await self._puzzle(puzzle_id)
+            tp = sp.puzzle
+            verdict = check_attempt(tp, moves)
+            play = await self._play_of(player, sp)
+            day = await self.store.daily_days(tp.id)
+            now = self.now()
+            if play.done:  # later attempts are checked and counted, never rated
+                await self.store.record_attempt(player, tp.game, tp.id, None, None, None, now)
+                again = replace(play, result=verdict.result, length=verdict.length, score=None,
+                                rating_before=None, rating_after=None)
+                out = self._outcome(tp, again, day, verdict.reason)
+                out.update(first=False, streak=None)
+                return out
+            profile = await self.store.profile(player, tp.game)
+            s = score(verdict.result, verdict.length, tp.optimal, play.hints)
+            first: dict[str, Any] = {"result": verdict.result, "length": verdict.length, "score": s}
+            puzzle_rating = None
+            streak = None
+            if play.mode == "streak":  # streaks are not rated (as lichess's)
+                new_streak = profile.streak.after(verdict.result, play.hints) \
+                    if profile.streak.puzzle == tp.id else profile.streak
+                new_profile = replace(profile, streak=new_streak)
+                streak = {"current": new_streak.current, "best": new_streak.best,
+                          "ended": new_streak.current is None, "reached": profile.streak.current}
+            else:
+                player_rating, puzzle_rating = update_pair(profile.rating, sp.rating, s)
+                new_profile = replace(profile, rating=player_rating, attempts=profile.attempts + 1)
+                first.update(rating_before=profile.rating.rating, rating_after=player_rating.rating)
+            await self.store.record_attempt(player, tp.game, tp.id, first, new_profile, puzzle_rating, now)
+            done = replace(play, result=verdict.result, length=verdict.length, score=s,
+                           rating_before=first.get("rating_before"), rating_after=first.get("rating_after"))
+            out = self._outcome(tp, done, day, verdict.reason)
+            out.update(first=True, streak=streak, puzzle_rating=round(puzzle_rating.rating) if puzzle_rating else None)
+            return out
+
+    async def _puzzle(self, puzzle_id: str) -> StoredPuzzle:
+        if not isinstance(puzzle_id, str) or len(puzzle_id) != 16:
+            raise ApiError(404, "no_puzzle", f"there is no puzzle {puzzle_id!r}")
+        sp = await self.store.puzzle(puzzle_id)
+        if sp is None:
+            raise ApiError(404, "no_puzzle", f"there is no puzzle {puzzle_id}; check the link")
+        return sp
+
+    async def me(self, player: str | None, game: str) -> dict[str, Any]:
+        from ..trainer.puzzles import LENGTHS, STYLES
+        from .trainer_store import NEW_PROFILE
+
+        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g])} for g in GAMES}
+        if player is None:
+            return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": [],
+                    "games": games}
+        who = await self.store.player(player)
+        profiles = await self.store.profiles(player)
+        return {"player": {"id": player, "name": who.name if who else None},
+                "profiles": {g: profiles.get(g, NEW_PROFILE).to_dict() for g in GAMES},
+                "history": await self.store.history(player, game), "games": games}
+
+
+# -- HTTP ---------------------------------------------------------------------------------------------------
+def _today(now: float) -> _dt.date:
+    return _dt.datetime.fromtimestamp(now, _dt.UTC).date()
+
+
+def _game_param(request: Request) -> str:
+    game = request.query_params.get("game", "ricochet-robots")
+    check_spec(game)
+    return game
+
+
+def _int_param(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise _bad(f"{name} must be a whole number, got {raw!r}") from None
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    # JSON only: a cross-site form cannot send it without the browser asking first (no CSRF by form).
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ApiError(415, "bad_request", "send the body as JSON (Content-Type: application/json)")
+    try:
+        body = await read_body(request, MAX_BODY)
+    except BodyTooBig as e:
+        size = f"{e.size} bytes" if e.size is not None else f"over {MAX_BODY} bytes"
+        raise ApiError(413, "too_big", f"the request is {size}; at most {MAX_BODY}") from None
+    try:
+        data = safejson.loads(body) if body.strip() else {}
+    except ValueError:
+        raise _bad("the body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise _bad("the body must be a JSON object")
+    return data
+
+
+def trainer_routes() -> list[Route]:
+    """The trainer's routes (``app.state.trainer`` is the :class:`Trainer`)."""
+
+    def endpoint(fn: Callable[[Request, Trainer, Any], Awaitable[dict[str, Any]]], *,
+                 create: bool = False, costly: bool = False) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            trainer: Trainer = request.app.state.trainer
+            address = request.client.host if request.client is not None else "unknown"
+            if costly and not trainer.puzzle_requests.take(address):
+                wait = max(1, round(trainer.puzzle_requests.wait(address)))
+                return JSONResponse({"error": {"code": "rate_limited", "message": "too many puzzles asked for from "
+                                               f"your address: try again in {wait} s"}},
+                                    status_code=429, headers={"Retry-After": str(wait)})
+            try:
+                player, cookie = await trainer.identify(request, create)
+                data = await fn(request, trainer, player)
+            except ApiError as e:
+                return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status)
+            except TrainerError as e:
+                return JSONResponse({"error": {"code": "bad_request", "message": str(e)}}, status_code=400)
+            except TimeoutError:
+                return JSONResponse({"error": {"code": "busy", "message": "the server is busy making puzzles; "
+                                                                          "try again in a moment"}}, status_code=503)
+            logout = data.pop("_logout", False)
+            cookie = data.pop("_cookie", None) or cookie
+            response = JSONResponse(data, headers={"Cache-Control": "no-store"})
+            if logout:
+                response.delete_cookie(A.COOKIE, path="/")
+            elif cookie is not None:
+                response.set_cookie(A.COOKIE, cookie, max_age=A.COOKIE_MAX_AGE, path="/", httponly=True,
+                                    samesite="lax", secure=request.url.scheme == "https")
+            return response
+        return handler
+
+    async def daily(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = _game_param(request)
+        now = t.now()
+        # "Today" anywhere on Earth: up to UTC+14, so a browser may ask for its own local date.
+        latest = _today(now + 14 * 3600)
+        raw = request.query_params.get("date")
+        day = _today(now) if raw is None else D.parse_date(raw, latest)
+        sp = await t.daily(game, day)
+        out = await t.served(sp, player, "daily")
+        return {"date": day.isoformat(), "number": D.daily_number(day), "game": game, **out}
+
+    async def next_puzzle(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+        game = _game_param(request)
+        mode = request.query_params.get("mode", "rated")
+        if mode == "streak":
+            sp = await t.next_streak(player, game)
+        elif mode == "rated":
+            length = _int_param(request, "length")
+            style = request.query_params.get("style") or None
+            check_spec(game, length, style)
+            sp = await t.next_rated(player, game, length, style)
+        else:
+            raise _bad(f"mode must be rated or streak, got {mode!r}")
+        return await t.served(sp, player, mode)
+
+    async def by_code(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = request.path_params["game"]
+        sp = await t.by_code(game, request.path_params["code"])
+        return await t.served(sp, player)
+
+    async def post_hint(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+        body = await _body(request)
+        if "level" not in body:
+            raise _bad("level is missing: 1 (length), 2 (robots), 3 (first move) or 4 (solution)")
+        return await t.hint(player, request.path_params["puzzle_id"], body["level"])
+
+    async def post_attempt(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+        body = await _body(request)
+        if "moves" not in body:
+            raise _bad("moves is missing: the moves of your solution, like [[0, \"N\"], [2, \"E\"]]")
+        return await t.attempt(player, request.path_params["puzzle_id"], body["moves"])
+
+    async def me(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        return await t.me(player, _game_param(request))
+
+    async def streak(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+        body = await _body(request)
+        game = body.get("game", "ricochet-robots")
+        check_spec(game)
+        return {"game": game, "streak": await t.start_streak(player, game)}
+
+    async def claim(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+        body = await _body(request)
+        name, key = A.check_name(body.get("name"))
+        password = A.check_password(body.get("password"))
+        who = await t.store.player(player)
+        if who is not None and who.name is not None:
+            raise ApiError(409, "claimed", f"you are already {who.name}; log out to claim another name")
+        hashed = await asyncio.to_thread(A.hash_password, password)
+        if not await t.store.claim(player, name, key, hashed):
+            raise ApiError(409, "name_taken", f"the name {name!r} is taken; choose another (or log in)")
+        return {"player": {"id": player, "name": name}}
+
+    async def login(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        body = await _body(request)
+        _, key = A.check_name(body.get("name"))
+        password = body.get("password")
+        if not isinstance(password, str) or not password:
+            raise _bad("password is missing")
+        now = t.now()
+        if not t.logins.allowed(key, now):
+            raise ApiError(429, "too_many", "too many failed logins for this name; wait ten minutes")
+        who = await t.store.player_by_name(key)
+        ok = who is not None and who.password_hash is not None and \
+            await asyncio.to_thread(A.verify_password, who.password_hash, password)
+        if not ok or who is None:
+            t.logins.failed(key, now)
+            raise ApiError(401, "bad_login", "wrong name or password")
+        return {"player": {"id": who.id, "name": who.name}, "_cookie": t.signer.sign(who.id, now)}
+
+    async def logout(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        await _body(request)
+        return {"ok": True, "_logout": True}
+
+    return [
+        Route("/api/puzzles/daily", endpoint(daily)),
+        Route("/api/puzzles/next", endpoint(next_puzzle, create=True, costly=True)),
+        Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint, create=True), methods=["POST"]),
+        Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt, create=True), methods=["POST"]),
+        Route("/api/puzzles/{game}/{code}", endpoint(by_code, costly=True)),
+        Route("/api/trainer/me", endpoint(me)),
+        Route("/api/trainer/streak", endpoint(streak, create=True), methods=["POST"]),
+        Route("/api/trainer/claim", endpoint(claim, create=True), methods=["POST"]),
+        Route("/api/trainer/login", endpoint(login), methods=["POST"]),
+        Route("/api/trainer/logout", endpoint(logout), methods=["POST"]),
+    ]
+

@@ -1,0 +1,554 @@
+// Solo training ("/train"): the puzzle of the day, rated puzzles near your
+// rating, streaks of rising difficulty, graded hints, your rating over time,
+// and a name to take your ratings to another device.  Puzzles of Ricochet
+// Robots, Ricochet Pyramids and Micro Robots, played with a room's controls.
+//
+// Offline-first where it matters: once a puzzle is on the page, moves are
+// played here (trainer-physics.js) with no network; an attempt made offline
+// is kept in localStorage and sent when the browser is back online (the
+// server checks and rates it then).  Hints, new puzzles and the optimal
+// solution need the network.
+
+import { t, onLangChange, colorName, chipName } from "./i18n.js";
+import { api } from "./net.js";
+import { h, fill, toast } from "./ui.js";
+import { BoardView, chipIcon, el } from "./board.js";
+import { PyramidsBoard, goalIcon, goalWords } from "./games/pyramids/board.js";
+import { MicroBoardView, dice, spaceName } from "./games/micro-robots/board.js";
+import { GAMES as SHELL_GAMES } from "./games/index.js";
+import { gridPuzzle, boardView, replay, status, microMoves, microStatus } from "./trainer-physics.js";
+
+export const TRAINER_GAMES = ["ricochet-robots", "pyramids", "micro-robots"];
+const MODES = ["daily", "rated", "streak"];
+const PENDING_KEY = "ricochet.trainer.pending";
+const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
+
+/** The local date (YYYY-MM-DD): everyone's puzzle of the day is that of their own calendar. */
+function localDate() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+const pending = {
+  all: () => { try { return JSON.parse(localStorage.getItem(PENDING_KEY) || "[]"); } catch { return []; } },
+  save: (list) => localStorage.setItem(PENDING_KEY, JSON.stringify(list)),
+  add(item) { this.save([...this.all().filter((p) => p.id !== item.id), item]); },
+  drop(id) { this.save(this.all().filter((p) => p.id !== id)); },
+};
+const offline = (e) => e && e.status === undefined;  // fetch itself failed: no network
+
+/**
+ * Mount the trainer.  opts: {game, mode, code} from the URL ("/train?game=…&mode=…"
+ * or "/train/<game>/<code>" for a shared puzzle).
+ */
+export function mountTrainer(root, opts = {}) {
+  const s = {
+    game: TRAINER_GAMES.includes(opts.game) ? opts.game : "ricochet-robots",
+    mode: opts.code ? "shared" : (MODES.includes(opts.mode) ? opts.mode : "daily"),
+    code: opts.code || null,
+    length: "", style: "",  // rated puzzles: a chosen length and style ("": near your rating, any style)
+    puzzle: null, moves: [], route: [], hint: null, result: null, me: null, loading: false, locked: false, error: null,
+  };
+  let board = null, boardGame = null, pz = null;
+
+  const els = {
+    games: h("div", { class: "tr-games", role: "group" }),
+    modes: h("div", { class: "tabs tr-modes", role: "tablist" }),
+    title: h("h2", { class: "tr-title", id: "tr-title" }),
+    goal: h("p", { class: "tr-goal", id: "tr-goal" }),
+    counter: h("p", { class: "tr-counter", id: "tr-counter", "aria-live": "polite" }),
+    boardWrap: h("div", { class: "board-wrap tr-board", id: "board" }),
+    controls: h("div", { class: "tr-controls" }),
+    hints: h("div", { class: "tr-hints", id: "tr-hints" }),
+    hintText: h("div", { class: "tr-hint-text", id: "tr-hint-text", "aria-live": "polite" }),
+    result: h("div", { class: "tr-result panel", id: "tr-result", "aria-live": "polite", hidden: true }),
+    rating: h("div", { class: "panel tr-rating", id: "tr-rating" }),
+    streak: h("div", { class: "panel tr-streak", id: "tr-streak" }),
+    account: h("div", { class: "panel tr-account", id: "tr-account" }),
+    link: h("p", { class: "muted small tr-link" }),
+    h1: h("h1", {}), hintsH2: h("h2", {}),
+  };
+
+  const section = h("section", { class: "trainer", "data-loading": "true" },
+    h("div", { class: "tr-head" }, els.h1, els.games, els.modes),
+    h("div", { class: "tr-body" },
+      h("div", { class: "board-col" },
+        h("div", { class: "status tr-status" }, h("div", { class: "tr-info" }, els.title, els.goal), els.counter),
+        els.boardWrap, els.controls),
+      h("div", { class: "side-col" },
+        els.result,
+        h("div", { class: "panel" }, els.hintsH2, els.hints, els.hintText, els.link),
+        els.streak, els.rating, els.account)));
+  fill(root, section);
+
+  // -- loading puzzles --------------------------------------------------------------------------
+  function syncUrl() {
+    const url = s.mode === "shared" && s.puzzle ? s.puzzle.url : `/train?game=${s.game}&mode=${s.mode}`;
+    if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+  }
+
+  let loads = 0;  // only the latest request may set the puzzle (a quick second click wins)
+  async function load() {
+    const mine = ++loads;
+    // The old puzzle stays on the page, locked, until the new one is there.
+    s.loading = true; s.error = null; s.locked = true;
+    render();
+    try {
+      let p;
+      if (s.mode === "daily") p = await api(`/api/puzzles/daily?game=${s.game}&date=${localDate()}`);
+      else if (s.mode === "shared") p = await api(`/api/puzzles/${s.game}/${encodeURIComponent(s.code)}`);
+      else if (s.mode === "streak" && s.me?.profiles?.[s.game]?.streak?.current == null) p = null;
+      else {
+        const extra = s.mode === "rated" ? `${s.length ? `&length=${s.length}` : ""}${s.style ? `&style=${s.style}` : ""}` : "";
+        p = await api(`/api/puzzles/next?game=${s.game}&mode=${s.mode}${extra}`);
+      }
+      if (mine !== loads) return;
+      setPuzzle(p);
+      s.error = null;
+    } catch (e) {
+      if (mine !== loads) return;
+      s.puzzle = null; s.result = null; s.hint = null; s.moves = []; s.route = [];
+      s.error = offline(e) ? t("tr.offline_load") : e.message;
+    }
+    s.loading = false;
+    syncUrl();
+    render();
+  }
+
+  function setPuzzle(p) {
+    s.puzzle = p;
+    s.hint = p?.hints || null;
+    s.result = p?.played ? { ...p.played, first: false, replayed: true } : null;
+    s.locked = !!s.result;
+    s.moves = []; s.route = [];
+    if (p && p.game !== "micro-robots") pz = gridPuzzle(p.puzzle);
+    if (p && p.game === "micro-robots") s.route = [p.puzzle.start];
+    if (p) s.game = p.game;
+    makeBoard();
+  }
+
+  function makeBoard() {
+    const game = s.puzzle?.game || s.game;
+    if (board && boardGame === game) return;
+    boardGame = game;
+    if (game === "micro-robots") board = new MicroBoardView(els.boardWrap, { send: (_type, { to }) => moveMicro(to) });
+    else if (game === "pyramids") board = new PyramidsBoard(els.boardWrap, { onMove: moveGrid });
+    else board = new BoardView(els.boardWrap, { onMove: moveGrid });
+  }
+
+  // -- playing --------------------------------------------------------------------------------------
+  function played() { return replay(pz, s.moves); }
+
+  function view() {
+    const p = s.puzzle;
+    if (!p) return { board: null, robots: [] };
+    if (p.game === "micro-robots") {
+      const at = s.route.at(-1);
+      return { board: p.puzzle.cells, robot: at, round: { start: p.puzzle.start, target: p.puzzle.target, via: p.puzzle.via || null, route: s.route, moves: microMoves(p.puzzle.cells, at) } };
+    }
+    const robots = played().robots;
+    const start = pz.robots;
+    const rnd = { target: p.puzzle.target, active: pz.active, active_color: p.display.active_color, start };
+    if (p.game === "pyramids") return { towers: p.display.towers, robots, round: { ...rnd, goal: p.display.goal } };
+    return { board: boardView(p.puzzle), robots, round: { ...rnd, chip: p.display.chip }, config: { rules: { diagonals: true, openings: true } } };
+  }
+
+  function moveGrid(m) {
+    if (s.locked || !s.puzzle) return;
+    const next = replay(pz, [...s.moves, [m.robot, m.direction]]);
+    if (next.error) {
+      toast(t(`tr.illegal.${next.error.reason}`, { robot: colorName(pz.robots[m.robot].color) }), "error");
+      return;
+    }
+    s.moves.push([m.robot, m.direction]);
+    board.animate(next.paths.at(-1));
+    board.setRobots(next.robots);
+    const st = status(pz, next);
+    if (st === "solved") submit();
+    else if (st === "no_ricochet") toast(t("tr.no_ricochet"), "info", 6000);
+    renderCounter();
+    renderControls();
+  }
+
+  function moveMicro(to) {
+    if (s.locked || !s.puzzle) return;
+    s.route.push(to);
+    board.render(view());
+    const st = microStatus(s.puzzle.puzzle, s.route);
+    if (st === "solved") submit();
+    renderCounter();
+    renderControls();
+  }
+
+  function movesOf() {
+    return s.puzzle.game === "micro-robots" ? s.route.slice(1) : s.moves;
+  }
+
+  function undo() {
+    if (s.locked) return;
+    if (s.puzzle?.game === "micro-robots") { if (s.route.length > 1) s.route.pop(); } else s.moves.pop();
+    board.render(view());
+    renderCounter(); renderControls();
+  }
+
+  function reset() {
+    if (s.locked) return;
+    s.moves = []; s.route = s.puzzle?.game === "micro-robots" ? [s.puzzle.puzzle.start] : [];
+    board.render(view());
+    renderCounter(); renderControls();
+  }
+
+  async function submit(giveUp = false) {
+    const p = s.puzzle;
+    if (!p || s.locked) return;
+    s.locked = true;
+    board.setInteractive(false);
+    const moves = movesOf();
+    try {
+      const out = await api(`/api/puzzles/${p.id}/attempt`, { method: "POST", body: { moves } });
+      s.result = out;
+      s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => s.me);
+    } catch (e) {
+      if (offline(e)) {
+        // Keep it for later; say what we know here: the moves reached the target, or not.
+        pending.add({ id: p.id, moves, game: p.game, at: Date.now() });
+        const n = moves.length;
+        s.result = { result: giveUp ? "failed" : (n <= p.optimal ? "optimal" : "found"), length: n, optimal: p.optimal, offline: true, first: true, hints: s.hint?.level || 0 };
+      } else {
+        s.locked = false;
+        board.setInteractive(true);
+        toast(e.message, "error", 8000);
+      }
+    }
+    render();
+  }
+
+  async function askHint(level) {
+    const p = s.puzzle;
+    if (!p) return;
+    if (s.hint && s.hint.level >= level) { renderHints(); return; }
+    try {
+      s.hint = await api(`/api/puzzles/${p.id}/hint`, { method: "POST", body: { level } });
+    } catch (e) {
+      toast(offline(e) ? t("tr.offline_hint") : e.message, "error");
+      return;
+    }
+    if (level === 4) showSolution(s.hint.paths, false);
+    renderHints(); renderCounter();
+  }
+
+  /** The optimal solution drawn on the board; animated from the start when ``animate``. */
+  async function showSolution(paths, animate = true) {
+    if (!paths || !board) return;
+    const p = s.puzzle;
+    if (p.game === "micro-robots") {
+      if (animate) {
+        s.route = [paths[0]];
+        board.render(view());
+        for (const cell of paths.slice(1)) {
+          await new Promise((r) => setTimeout(r, 450));
+          s.route.push(cell);
+          board.render(view());
+        }
+      } else board.render({ ...view(), round: { ...view().round, route: paths } });
+      return;
+    }
+    board.showPaths(paths, pz.robots);
+    if (!animate) return;
+    s.moves = [];
+    board.setRobots(pz.robots);
+    let robots = pz.robots.map((r) => ({ ...r }));
+    for (const path of paths) {
+      robots = robots.map((r, i) => (i === path.robot ? { color: r.color, cell: path.steps.at(-1).cell } : r));
+      board.animate(path);
+      board.setRobots(robots);
+    }
+    await board.idle();
+  }
+
+  // -- rendering ----------------------------------------------------------------------------------------
+  function render() {
+    section.dataset.loading = s.loading ? "true" : "false";
+    section.dataset.puzzle = s.puzzle?.id || "";
+    renderHead();
+    renderBoard();
+    renderCounter();
+    renderControls();
+    renderHints();
+    renderResult();
+    renderStreak();
+    renderRating();
+    renderAccount();
+  }
+
+  function renderHead() {
+    els.h1.textContent = t("tr.title");
+    els.hintsH2.textContent = t("tr.hints");
+    fill(els.games, TRAINER_GAMES.map((g) => h("button", {
+      type: "button", class: `tr-game${g === s.game ? " on" : ""}`, "data-game": g, "aria-pressed": g === s.game ? "true" : "false",
+      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
+    }, SHELL_GAMES[g].thumbnail(26), t(`game.${g}`))));
+    fill(els.modes, MODES.map((m) => h("button", {
+      type: "button", role: "tab", id: `tr-mode-${m}`, class: m === s.mode ? "on" : "", "aria-selected": m === s.mode ? "true" : "false",
+      onclick: () => { s.mode = m; load(); },
+    }, t(`tr.mode.${m}`))), s.mode === "rated" ? choices() : null);
+  }
+
+  /** Rated puzzles: near your rating, or of a chosen optimal length and style. */
+  function choices() {
+    const info = s.me?.games?.[s.game];
+    if (!info) return null;
+    const length = h("select", { id: "tr-length", "aria-label": t("tr.length") },
+      h("option", { value: "" }, t("tr.length.auto")),
+      Array.from({ length: info.lengths[1] - info.lengths[0] + 1 }, (_, k) => info.lengths[0] + k)
+        .map((n) => h("option", { value: String(n) }, t("tr.length.n", { n }))));
+    length.value = s.length;
+    const style = h("select", { id: "tr-style", "aria-label": t("tr.style") },
+      h("option", { value: "" }, t("tr.style.any")), info.styles.map((v) => h("option", { value: v }, t(`tr.style.${v}`))));
+    style.value = s.style;
+    const go = () => { s.length = length.value; s.style = style.value; load(); };
+    length.addEventListener("change", go);
+    style.addEventListener("change", go);
+    return h("span", { class: "tr-choices" }, length, style);
+  }
+
+  function renderBoard() {
+    makeBoard();
+    const p = s.puzzle;
+    if (!p) {
+      els.boardWrap.classList.add("empty");
+      board.render(s.game === "micro-robots" ? { board: null } : { board: null, robots: [] });
+    } else {
+      els.boardWrap.classList.remove("empty");
+      board.render(view());
+      if (p.game !== "micro-robots") board.showPaths([]);
+      if (s.result?.paths && s.result.replayed) showSolution(s.result.paths, false);
+      if (s.hint?.level === 4 && !s.result) showSolution(s.hint.paths, false);
+    }
+    board.setInteractive(!!p && !s.locked);
+  }
+
+  function goalText(p) {
+    if (p.game === "micro-robots") {
+      const c = p.puzzle.cells, sp = ([r, col]) => spaceName(c[r][col]);
+      return p.puzzle.via ? t("tr.goal.micro_via", { start: sp(p.puzzle.start), target: sp(p.puzzle.target), via: sp(p.puzzle.via) })
+        : t("tr.goal.micro", { start: sp(p.puzzle.start), target: sp(p.puzzle.target) });
+    }
+    if (p.game === "pyramids") return t("tr.goal.pyramids", goalWords(p.display.goal));
+    const chip = p.display.chip;
+    return p.display.active_color ? t("tr.goal.robots", { robot: colorName(p.display.active_color), target: chipName(chip) })
+      : t("tr.goal.vortex", { target: chipName(chip) });
+  }
+
+  function goalPicture(p) {
+    if (p.game === "micro-robots") { const [r, c] = p.puzzle.target; return dice(p.puzzle.cells[r][c], 22); }
+    if (p.game === "pyramids") return goalIcon(p.display.goal, 30);
+    return chipIcon(p.display.chip, 30);
+  }
+
+  function renderCounter() {
+    const p = s.puzzle;
+    if (!p) {
+      fill(els.title, s.loading ? t("tr.loading") : (s.mode === "streak" ? t("tr.mode.streak") : t("tr.title")));
+      fill(els.goal, s.error ? h("span", { class: "error" }, s.error) : (s.mode === "streak" && !s.loading ? t("tr.streak.none") : ""));
+      fill(els.counter, "");
+      return;
+    }
+    const what = p.daily ? t("tr.daily_n", { n: p.daily.number, date: p.daily.date }) : s.mode === "streak"
+      ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating });
+    fill(els.title, what);
+    fill(els.goal, goalPicture(p), " ", goalText(p));
+    const known = s.result || (s.hint && s.hint.level >= 1);
+    fill(els.counter, h("span", { class: "tr-moves" }, t("tr.moves", { n: movesOf().length, optimal: known ? p.optimal : "?" })));
+  }
+
+  function renderControls() {
+    const p = s.puzzle;
+    const none = !p || s.locked;
+    const n = p ? movesOf().length : 0;
+    fill(els.controls,
+      h("button", { type: "button", id: "tr-undo", disabled: none || !n, onclick: undo, title: "U" }, "↶ ", t("tr.undo")),
+      h("button", { type: "button", id: "tr-reset", disabled: none || !n, onclick: reset, title: "R" }, "⟲ ", t("tr.reset")),
+      h("button", { type: "button", id: "tr-giveup", class: "danger", disabled: none, onclick: () => submit(true) }, t("tr.give_up")),
+      h("span", { class: "muted small tr-keys" }, p && p.game !== "micro-robots" ? t("tr.keys") : p ? t("tr.keys.micro") : ""));
+  }
+
+  function hintLine(level, data, p) {
+    if (level === 1) return t("tr.hint.1.text", { n: data.optimal });
+    if (level === 2) {
+      if (p.game === "micro-robots") return t("tr.hint.2.micro", { kinds: data.kinds.map((k) => t(`tr.kind.${k}`)).join(", ") });
+      return t("tr.hint.2.text", { robots: data.robots.map(colorName).join(", ") });
+    }
+    if (level === 3) {
+      if (p.game === "micro-robots") { const [r, c] = data.first; return t("tr.hint.3.micro", { space: spaceName(p.puzzle.cells[r][c]) }); }
+      return t("tr.hint.3.text", { robot: colorName(pz.robots[data.first[0]].color), arrow: ARROWS[data.first[1]], dir: t(`dir.${data.first[1]}`) });
+    }
+    if (p.game === "micro-robots") return t("tr.hint.4.text", { moves: data.solution.map(([r, c]) => spaceName(p.puzzle.cells[r][c])).join(" → ") });
+    return t("tr.hint.4.text", { moves: data.solution.map(([i, d]) => `${colorName(pz.robots[i].color)} ${ARROWS[d]}`).join(", ") });
+  }
+
+  function renderHints() {
+    const p = s.puzzle;
+    const have = s.hint?.level || 0;
+    fill(els.hints, [1, 2, 3, 4].map((level) => h("button", {
+      type: "button", class: `small-btn tr-hint${level <= have ? " on" : ""}`, id: `tr-hint-${level}`, disabled: !p,
+      onclick: () => askHint(level), title: s.result ? t("tr.hint.free") : t(`tr.hint.cost.${level}`),
+    }, `${level}. ${t(`tr.hint.${level}`)}`)));
+    fill(els.hintText, p && s.hint ? h("ol", { class: "tr-hint-list" },
+      [1, 2, 3, 4].filter((k) => k <= have).map((k) => h("li", { value: k }, hintLine(k, s.hint, p)))) : h("p", { class: "muted small" }, t("tr.hint.help")));
+    fill(els.link, p ? [t("tr.link"), " ", h("a", { href: p.url, id: "tr-share-link" }, `${location.origin}${p.url}`)] : "");
+  }
+
+  function renderResult() {
+    const r = s.result, p = s.puzzle;
+    els.result.hidden = !r || !p;
+    if (!r || !p) return;
+    const headline = r.result === "optimal" ? t("tr.result.optimal", { n: r.length })
+      : r.result === "found" ? t("tr.result.found", { n: r.length, optimal: r.optimal }) : t("tr.result.failed", { optimal: r.optimal });
+    const lines = [h("p", { class: `tr-headline tr-${r.result}`, id: "tr-headline" }, headline)];
+    if (r.reason && r.result === "failed") lines.push(h("p", { class: "muted small" }, r.reason));
+    if (r.offline) lines.push(h("p", { class: "offline-banner small" }, t("tr.offline_sent_later")));
+    if (r.hints) lines.push(h("p", { class: "small" }, t("tr.assisted", { n: r.hints })));
+    if (r.rating) {
+      const c = r.rating.change;
+      lines.push(h("p", { class: "tr-change", id: "tr-change" }, t("tr.rating_change", { before: Math.round(r.rating.before), after: Math.round(r.rating.after), change: `${c >= 0 ? "+" : ""}${Math.round(c)}` })));
+    } else if (r.streak) {
+      lines.push(h("p", { class: "tr-change" }, r.streak.ended ? t("tr.streak.ended", { n: r.streak.reached, best: r.streak.best }) : t("tr.streak.on", { n: r.streak.current, best: r.streak.best })));
+    } else if (!r.offline && r.first === false && !r.replayed) {
+      lines.push(h("p", { class: "muted small" }, t("tr.not_rated")));
+    }
+    const buttons = [];
+    if (r.paths) buttons.push(h("button", { type: "button", id: "tr-show", onclick: () => showSolution(r.paths) }, "▶ ", t("tr.show_solution")));
+    if (s.mode !== "daily" && s.mode !== "shared") buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: load }, t("tr.next")));
+    else buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: () => { s.mode = "rated"; load(); } }, t("tr.more")));
+    if (r.retry !== false && r.result !== "optimal") buttons.push(h("button", { type: "button", id: "tr-again", onclick: () => { s.result = null; s.locked = false; s.moves = []; s.route = p.game === "micro-robots" ? [p.puzzle.start] : []; render(); } }, t("tr.again")));
+    lines.push(h("div", { class: "tr-buttons" }, buttons));
+    if (r.share) {
+      const text = `${r.share}\n${location.origin}${p.url}`;
+      lines.push(h("div", { class: "tr-share" }, h("code", { id: "tr-share" }, r.share),
+        h("button", { type: "button", class: "small-btn", onclick: async () => {
+          try { await navigator.clipboard.writeText(text); toast(t("tr.copied")); } catch { toast(text); }
+        } }, t("tr.copy"))));
+    }
+    fill(els.result, lines);
+  }
+
+  function renderStreak() {
+    const st = s.me?.profiles?.[s.game]?.streak || { current: null, best: 0 };
+    fill(els.streak, h("h2", {}, t("tr.mode.streak")),
+      h("p", { id: "tr-streak-line" }, st.current == null ? t("tr.streak.best", { best: st.best }) : t("tr.streak.on", { n: st.current, best: st.best })),
+      h("p", { class: "muted small" }, t("tr.streak.help")),
+      h("button", { type: "button", id: "tr-streak-start", onclick: startStreak }, st.current == null ? t("tr.streak.start") : t("tr.streak.restart")));
+  }
+
+  async function startStreak() {
+    try {
+      await api("/api/trainer/streak", { method: "POST", body: { game: s.game } });
+      s.me = await api(`/api/trainer/me?game=${s.game}`);
+      s.mode = "streak";
+      load();
+    } catch (e) { toast(offline(e) ? t("tr.offline_hint") : e.message, "error"); }
+  }
+
+  function renderRating() {
+    const prof = s.me?.profiles?.[s.game];
+    const rating = prof ? Math.round(prof.rating) : 1500;
+    fill(els.rating, h("h2", {}, t("tr.rating"), h("span", { class: "tr-rating-value", id: "tr-rating-value" }, String(rating))),
+      h("p", { class: "muted small" }, prof?.attempts ? t("tr.rating.detail", { rd: Math.round(prof.rd), n: prof.attempts, game: t(`game.${s.game}`) }) : t("tr.rating.new")),
+      chart(s.me?.history || []));
+  }
+
+  function renderAccount() {
+    const who = s.me?.player;
+    if (who?.name) {
+      fill(els.account, h("h2", {}, t("tr.account")), h("p", { id: "tr-who" }, t("tr.signed_in", { name: who.name })),
+        h("button", { type: "button", id: "tr-logout", onclick: logout }, t("tr.logout")));
+      return;
+    }
+    const name = h("input", { id: "tr-name", name: "name", maxlength: 24, autocomplete: "username", required: true });
+    const password = h("input", { id: "tr-password", name: "password", type: "password", minlength: 8, maxlength: 200, autocomplete: "current-password", required: true });
+    const form = h("form", { class: "tr-account-form" },
+      h("label", { for: "tr-name" }, t("tr.name")), name, h("label", { for: "tr-password" }, t("tr.password")), password,
+      h("div", { class: "tr-buttons" },
+        h("button", { type: "submit", class: "primary", id: "tr-claim", value: "claim" }, t("tr.claim")),
+        h("button", { type: "submit", id: "tr-login", value: "login" }, t("tr.login"))));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const action = e.submitter?.value || "claim";
+      try {
+        await api(`/api/trainer/${action}`, { method: "POST", body: { name: name.value, password: password.value } });
+        toast(t(action === "claim" ? "tr.claimed" : "tr.logged_in", { name: name.value.trim() }));
+        s.me = await api(`/api/trainer/me?game=${s.game}`);
+        if (action === "login") load(); else render();
+      } catch (err) { toast(offline(err) ? t("tr.offline_hint") : err.message, "error", 8000); }
+    });
+    fill(els.account, h("h2", {}, t("tr.account")), h("p", { class: "small" }, t(who ? "tr.anonymous" : "tr.anonymous.new")), form);
+  }
+
+  async function logout() {
+    try { await api("/api/trainer/logout", { method: "POST", body: {} }); } catch (e) { toast(e.message, "error"); return; }
+    s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => null);
+    load();
+  }
+
+  // -- keys, offline queue, language --------------------------------------------------------------------
+  const onKey = (e) => {
+    if (e.target.closest?.("input, textarea, select")) return;
+    if (board?.handleKey(e)) { e.preventDefault(); return; }
+    if (e.key === "u" || e.key === "Backspace") { undo(); e.preventDefault(); }
+    else if (e.key === "r" || e.key === "Escape") { reset(); e.preventDefault(); }
+  };
+  document.addEventListener("keydown", onKey);
+
+  async function flush() {
+    const list = pending.all();
+    for (const item of list) {
+      try {
+        const out = await api(`/api/puzzles/${item.id}/attempt`, { method: "POST", body: { moves: item.moves } });
+        pending.drop(item.id);
+        if (s.puzzle?.id === item.id) s.result = out;
+        toast(t("tr.sent", { result: t(`tr.short.${out.result}`) }));
+      } catch (e) {
+        if (offline(e)) return;  // still offline: try again later
+        pending.drop(item.id);   // refused (e.g. the puzzle is gone): nothing to retry
+      }
+    }
+    if (list.length) { s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => s.me); render(); }
+  }
+  window.addEventListener("online", flush);
+  onLangChange(() => render());
+
+  (async () => {
+    s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => null);
+    await flush();
+    await load();
+  })();
+  return () => { document.removeEventListener("keydown", onKey); window.removeEventListener("online", flush); };
+}
+
+/** The rating after each rated attempt, as an SVG line (the last 100 points). */
+export function chart(history) {
+  const W = 300, H = 110, P = 24;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "tr-chart", id: "tr-chart", role: "img", "aria-label": t("tr.chart", { n: history.length }) });
+  const pts = history.slice(-100).map((p) => p.rating);
+  if (pts.length < 1) {
+    const txt = el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "font-size": 11, fill: "#777" });
+    txt.textContent = t("tr.chart.empty");
+    svg.append(txt);
+    return svg;
+  }
+  const series = [1500, ...pts];
+  const lo = Math.min(...series) - 20, hi = Math.max(...series) + 20;
+  const x = (i) => P + (i * (W - P - 8)) / Math.max(1, series.length - 1);
+  const y = (v) => 8 + ((hi - v) * (H - 24)) / (hi - lo);
+  svg.append(el("line", { x1: P, y1: y(1500), x2: W - 8, y2: y(1500), stroke: "#ccc", "stroke-dasharray": "3 3" }));
+  for (const v of [hi - 20, lo + 20]) {
+    const lab = el("text", { x: 2, y: y(v) + 4, "font-size": 9, fill: "#777" });
+    lab.textContent = String(Math.round(v));
+    svg.append(lab);
+  }
+  svg.append(el("polyline", { points: series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none", stroke: "#1f5fd6", "stroke-width": 2, "stroke-linejoin": "round" }));
+  svg.append(el("circle", { cx: x(series.length - 1), cy: y(series.at(-1)), r: 3.5, fill: "#1f5fd6" }));
+  return svg;
+}
+

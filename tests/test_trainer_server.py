@@ -1,0 +1,227 @@
+"""The trainer's HTTP API in process: the daily puzzle (the same across restarts
+and on SQLite and PostgreSQL), attempts checked and rated, hints charged,
+streaks, accounts with cookies, and precise errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from ricochet.server.app import create_app
+from ricochet.server.solving import SolverService
+from ricochet.server.trainer_api import TrainerOptions
+from ricochet.trainer import daily_puzzle
+
+SECRET = b"test-secret-0123456789abcdef"
+NOW = dt.datetime(2026, 3, 14, 12, 0, tzinfo=dt.UTC).timestamp()
+
+
+@contextmanager
+def client(db: str, now: float = NOW, **options: Any) -> Iterator[TestClient]:
+    app = create_app(db, now=lambda: now, realtime=False, solver=SolverService("thread"), bots=False,
+                     trainer=TrainerOptions(secret=SECRET, pool=0, **options))
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path}/trainer.db"
+
+
+def test_daily_is_the_same_across_restarts_and_has_no_solution(db: str) -> None:
+    with client(db) as c:
+        r = c.get("/api/puzzles/daily", params={"game": "ricochet-robots", "date": "2026-03-10"})
+        assert r.status_code == 200, r.text
+        first = r.json()
+        assert first["date"] == "2026-03-10" and first["number"] == 69
+        assert first["puzzle"]["optimal"] == first["optimal"] and "solution" not in first["puzzle"]
+        assert "solution" not in str(first) and first["played"] is None
+        assert "set-cookie" not in r.headers  # looking needs no identity
+        today = c.get("/api/puzzles/daily").json()
+        assert today["date"] == "2026-03-14"
+    with client(db) as c:  # a restart: the cache
+        assert c.get("/api/puzzles/daily", params={"date": "2026-03-10"}).json()["puzzle"] == first["puzzle"]
+    expected = daily_puzzle("ricochet-robots", dt.date(2026, 3, 10))
+    assert first["code"] == expected.code and first["id"] == expected.id
+
+
+def test_daily_errors_name_the_field(db: str) -> None:
+    with client(db) as c:
+        for params, words in [({"date": "2026-13-01"}, "date must be a real day"),
+                              ({"date": "2030-01-01"}, "is in the future"),
+                              ({"game": "chess"}, "game must be one of"),
+                              ({"date": "2025-06-01"}, "daily puzzles start on 2026-01-01")]:
+            r = c.get("/api/puzzles/daily", params=params)
+            assert r.status_code == 400 and words in r.json()["error"]["message"], (params, r.text)
+
+
+def _solve(c: TestClient, p: dict[str, Any], moves: list[Any]) -> dict[str, Any]:
+    r = c.post(f"/api/puzzles/{p['id']}/attempt", json={"moves": moves})
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def _solution(p: dict[str, Any]) -> list[Any]:
+    from ricochet.trainer.puzzles import from_code
+    return [list(m) for m in from_code(p["game"], p["code"]).solution]
+
+
+def test_attempts_are_rated_once_and_reveal_the_solution(db: str) -> None:
+    with client(db) as c:
+        p = c.get("/api/puzzles/daily", params={"game": "pyramids"}).json()
+        out = _solve(c, p, _solution(p))
+        assert out["result"] == "optimal" and out["first"] and out["rating"]["change"] > 0
+        assert out["solution"] and len(out["paths"]) == p["optimal"]
+        assert out["share"] == f"Pyramids daily #{p['number']}: {p['optimal']}/{p['optimal']} ⭐"
+        again = _solve(c, p, [])
+        assert again["result"] == "failed" and not again["first"] and again["rating"] is None
+        me = c.get("/api/trainer/me", params={"game": "pyramids"}).json()
+        assert me["profiles"]["pyramids"]["rating"] == out["rating"]["after"]
+        assert [h["rating"] for h in me["history"]] == [out["rating"]["after"]]
+        p2 = c.get("/api/puzzles/daily", params={"game": "pyramids"}).json()
+        assert p2["played"]["result"] == "optimal" and p2["played"]["solution"]  # after an attempt: the solution
+        r = c.post(f"/api/puzzles/{p['id']}/attempt", json={"moves": [[0, "X"]]})
+        assert r.status_code == 400 and "moves[0][1]" in r.json()["error"]["message"]
+        r = c.post("/api/puzzles/0123456789abcdef/attempt", json={"moves": []})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_puzzle"
+        r = c.post(f"/api/puzzles/{p['id']}/attempt", content="moves", headers={"content-type": "text/plain"})
+        assert r.status_code == 415
+
+
+def test_hints_cost_rating_and_streaks_end_on_a_miss(db: str) -> None:
+    with client(db) as c:
+        p = c.get("/api/puzzles/next", params={"game": "micro-robots"}).json()
+        assert p["mode"] == "rated" and p["hints"] is None
+        assert c.get("/api/puzzles/next", params={"game": "micro-robots"}).json()["id"] == p["id"]  # no skipping
+        h = c.post(f"/api/puzzles/{p['id']}/hint", json={"level": 2}).json()
+        assert h["optimal"] == p["optimal"] and "kinds" in h and "solution" not in h and h["charged"]
+        bad = c.post(f"/api/puzzles/{p['id']}/hint", json={"level": 7})
+        assert bad.status_code == 400 and "level must be 1" in bad.json()["error"]["message"]
+        out = _solve(c, p, _solution(p))
+        assert out["result"] == "optimal" and out["hints"] == 2 and out["assisted"] and out["score"] == 0.5
+        assert out["share"].endswith("💡💡")
+        # a streak: rising lengths, unrated, ends at the first miss
+        assert c.post("/api/trainer/streak", json={"game": "micro-robots"}).json()["streak"]["current"] == 0
+        s1 = c.get("/api/puzzles/next", params={"game": "micro-robots", "mode": "streak"}).json()
+        assert s1["mode"] == "streak" and s1["optimal"] == 2
+        r1 = _solve(c, s1, _solution(s1))
+        assert r1["streak"] == {"current": 1, "best": 1, "ended": False, "reached": 0} and r1["rating"] is None
+        s2 = c.get("/api/puzzles/next", params={"game": "micro-robots", "mode": "streak"}).json()
+        assert s2["id"] != s1["id"]
+        r2 = _solve(c, s2, [])
+        assert r2["streak"]["ended"] and r2["streak"]["best"] == 1
+        r = c.get("/api/puzzles/next", params={"game": "micro-robots", "mode": "streak"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "no_streak"
+
+
+def test_shared_codes_and_accounts(db: str) -> None:
+    with client(db) as c:
+        p = c.get("/api/puzzles/daily").json()
+        shared = c.get(f"/api/puzzles/ricochet-robots/{p['code']}").json()
+        assert shared["id"] == p["id"] and shared["url"] == f"/train/ricochet-robots/{p['code']}"
+        r = c.get("/api/puzzles/ricochet-robots/1A3B4A2A.zz")
+        assert r.status_code == 400 and r.json()["error"]["message"].startswith("code:")
+        out = _solve(c, p, _solution(p))
+        r = c.post("/api/trainer/claim", json={"name": "Ada", "password": "short"})
+        assert r.status_code == 400 and "password must be 8 to 200" in r.json()["error"]["message"]
+        assert c.post("/api/trainer/claim", json={"name": "Ada", "password": "correct horse"}).status_code == 200
+        r = c.post("/api/trainer/claim", json={"name": "Bob", "password": "correct horse"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "claimed"
+        c.post("/api/trainer/logout", json={})
+        assert c.get("/api/trainer/me").json()["player"] is None
+        r = c.post("/api/trainer/login", json={"name": "ada", "password": "wrong password"})
+        assert r.status_code == 401 and r.json()["error"]["code"] == "bad_login"
+        r = c.post("/api/trainer/login", json={"name": "ADA", "password": "correct horse"})
+        assert r.status_code == 200 and r.json()["player"]["name"] == "Ada"
+        me = c.get("/api/trainer/me").json()
+        assert me["player"]["name"] == "Ada"
+        assert me["profiles"]["ricochet-robots"]["rating"] == out["rating"]["after"]
+        c.cookies.clear()
+        other = c.post("/api/trainer/claim", json={"name": "ada", "password": "another one"})
+        assert other.status_code == 409 and other.json()["error"]["code"] == "name_taken"
+        c.cookies.set("ricochet_trainer", "forged.1.abc")
+        assert c.get("/api/trainer/me").json()["player"] is None
+
+
+def test_puzzle_requests_are_limited_per_address_and_bodies_are_bounded(db: str) -> None:
+    with client(db, puzzles_per_minute=1, puzzle_burst=2) as c:
+        code = c.get("/api/puzzles/daily").json()["code"]
+        for _ in range(2):
+            assert c.get(f"/api/puzzles/ricochet-robots/{code}").status_code == 200
+        r = c.get(f"/api/puzzles/ricochet-robots/{code}")
+        assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) >= 1
+        assert c.get("/api/puzzles/daily").status_code == 200  # the daily puzzle is made once: not limited
+        r = c.post("/api/trainer/login", content=b'{"name": "' + b"x" * 100_000 + b'"}',
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_big"
+        r = c.post("/api/trainer/login", content=b"[" * 5000 + b"]" * 5000, headers={"content-type": "application/json"})
+        assert r.status_code == 400
+
+
+POSTGRES = os.environ.get("RICOCHET_TEST_POSTGRES")
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES, reason="RICOCHET_TEST_POSTGRES is not set (scripts/start-test-postgres.sh)")
+def test_daily_is_the_same_on_sqlite_and_postgresql(db: str) -> None:
+    import asyncio
+
+    import sqlalchemy as sa
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from ricochet.server.storage import normalize_url
+
+    async def reset() -> None:  # a fresh schema on the shared test server
+        engine = create_async_engine(normalize_url(POSTGRES))  # type: ignore[arg-type]
+        async with engine.begin() as conn:
+            for table in ("trainer_plays", "trainer_daily", "trainer_history", "trainer_profiles",
+                          "trainer_puzzles", "trainer_players"):
+                await conn.execute(sa.text(f"DELETE FROM {table}"))
+        await engine.dispose()
+
+    days = ["2026-02-01", "2026-03-13"]
+    seen: dict[str, list[Any]] = {}
+    for name, url in (("sqlite", db), ("postgresql", POSTGRES)):
+        with client(url) as c:  # type: ignore[arg-type]
+            if name == "postgresql":
+                asyncio.run(reset())
+            seen[name] = [c.get("/api/puzzles/daily", params={"game": g, "date": d}).json()["puzzle"]
+                          for g in ("ricochet-robots", "pyramids", "micro-robots") for d in days]
+        with client(url) as c:  # type: ignore[arg-type]
+            assert [c.get("/api/puzzles/daily", params={"game": g, "date": d}).json()["puzzle"]
+                    for g in ("ricochet-robots", "pyramids", "micro-robots") for d in days] == seen[name]
+    assert seen["sqlite"] == seen["postgresql"]
+
+
+def test_the_pool_is_made_in_the_background(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from ricochet.server import trainer_api
+
+    monkeypatch.setattr(trainer_api, "POOL_DELAY", 0.0)
+    monkeypatch.setattr(trainer_api, "POOL_PAUSE", 0.0)
+    monkeypatch.setattr(trainer_api, "POOL_LENGTHS", {"ricochet-robots": (5,), "pyramids": (4,), "micro-robots": (3,)})
+    app = create_app(db, now=lambda: NOW, realtime=False, solver=SolverService("thread"), bots=False,
+                     trainer=TrainerOptions(secret=SECRET, pool=2))
+    with TestClient(app) as c:
+        store = app.state.trainer.store
+        deadline = time.time() + 30
+        counts: list[int] = []
+        while time.time() < deadline:
+            counts = [c.portal.call(store.count_puzzles, g, n, "pool")
+                      for g, n in (("ricochet-robots", 5), ("pyramids", 4), ("micro-robots", 3))]
+            if counts == [2, 2, 2]:
+                break
+            time.sleep(0.1)
+        assert counts == [2, 2, 2]
+        p = c.get("/api/puzzles/next", params={"game": "pyramids", "length": 4}).json()
+        assert p["optimal"] == 4 and p["mode"] == "rated"
