@@ -112,8 +112,15 @@ def test_random_board_valid(width: int, height: int, seed: int, density: float, 
     assert len(board.diagonals) == diagonals and len(board.openings) == openings
     assert board == random_board(width, height, random.Random(seed), wall_density=density,
                                  centre_block=centre, diagonals=diagonals, openings=openings)
-    # A random position fits on every random board.
-    _check_position(board, random_position(board, random.Random(seed)), ("red", "green", "blue", "yellow"))
+    # A random position fits on every random board with room for four robots; else a clear refusal
+    # (a 3×3 board with 6 diagonals and 2 targets leaves a single cell).
+    colors = ("red", "green", "blue", "yellow")
+    robot_cells = [c for c in free if c not in {t.cell for t in board.targets} | {d.cell for d in board.diagonals}]
+    if len(robot_cells) < len(colors):
+        with pytest.raises(ValueError, match="robots do not fit"):
+            random_position(board, random.Random(seed))
+    else:
+        _check_position(board, random_position(board, random.Random(seed)), colors)
 
 
 def test_random_board_targets_sit_in_corners() -> None:
