@@ -10,7 +10,7 @@ import { cues } from "./cues.js";
 import { h, fill, toast, fmtSeconds, confirmDialog } from "./ui.js";
 import { nickname } from "./lobby.js";
 
-const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14];
+const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];  // two rows of six; longer bids are typed
 
 export function mountRoom(root, roomId, { watch = false } = {}) {
   let state = null;          // the public state (shallow-merged from event messages)
