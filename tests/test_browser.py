@@ -262,10 +262,9 @@ def _pyramids_route(state: dict) -> list[tuple[str, str]]:
 
     found = puzzle_from_view(state)
     assert found is not None
-    puzzle, rules = found
-    sol = solve(puzzle, rules, time_limit=20)
+    sol = solve(found, time_limit=20)  # the puzzle carries the game's rules
     assert sol.moves, f"no solution found: {sol}"
-    return [(puzzle.position.robots[m.robot].color, m.direction.name) for m in sol.moves]
+    return [(found.position.robots[m.robot].color, m.direction.name) for m in sol.moves]
 
 
 def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: str, browser) -> None:

@@ -318,6 +318,7 @@ class RoundState:
 
     @property
     def puzzle(self) -> Puzzle:
+        """The round's puzzle, played by the table's rules (its start position carries them)."""
         return Puzzle(self.start, self.target, self.active)
 
 
@@ -456,7 +457,7 @@ class BiddingGame(TableGame):
                 moves=(), paths=(), cost=0))
         if isinstance(event, MovePlayed):
             assert s.position is not None
-            position, path = s.position.play(event.move, self.rules(s))
+            position, path = s.position.play(event.move)
             return replace(s, position=position, round=replace(
                 rnd, moves=rnd.moves + (event.move,), paths=rnd.paths + (path,), cost=event.cost))
         assert isinstance(event, DemonstrationEnded) and rnd.demo_bid is not None
@@ -620,9 +621,8 @@ class BiddingGame(TableGame):
         assert s.position is not None and rnd.demo_bid is not None
         if not isinstance(move, Move):
             raise GameError(f"a move names a robot and a direction, got {move!r}", "illegal_move")
-        rules = self.rules(s)
         try:
-            _, path = s.position.play(move, rules)
+            _, path = s.position.play(move)
         except IllegalMove as e:
             # Refused: the robot does not move and the demonstration goes on (bid and time still bind).
             raise GameError(f"illegal move: {e}", "illegal_move") from None
@@ -634,7 +634,7 @@ class BiddingGame(TableGame):
         # Only a position with the right robot on the target can be a solution: replay the whole
         # demonstration (the authoritative check) only then, not at every move.
         reached = tx.state.position is not None and puzzle.solved_by(tx.state.position) is not None
-        if reached and check_solution(puzzle, after.moves, rules, max_cost=after.demo_bid).ok:
+        if reached and check_solution(puzzle, after.moves, max_cost=after.demo_bid).ok:
             self._end_demo(tx, True, "solved", now)
         elif cost > after.demo_bid:
             self._end_demo(tx, False, "too_long", now)
@@ -674,15 +674,10 @@ class BiddingGame(TableGame):
                 raise GameError(f"round {number} is still being played: the solution is shown after it", "not_yet")
             raise GameError(f"there is no finished round {number} in this game", "not_yet")
         optimal, solution = self.known_solution(state, number)
-        _, paths = Position(state.board, result.start, goal=result.target).replay(solution, self.rules(state))
-        moves = []
-        for m in solution:
-            d: dict[str, Any] = {"robot": m.robot, "color": result.start[m.robot].color, "direction": m.direction.name}
-            if m.stop is not None:
-                d["stop"] = list(m.stop)
-            moves.append(d)
-        return {"type": "solution", "round": number, "optimal": optimal, "moves": moves,
-                "paths": [p.to_dict() for p in paths]}
+        start = Position(state.board, result.start, goal=result.target, rules=self.rules(state))
+        _, paths = start.replay(solution)
+        return {"type": "solution", "round": number, "optimal": optimal, "moves": encode(solution),
+                "paths": encode(paths)}
 
     @staticmethod
     def _move(state: Any, msg: Mapping[str, Any]) -> Move:
