@@ -53,7 +53,7 @@ from .events import Event, encode, move_of, path_of
 from .interface import GameError, Query
 from .messages import cell, field, whole
 from .options import kind_of
-from .table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
+from .table import Phase, TableGame, TableState, Tx, decide_table, evolve_table, seated_player
 
 __all__ = [
     "MAX_BID",
@@ -88,7 +88,7 @@ a solution (RULINGS 2), and with must-ricochet off a one-move solution is still
 at least one move."""
 MAX_BID = 99
 """The largest bid; the seeds mention solutions of "twenty or more" moves."""
-PHASES = ("lobby", "thinking", "bidding", "demonstration", "intermission", "over")
+PHASES = (Phase.LOBBY, Phase.THINKING, Phase.BIDDING, Phase.DEMONSTRATION, Phase.INTERMISSION, Phase.OVER)
 """``lobby`` before the start; ``thinking`` a goal is up, no clock running;
 ``bidding`` the timer runs; ``demonstration`` a bidder plays it out;
 ``intermission`` between rounds; ``over`` the game has ended."""
@@ -447,12 +447,12 @@ class BiddingGame(TableGame):
             bid = Bid(event.player, event.moves, event.at, state.version)
             return replace(s, round=replace(rnd, bids=rnd.bids + (bid,)))
         if isinstance(event, ClockStarted):
-            return replace(s, phase="bidding", round=replace(
+            return replace(s, phase=Phase.BIDDING, round=replace(
                 rnd, clock_deadline=event.deadline, clock_by=event.player, clock_reason=event.reason))
         if isinstance(event, ClockRanOut):
             return replace(s, round=replace(rnd, order=event.order))
         if isinstance(event, DemonstrationStarted):
-            return replace(s, phase="demonstration", position=rnd.start, round=replace(
+            return replace(s, phase=Phase.DEMONSTRATION, position=rnd.start, round=replace(
                 rnd, demonstrator=event.player, demo_bid=event.bid, demo_deadline=event.deadline,
                 moves=(), paths=(), cost=0))
         if isinstance(event, MovePlayed):
@@ -470,7 +470,7 @@ class BiddingGame(TableGame):
     @staticmethod
     def begin_round(s: Any, rnd: RoundState) -> Any:
         """The state as a new round begins (for the game's draw event)."""
-        return replace(s, phase="thinking", position=rnd.start, intermission_until=None, round=rnd)
+        return replace(s, phase=Phase.THINKING, position=rnd.start, intermission_until=None, round=rnd)
 
     @staticmethod
     def close_round(s: Any, result: str, winner: str | None, at: float, won: Any) -> Any:
@@ -479,7 +479,7 @@ class BiddingGame(TableGame):
         assert rnd is not None
         done = RoundResult(rnd.number, rnd.goal, result, winner, rnd.bids, rnd.attempts, rnd.target, rnd.active,
                            rnd.start.robots)
-        s = replace(s, round=None, history=s.history + (done,), phase="intermission",
+        s = replace(s, round=None, history=s.history + (done,), phase=Phase.INTERMISSION,
                     intermission_until=at + s.config.intermission_seconds)
         if winner is not None:
             p = s.player(winner)

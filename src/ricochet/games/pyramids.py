@@ -55,7 +55,7 @@ from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsE
 from .jobs import Answer, solve_job
 from .messages import cell, field, text_choice
 from .options import check_options, kind_of
-from .table import GameEnded, Tx, seated_player, winners_of
+from .table import GameEnded, Phase, Tx, seated_player, winners_of
 
 __all__ = [
     "COLORS",
@@ -551,7 +551,7 @@ class Pyramids(BiddingGame):
             return replace(s, towers=event.towers, board=board_of(event.towers))
         if isinstance(event, GameStarted):
             board = board_of(event.towers)
-            return replace(s, phase="intermission", towers=event.towers, board=board,
+            return replace(s, phase=Phase.INTERMISSION, towers=event.towers, board=board,
                            position=Position(board, event.robots, rules=s.config.rules), target_score=event.target_score)
         if isinstance(event, GoalDrawn):
             assert s.position is not None

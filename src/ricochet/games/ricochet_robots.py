@@ -57,7 +57,7 @@ from .events import Event, cell_of, encode, move_of, robots_of, strs_of
 from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
 from .jobs import Answer, solve_job
 from .options import check_options
-from .table import EndGame, GameEnded, Join, Leave, PlayerState, Start, Tx, winners_of
+from .table import EndGame, GameEnded, Join, Leave, Phase, PlayerState, Start, Tx, winners_of
 
 __all__ = [
     "EVENT_TYPES",
@@ -489,7 +489,7 @@ class RicochetRobots(BiddingGame):
     def evolve_game(self, s: GameState, event: Event) -> GameState:
         if isinstance(event, GameStarted):
             board = s.config.board_for(event.arrangement)
-            return replace(s, phase="intermission", arrangement=event.arrangement, board=board,
+            return replace(s, phase=Phase.INTERMISSION, arrangement=event.arrangement, board=board,
                            position=Position(board, event.robots, rules=s.config.rules),
                            target_score=event.target_score,
                            pile=tuple(sorted(Chip(t.color, t.symbol) for t in board.targets)))
@@ -649,7 +649,7 @@ def transparent_choices(state: GameState) -> dict[str, Any] | None:
     from ..geometry import DIRECTIONS
 
     pos = state.position
-    if pos is None or "transparent" not in (r.color for r in pos.robots):
+    if pos is None or not any(r.color == "transparent" for r in pos.robots):
         return None
     robot = pos.index_of("transparent")
     out: dict[str, Any] = {"robot": robot}
