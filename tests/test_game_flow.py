@@ -163,7 +163,7 @@ def test_round_puzzle_solved_without_rules_gets_the_rounds_rules(table):
 
     robots = (Robot("red", (0, 4)), Robot("green", (4, 0)), Robot("blue", (2, 2)), Robot("yellow", (1, 1)))
     t = table(robots=robots)
-    t.seat("Ann")
+    t.seat("Ann", "Bob")
     puzzle = t.state.round.puzzle
     assert puzzle.rules == RULES == t.config.rules
     assert puzzle.position.rules is puzzle.rules

@@ -115,14 +115,15 @@ class Board:
     >>> eval(repr(board)) == board
     True
     >>> print(Board.build(3, 3, walls=[(0, 0, "E")]))
-         a   b   c
-       ┌───┬───────┐
-     1 │ · │ ·   · │
-       │   ╵       │
-     2 │ ·   ·   · │
-       │           │
-     3 │ ·   ·   · │
-       └───────────┘
+        a   b   c
+      ┌───┬───────┐
+    1 │ · │ ·   · │
+      │   ╵       │
+    2 │ ·   ·   · │
+      │           │
+    3 │ ·   ·   · │
+      └───────────┘
+    3×3 board, 0 targets
     """
 
     width: int

@@ -100,17 +100,18 @@ class StepEvent(enum.StrEnum):
         return tuple(StepEvent(p) for p in self.value.split("+"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Robot:
-    """A robot: its colour (a :class:`~ricochet.board.Color`) and its cell."""
+    """A robot: its colour (a :class:`~ricochet.board.Color`, or its name) and its cell."""
 
     color: Color
     cell: Cell
 
-    def __post_init__(self) -> None:
-        if type(self.color) is not Color and self.color in ROBOT_COLORS:
-            object.__setattr__(self, "color", Color(self.color))
-        # Anything else is reported by Position, which knows the robot's index.
+    def __init__(self, color: Color | str, cell: Cell) -> None:
+        # A colour name becomes the Color; anything else is reported by Position, which knows the robot's index.
+        object.__setattr__(self, "color", Color(color) if type(color) is not Color and color in ROBOT_COLORS
+                           else color)
+        object.__setattr__(self, "cell", cell)
 
     @property
     def letter(self) -> str:
@@ -279,6 +280,7 @@ class Position:
     ``repr`` is the expression that rebuilds it from its position code, ``str``
     the terminal diagram, and a notebook draws it:
 
+    >>> from ricochet.rules import GAME
     >>> p = Position.from_code("1A3B4A2A.r00gf0b0fyff")
     >>> p
     Position.from_code('1A3B4A2A.r00gf0b0fyff')
@@ -286,7 +288,7 @@ class Position:
     True
     >>> q, _ = p.with_rules(GAME).play(p.parse_move("RS"))
     >>> q
-    Position.from_code('1A3B4A2A.r04gf0b0fyff.!mns.~rS.^rS0')
+    Position.from_code('1A3B4A2A.r05gf0b0fyff.!mns.~rS.^rS0')
     >>> eval(repr(q)) == q
     True
     """
@@ -619,7 +621,7 @@ class Position:
             prev = headings[move.robot] if headings else None
             if path.deflected or (prev is not None and prev.perpendicular(move.direction)):
                 turned = turned | {move.robot}
-            now = list(headings) if headings else [None] * len(robots)
+            now: list[Direction | None] = list(headings) if headings else [None] * len(robots)
             now[move.robot] = path.heading
             headings = tuple(now)
         new = object.__new__(Position)

@@ -4,8 +4,7 @@ A puzzle's rules are its position's: ``Puzzle(position.with_rules(GAME), …)``
 or ``puzzle.with_rules(GAME)``, and every function that takes the puzzle
 (:func:`check_solution`, :func:`ricochet.solver.solve`) plays by them.
 
->>> from ricochet.board import Board
->>> from ricochet.position import Robot
+>>> from ricochet import Board, Direction, Robot
 >>> pz = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("green", (3, 3)))), (3, 0), active=0)
 >>> check_solution(pz, [Move(0, Direction.E)]).ok
 True
@@ -37,6 +36,7 @@ class Puzzle:
     puzzle.position.rules``); passing ``rules=`` puts them into the position.
     ``optimal`` is a known optimal length, ``id`` a name.
 
+    >>> from ricochet import GAME
     >>> pz = Puzzle.from_code("1A3B4A2A.r00gf0b0fyff.r85", optimal=7)
     >>> pz
     Puzzle.from_code('1A3B4A2A.r00gf0b0fyff.r85', optimal=7)

@@ -86,7 +86,7 @@ def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         rng = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
         raise NotationError(f"must be {rng}, got {value}", field=field)
-    return value
+    return int(value)
 
 
 def _list(value: Any, field: str) -> list[Any]:
