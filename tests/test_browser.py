@@ -101,20 +101,15 @@ def _get(url: str) -> dict:
 
 
 def _position(state: dict):
-    """The round's position (robots now) from a public state."""
-    from ricochet.board import Board, Diagonal, Target
-    from ricochet.geometry import Direction
-    from ricochet.position import Position, Robot
+    """The round's position (robots now, the table's rules) from a public state, read with the one
+    wire codec the server writes it with."""
+    from ricochet.notation.wire import board_from_wire, robots_from_wire
+    from ricochet.position import Position
     from ricochet.rules import Rules
 
-    b = state["board"]
-    board = Board(b["width"], b["height"], tuple(b["walls"]), frozenset(tuple(c) for c in b["blocked"]),
-                  tuple(Target(tuple(t["cell"]), t["color"], t["symbol"]) for t in b["targets"]),
-                  tuple(Diagonal(tuple(d["cell"]), d["color"], d["orientation"]) for d in b["diagonals"]),
-                  frozenset((tuple(c), Direction[s]) for c, s in b["openings"]))
-    robots = tuple(Robot(r["color"], tuple(r["cell"])) for r in state["robots"])
     rules = Rules(**{k: v for k, v in state["config"]["rules"].items() if k in Rules.__dataclass_fields__})
-    return Position(board, robots, goal=tuple(state["round"]["target"])), rules
+    return Position(board_from_wire(state["board"]), robots_from_wire(state["robots"]),
+                    goal=tuple(state["round"]["target"]), rules=rules)
 
 
 def _solve(state: dict) -> list[tuple[str, str]]:
@@ -122,9 +117,9 @@ def _solve(state: dict) -> list[tuple[str, str]]:
     from ricochet.puzzle import Puzzle
     from ricochet.solver import solve
 
-    position, rules = _position(state)
+    position = _position(state)
     rnd = state["round"]
-    sol = solve(Puzzle(position, tuple(rnd["target"]), rnd["active"]), rules, time_limit=20)
+    sol = solve(Puzzle(position, tuple(rnd["target"]), rnd["active"]), time_limit=20)
     assert sol.moves, f"no solution found: {sol}"
     return [(position.robots[m.robot].color, m.direction.name) for m in sol.moves]
 
@@ -134,11 +129,11 @@ def _blocked_move(state: dict) -> tuple[str, str] | None:
     from ricochet.geometry import Direction
     from ricochet.position import IllegalMove, Move
 
-    position, rules = _position(state)
+    position = _position(state)
     for i, robot in enumerate(position.robots):
         for d in Direction:
             try:
-                position.play(Move(i, d), rules)
+                position.play(Move(i, d))
             except IllegalMove:
                 return robot.color, d.name
     return None
@@ -262,10 +257,9 @@ def _pyramids_route(state: dict) -> list[tuple[str, str]]:
 
     found = puzzle_from_view(state)
     assert found is not None
-    puzzle, rules = found
-    sol = solve(puzzle, rules, time_limit=20)
+    sol = solve(found, time_limit=20)  # the puzzle carries the game's rules
     assert sol.moves, f"no solution found: {sol}"
-    return [(puzzle.position.robots[m.robot].color, m.direction.name) for m in sol.moves]
+    return [(found.position.robots[m.robot].color, m.direction.name) for m in sol.moves]
 
 
 def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: str, browser) -> None:

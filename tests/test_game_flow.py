@@ -155,6 +155,32 @@ def to_demonstration(t: Table, bids: dict[str, int], now: float = 1.0) -> float:
     return end
 
 
+# -- the round's puzzle carries the table's rules (issue 15) ------------------------------------
+def test_round_puzzle_solved_without_rules_gets_the_rounds_rules(table):
+    """``solve(round.puzzle)`` plays by the table's rules, not plain ones: here the red robot could
+    slide straight onto its target (1 move, plain rules), which must-ricochet forbids."""
+    from ricochet.puzzle import Puzzle
+    from ricochet.solver import solve as optimal
+
+    robots = (Robot("red", (0, 4)), Robot("green", (4, 0)), Robot("blue", (2, 2)), Robot("yellow", (1, 1)))
+    t = table(robots=robots)
+    t.seat("Ann", "Bob")
+    puzzle = t.state.round.puzzle
+    assert puzzle.rules == RULES == t.config.rules
+    assert puzzle.position.rules is puzzle.rules
+    answer = optimal(puzzle)  # no rules argument
+    assert answer.rules == RULES and answer.length == optimal(puzzle, RULES).length
+    assert check_solution(puzzle, answer.moves).ok
+    straight = [Move(RED, E)]
+    assert check_solution(puzzle, straight).failure.reason == "no_ricochet"
+    assert answer.length > 1 == optimal(puzzle.with_rules(PLAIN)).length
+    # The history's puzzles and the bots' puzzle (from the public view) carry them too.
+    from ricochet.games.ricochet_robots import RICOCHET_ROBOTS, puzzle_from_view
+    seen = puzzle_from_view(t.state.public_view(None))
+    assert isinstance(seen, Puzzle) and seen == puzzle.with_rules(RULES)
+    assert [j.args[0].rules for j in RICOCHET_ROBOTS.jobs(t.state)] == [RULES]
+
+
 # -- configuration --------------------------------------------------------------------------
 def test_defaults_follow_the_seed_and_rulings():
     c = GameConfig(board=ONE)

@@ -115,9 +115,30 @@ def test_a_tile_board_changed_falls_back_to_raw() -> None:
     assert parse_code(position_code(pos)) == pos
 
 
-def test_rules_are_not_part_of_the_code() -> None:
-    pos = Position(Board.build(4, 4), (Robot("red", (0, 0)),))
-    assert puzzle_code(Puzzle(pos, (3, 3), rules=GAME)) == puzzle_code(Puzzle(pos, (3, 3)))
+def test_rules_and_their_state_are_part_of_the_code() -> None:
+    """The rules belong to the position (issue 15): the code writes the switches that differ from
+    plain, the last move and who has turned, and reads them back."""
+    pos = Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 3))))
+    assert puzzle_code(Puzzle(pos, (3, 3), rules=GAME)) == puzzle_code(Puzzle(pos, (3, 3))) + ".!mns"
+    moved, _ = pos.with_rules(GAME).replay(pos.parse_solution("RE RS"))
+    assert moved.turned == {0} and moved.headings == (Direction.S, None)
+    assert position_code(moved).endswith(".!mns.~rS.^rS1")
+    assert parse_code(position_code(moved)) == moved
+    odd = GAME.with_options(diagonals=False, transparent=True, goal_tower_passthrough=False)
+    assert parse_code(position_code(pos.with_rules(odd))).rules == odd
+
+
+@pytest.mark.parametrize("code, match", [
+    ("1A3B4A2A.r00.!x", "not a rule letter"),
+    ("1A3B4A2A.r00.!mm", "given twice"),
+    ("1A3B4A2A.r00.!", "at least one rule letter"),
+    ("1A3B4A2A.r00.^rN1", "must-ricochet"),
+    ("1A3B4A2A.r00.!m.^rX1", "heading"),
+    ("1A3B4A2A.r00.~rN.!m", "too late"),
+])
+def test_bad_rule_sections(code: str, match: str) -> None:
+    with pytest.raises(NotationError, match=match):
+        parse_code(code)
 
 
 def test_last_move_is_kept() -> None:

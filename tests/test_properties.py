@@ -323,7 +323,7 @@ def test_check_solution_accepts_exactly_legal_replays_to_the_target(pos, rules, 
     verdict = check_solution(pz, ms, rules, max_cost=bid)
 
     # the expected verdict, by replaying
-    p, cost, legal_prefix, bad = start, 0, 0, None
+    p, cost, legal_prefix, bad = start.with_rules(rules), 0, 0, None
     for k, m in enumerate(ms):
         try:
             p, path = p.play(m, rules)

@@ -197,9 +197,8 @@ class Harness:
 
 def solution_of(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Optimal moves of the round in play, as ``move`` messages."""
-    found = puzzle_from_view(state)
-    assert found is not None
-    puzzle, rules = found
-    sol = solve(puzzle, rules)
+    puzzle = puzzle_from_view(state)
+    assert puzzle is not None
+    sol = solve(puzzle)  # by the table's rules, which the puzzle carries
     assert sol.solved
     return [{"type": "move", "robot": m.robot, "direction": m.direction.name} for m in sol.moves]

@@ -85,8 +85,7 @@ def test_kill_9_mid_demonstration_and_resume(tmp_path: Path) -> None:
                 await bob.hello("Bob")
                 await ann.start()
                 state = await _until(ann, lambda s: s["round"] is not None and s["round"]["open"])
-                puzzle, rules = puzzle_from_view(state)
-                moves = solve(puzzle, rules).moves
+                moves = solve(puzzle_from_view(state)).moves  # the puzzle carries the game's rules
                 await ann.bid(len(moves))
                 await _until(ann, lambda s: s["phase"] == "demonstration")
                 m = moves[0]

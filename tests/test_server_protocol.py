@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ricochet.notation.wire import move_from_wire, path_from_wire
 from ricochet.server import protocol as P
 from test_server_harness import T0, Harness, Player, solution_of
 
@@ -167,7 +168,9 @@ def test_bids_clock_and_successful_demonstration(h: Harness) -> None:
     assert bob.state["history"][0]["optimal"] == len(moves) and bob.state["history"][0]["solution"] is None
     sol = next(m for m in bob.do(type="request_solution", round=1) if m["type"] == "solution")
     assert sol["optimal"] == len(moves) and len(sol["moves"]) == len(sol["paths"]) == len(moves)
-    assert sol["moves"][0]["color"] in ("red", "green")
+    # Moves and paths in the one wire form (ricochet.notation.wire), as in events and states.
+    parsed = [move_from_wire(m) for m in sol["moves"]]
+    assert [path_from_wire(p).robot for p in sol["paths"]] == [m.robot for m in parsed]
 
 
 def test_no_solution_before_the_round_ends(h: Harness) -> None:

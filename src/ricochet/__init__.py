@@ -2,13 +2,20 @@
 
 The layers, lowest first: :mod:`ricochet.geometry` (cells, directions),
 :mod:`ricochet.board` (the immutable board), :mod:`ricochet.rules` (rule
-switches), :mod:`ricochet.position` (robots and the physics of a move),
-:mod:`ricochet.puzzle` (targets and solution checking).
+switches), :mod:`ricochet.position` (robots, the rules they are played by and
+the physics of a move), :mod:`ricochet.puzzle` (targets and solution
+checking).  The solver (:mod:`ricochet.solver`) and the environments
+(:mod:`ricochet.envs`) are imported on their own.
+
+>>> from ricochet import Puzzle
+>>> Puzzle.from_code("1A3B4A2A.r52ge9bdey0e.r41.!mns").rules.name
+'game'
 """
 
-from .board import Board, BoardError, Diagonal, Target
+from .board import Board, BoardError, Color, Diagonal, Target
+from .errors import RicochetError
 from .geometry import Cell, Direction, parse_cell
-from .position import IllegalMove, Move, Path, Position, PositionError, Robot, Step
+from .position import IllegalMove, LegalMoves, Move, Path, Position, PositionError, Robot, Step, StepEvent
 from .puzzle import Failure, Puzzle, Verdict, check_solution
 from .rules import GAME, PLAIN, Rules
 
@@ -20,18 +27,22 @@ __all__ = [
     "Board",
     "BoardError",
     "Cell",
+    "Color",
     "Diagonal",
     "Direction",
     "Failure",
     "IllegalMove",
+    "LegalMoves",
     "Move",
     "Path",
     "Position",
     "PositionError",
     "Puzzle",
+    "RicochetError",
     "Robot",
     "Rules",
     "Step",
+    "StepEvent",
     "Target",
     "Verdict",
     "check_solution",

@@ -12,12 +12,49 @@ which overrides the border bit (as in the interchange format).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .errors import RicochetError
 from .geometry import DIRECTIONS, MAX_SIZE, MIN_SIZE, Cell, Direction
 
-ROBOT_COLORS: tuple[str, ...] = ("red", "green", "blue", "yellow", "silver", "transparent")
+
+class Color(enum.StrEnum):
+    """A robot's colour.  A :class:`str` enum: ``Color.RED == "red"``, and it
+    is written as ``"red"`` in JSON, so strings keep working wherever a colour
+    is taken.
+
+    >>> Color("blue"), Color.BLUE.letter, Color.parse("S")
+    (Color.BLUE, 'B', Color.SILVER)
+    """
+
+    RED = "red"
+    GREEN = "green"
+    BLUE = "blue"
+    YELLOW = "yellow"
+    SILVER = "silver"
+    TRANSPARENT = "transparent"
+
+    def __repr__(self) -> str:
+        return f"Color.{self.name}"
+
+    @property
+    def letter(self) -> str:
+        """The colour's letter in move notation and diagrams: ``R G B Y S T``."""
+        return self.name[0]
+
+    @classmethod
+    def parse(cls, text: str) -> Color:
+        """A colour from its name or its letter (any case)."""
+        key = text.strip().lower()
+        for c in cls:
+            if key in (c.value, c.letter.lower()):
+                return c
+        raise ValueError(f"unknown robot colour {text!r}: use one of {', '.join(cls)} or a letter R G B Y S T")
+
+
+ROBOT_COLORS: tuple[Color, ...] = tuple(Color)
 """Every robot colour; the default colour of robot *i* in a file without colours is ``ROBOT_COLORS[i]``."""
 DIAGONAL_COLORS: tuple[str, ...] = ("red", "green", "blue", "yellow")
 TARGET_COLORS: tuple[str, ...] = ("red", "green", "blue", "yellow", "any")
@@ -31,8 +68,10 @@ _DEFLECT = {
 }
 
 
-class BoardError(ValueError):
+class BoardError(RicochetError):
     """A board description that cannot be a board; the message names the field."""
+
+    default_code = "board"
 
 
 @dataclass(frozen=True, order=True)
@@ -61,12 +100,30 @@ class Diagonal:
         return _DEFLECT[self.orientation][heading]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Board:
     """An immutable rectangular board (3×3 to 32×32).
 
     Construct with :meth:`build` (walls given once, both sides set for you) or
-    directly with complete masks (validated: symmetric walls, closed border).
+    directly with complete masks (validated: symmetric walls, closed border),
+    or read one with :meth:`from_code`.  ``repr`` is that expression, ``str``
+    the terminal diagram, and a notebook draws it (``_repr_svg_``):
+
+    >>> board = Board.from_code("1A3B4A2A")
+    >>> board
+    Board.from_code('1A3B4A2A')
+    >>> eval(repr(board)) == board
+    True
+    >>> print(Board.build(3, 3, walls=[(0, 0, "E")]))
+        a   b   c
+      ┌───┬───────┐
+    1 │ · │ ·   · │
+      │   ╵       │
+    2 │ ·   ·   · │
+      │           │
+    3 │ ·   ·   · │
+      └───────────┘
+    3×3 board, 0 targets
     """
 
     width: int
@@ -162,6 +219,32 @@ class Board:
         for c in cells:
             if not (isinstance(c, tuple) and len(c) == 2 and self.in_bounds(c)):
                 raise BoardError(f"{what}: cell {c!r} is off the {self.width}×{self.height} board")
+
+    # -- showing itself ----------------------------------------------------------------
+    def __repr__(self) -> str:
+        return f"Board.from_code({self.code()!r})"
+
+    def __str__(self) -> str:
+        from .terminal import render_terminal
+        return render_terminal(self, color=False)
+
+    def _repr_svg_(self) -> str:
+        from .svg import svg
+        return svg(self, size=400, coordinates=True)
+
+    # -- notation ----------------------------------------------------------------------
+    def code(self) -> str:
+        """The board part of a position code: a tile arrangement such as
+        ``1A3B4A2A`` when the board is exactly those tiles, else ``x`` and the
+        compressed board (see :mod:`ricochet.notation.code`)."""
+        from .notation.code import board_code
+        return board_code(self)
+
+    @classmethod
+    def from_code(cls, code: str) -> Board:
+        """The board of :meth:`code` (:class:`~ricochet.notation.NotationError` if it is not one)."""
+        from .notation.code import parse_board_code
+        return parse_board_code(code)
 
     # -- construction -----------------------------------------------------
     @classmethod

@@ -315,8 +315,7 @@ def parse_source(text: str, name: str, *, from_file: bool = False, rules: Rules 
             raise CliError(f"{where}bad ASCII diagram: {e}") from None
     if isinstance(obj, Puzzle):
         base = rules_for(obj.position.board) if rules is None else rules
-        if obj.rules != base:
-            obj = dataclasses.replace(obj, rules=base)
+        obj = obj.with_rules(base)
     return obj
 
 
@@ -324,7 +323,7 @@ def with_board_rules(obj: Puzzle | Board) -> Puzzle | Board:
     """A puzzle read on top of plain rules, moved onto its board's rules (pyramids with
     towers), the switches of its file's own ``rules`` key kept.  Anything else as it is."""
     if isinstance(obj, Puzzle) and obj.position.board.towers:
-        return dataclasses.replace(obj, rules=rebase(obj.rules, rules_for(obj.position.board)))
+        return obj.with_rules(rebase(obj.rules, rules_for(obj.position.board)))
     return obj
 
 

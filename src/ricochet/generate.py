@@ -71,7 +71,7 @@ def random_position(board: Board, rng: random.Random,
     >>> from ricochet.tiles import assemble
     >>> p = random_position(assemble("1A", "3B", "4A", "2A"), random.Random(3))
     >>> [r.color for r in p.robots]
-    ['red', 'green', 'blue', 'yellow']
+    [Color.RED, Color.GREEN, Color.BLUE, Color.YELLOW]
     """
     free = _free_cells(board)
     if len(free) < len(colors):
@@ -348,6 +348,6 @@ def random_pyramids(rng: random.Random, *, colors: int = 3, layout: str = "rando
         state, _ = PYRAMIDS.apply(state, job.to_action(job.fn(*job.args)), 0.0)
     rnd = state.round
     assert isinstance(rnd, PyramidsRound) and rnd.open and rnd.check is not None, "the game opened no round"
-    puzzle = replace(rnd.puzzle, rules=config.rules, optimal=rnd.check.optimal,
+    puzzle = replace(rnd.puzzle.with_rules(config.rules), optimal=rnd.check.optimal,
                      id=f"pyramids-{layout}-{colors}c-{min_moves}m-{n}")
     return PyramidsDeal(puzzle, state.towers, rnd.goal, rnd.draw)

@@ -10,7 +10,7 @@ the top (1 = y 0).
 >>> parse_cell("d5")
 (3, 4)
 >>> Direction.parse("←")
-<Direction.W: 8>
+Direction.W
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ class Direction(enum.IntEnum):
     E = 2
     S = 4
     W = 8
+
+    def __repr__(self) -> str:
+        # An expression that evaluates back to the member (as python-chess's values do).
+        return f"Direction.{self.name}"
 
     @property
     def dx(self) -> int:

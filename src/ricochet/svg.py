@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -28,7 +29,7 @@ from .geometry import DIRECTIONS, Cell, Direction
 from .position import LETTERS, Path, Position, Robot
 from .puzzle import Puzzle, unpack
 
-__all__ = ["COLORS", "svg"]
+__all__ = ["COLORS", "animate", "svg"]
 
 CELL = 40
 """Side of one cell in viewBox units; ``size`` only scales the picture."""
@@ -251,6 +252,74 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
     ``tower_colors``: the (top, bottom) colours of Ricochet Pyramids towers by
     cell (boards know only where towers stand); without, towers are stone.
     """
+    return _picture(obj, size=size, path=path, coordinates=coordinates, chip=chip, tower_colors=tower_colors)
+
+
+def animate(obj: Position | Puzzle, paths: Sequence[Path], *, size: int = 512, coordinates: bool = True,
+            seconds_per_move: float = 0.8, pause: float = 1.5) -> str:
+    """An SVG picture whose robots play ``paths`` (a solution's, from the
+    position of ``obj``) over and over, with SVG's own animation (SMIL: no
+    script, so it plays in a notebook, a browser or an ``<img>``).  The paths
+    are drawn as in :func:`svg`.
+
+    >>> from ricochet import Puzzle
+    >>> from ricochet.puzzle import check_solution
+    >>> pz = Puzzle.from_code("1A3B4A2A.r00gf0b0fyff.r85")
+    >>> picture = animate(pz, check_solution(pz, pz.position.parse_solution("RS RE")).paths)
+    >>> picture.count("<animateTransform")
+    1
+    """
+    if not (isinstance(seconds_per_move, int | float) and seconds_per_move > 0 and pause >= 0):
+        raise ValueError("seconds_per_move must be positive and pause at least 0")
+    board = obj.position.board if isinstance(obj, Puzzle) else obj.board
+    frame = _Frame(board, coordinates)
+    total = seconds_per_move * len(paths) + pause
+    # Per robot: (time, dx, dy) keyframes, offsets from its start cell's centre.
+    frames: dict[int, list[tuple[float, float, float]]] = {}
+    for k, p in enumerate(paths):
+        keys = frames.setdefault(p.robot, [(0.0, 0.0, 0.0)])
+        x0, y0 = frame.centre(_start_of(obj, p.robot))
+        t0, t1 = k * seconds_per_move, (k + 1) * seconds_per_move
+        keys.append((t0, keys[-1][1], keys[-1][2]))
+        lines = _path_lines(p, frame)
+        length = sum(math.dist(a, b) for pts in lines for a, b in itertools.pairwise(pts)) or 1.0
+        done = 0.0
+        for pts in lines:
+            for j, (px, py) in enumerate(pts):
+                if j:
+                    done += math.dist(pts[j - 1], (px, py))
+                keys.append((t0 + (t1 - t0) * done / length, px - x0, py - y0))
+    extra: dict[int, str] = {}
+    for robot, keys in frames.items():
+        keys.append((total, keys[-1][1], keys[-1][2]))
+        extra[robot] = "<animateTransform" + _attrs(
+            attributeName="transform", type="translate", calcMode="linear", dur=f"{_n(total)}s",
+            repeatCount="indefinite", keyTimes=";".join(f"{t / total:.4f}".rstrip("0").rstrip(".") or "0" for t, _, _ in keys),
+            values=";".join(f"{_n(dx)},{_n(dy)}" for _, dx, dy in keys)) + "/>"
+    return _picture(obj, size=size, path=paths, coordinates=coordinates, robot_extra=extra)
+
+
+def _start_of(obj: Position | Puzzle, robot: int) -> Cell:
+    pos = obj.position if isinstance(obj, Puzzle) else obj
+    return pos.robots[robot].cell
+
+
+def _picture(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequence[Path] | None = None,
+             coordinates: bool = False, chip: Target | tuple[str, str] | None = None,
+             tower_colors: Mapping[Cell, tuple[str, str]] | None = None,
+             robot_extra: Mapping[int, str] | None = None) -> str:
+    """Draws for :func:`svg` and :func:`animate` (``robot_extra``: markup
+    added inside robot *i*'s group).
+
+    ``size`` is the width in pixels of the longer side.  ``path`` is a move
+    path (or a list of them, e.g. a whole solution from
+    :meth:`Position.replay`) drawn as arrows in the moving robot's colour.
+    ``coordinates`` adds column letters (or numbers on boards wider than 26)
+    and row numbers.  ``chip`` is the target chip shown on the centre block;
+    by default the printed target under a puzzle's goal, if any.
+    ``tower_colors``: the (top, bottom) colours of Ricochet Pyramids towers by
+    cell (boards know only where towers stand); without, towers are stone.
+    """
     board, position, goal = unpack(obj, "svg")
     assert isinstance(board, Board)
     if not isinstance(size, int) or size <= 0:
@@ -372,7 +441,7 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
                            stroke_linecap="round", marker_end=f"url(#ricochet-arrow-{color})" if i == len(lines) - 1 else None))
         out.append("</g>")
 
-    for robot in robots:
+    for index, robot in enumerate(robots):
         cx, cy = frame.centre(robot.cell)
         fill = COLORS[robot.color]
         transparent = robot.color == "transparent"
@@ -381,7 +450,7 @@ def svg(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Sequenc
                          fill_opacity=0.35 if transparent else None, stroke=_DARK[robot.color], stroke_width=2.5,
                          stroke_dasharray="4 3" if transparent else None)
                    + f"<text{_attrs(x=float(cx), y=float(cy + 6.5), text_anchor='middle', font_family='sans-serif', font_size=18, font_weight='bold', fill=_TEXT_ON.get(robot.color, '#ffffff'))}>"
-                   + f"{escape(LETTERS[robot.color])}</text></g>")
+                   + f"{escape(LETTERS[robot.color])}</text>" + (robot_extra or {}).get(index, "") + "</g>")
 
     if coordinates:
         for i in range(w):

@@ -150,7 +150,7 @@ def _placed(name: str, position: int) -> tuple[tuple[tuple[int, int, Direction],
     targets = tuple(Target(_rot_cell(g.cell, position), g.color, g.symbol) for g in t.targets)
     diagonals = tuple(Diagonal(_rot_cell(g.cell, position), g.color, _rot_orientation(g.orientation, position))
                       for g in t.diagonals)
-    return walls, targets, diagonals  # type: ignore[return-value]
+    return walls, targets, diagonals
 
 
 # -- arrangements -------------------------------------------------------------
@@ -375,7 +375,7 @@ def _identify(board: Board, exact: bool) -> tuple[str, str, str, str] | None:
         candidates.append(found)
     outside = [i for i, c in enumerate(board.cells()) if c not in CENTRE]
     for names in itertools.product(*candidates):
-        built = _assemble(names)  # type: ignore[arg-type]
+        built = _assemble(names)
         if exact:
             if (built.walls == board.walls and built.blocked == board.blocked
                     and set(built.targets) == set(board.targets) and set(built.diagonals) == set(board.diagonals)

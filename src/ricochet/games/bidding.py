@@ -53,7 +53,7 @@ from .events import Event, encode, move_of, path_of
 from .interface import GameError, Query
 from .messages import cell, field, whole
 from .options import kind_of
-from .table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
+from .table import Phase, TableGame, TableState, Tx, decide_table, evolve_table, seated_player
 
 __all__ = [
     "MAX_BID",
@@ -89,7 +89,7 @@ a solution (RULINGS 2), and with must-ricochet off a one-move solution is still
 at least one move."""
 MAX_BID = 99
 """The largest bid; the seeds mention solutions of "twenty or more" moves."""
-PHASES = ("lobby", "thinking", "bidding", "demonstration", "intermission", "over")
+PHASES = (Phase.LOBBY, Phase.THINKING, Phase.BIDDING, Phase.DEMONSTRATION, Phase.INTERMISSION, Phase.OVER)
 """``lobby`` before the start; ``thinking`` a goal is up, no clock running;
 ``bidding`` the timer runs; ``demonstration`` a bidder plays it out;
 ``intermission`` between rounds; ``over`` the game has ended."""
@@ -328,6 +328,7 @@ class RoundState:
 
     @property
     def puzzle(self) -> Puzzle:
+        """The round's puzzle, played by the table's rules (its start position carries them)."""
         return Puzzle(self.start, self.target, self.active)
 
 
@@ -457,17 +458,17 @@ class BiddingGame(TableGame):
             bid = Bid(event.player, event.moves, event.at, state.version)
             return replace(s, round=replace(rnd, bids=rnd.bids + (bid,)))
         if isinstance(event, ClockStarted):
-            return replace(s, phase="bidding", round=replace(
+            return replace(s, phase=Phase.BIDDING, round=replace(
                 rnd, clock_deadline=event.deadline, clock_by=event.player, clock_reason=event.reason))
         if isinstance(event, ClockRanOut):
             return replace(s, round=replace(rnd, order=event.order))
         if isinstance(event, DemonstrationStarted):
-            return replace(s, phase="demonstration", position=rnd.start, round=replace(
+            return replace(s, phase=Phase.DEMONSTRATION, position=rnd.start, round=replace(
                 rnd, demonstrator=event.player, demo_bid=event.bid, demo_deadline=event.deadline,
                 moves=(), paths=(), cost=0))
         if isinstance(event, MovePlayed):
             assert s.position is not None
-            position, path = s.position.play(event.move, self.rules(s))
+            position, path = s.position.play(event.move)
             return replace(s, position=position, round=replace(
                 rnd, moves=rnd.moves + (event.move,), paths=rnd.paths + (path,), cost=event.cost))
         assert isinstance(event, DemonstrationEnded) and rnd.demo_bid is not None
@@ -480,7 +481,7 @@ class BiddingGame(TableGame):
     @staticmethod
     def begin_round(s: Any, rnd: RoundState) -> Any:
         """The state as a new round begins (for the game's draw event)."""
-        return replace(s, phase="thinking", position=rnd.start, intermission_until=None, round=rnd)
+        return replace(s, phase=Phase.THINKING, position=rnd.start, intermission_until=None, round=rnd)
 
     @staticmethod
     def close_round(s: Any, result: str, winner: str | None, at: float, won: Any) -> Any:
@@ -489,7 +490,7 @@ class BiddingGame(TableGame):
         assert rnd is not None
         done = RoundResult(rnd.number, rnd.goal, result, winner, rnd.bids, rnd.attempts, rnd.target, rnd.active,
                            rnd.start.robots)
-        s = replace(s, round=None, history=s.history + (done,), phase="intermission",
+        s = replace(s, round=None, history=s.history + (done,), phase=Phase.INTERMISSION,
                     intermission_until=at + s.config.intermission_seconds)
         if winner is not None:
             p = s.player(winner)
@@ -640,9 +641,8 @@ class BiddingGame(TableGame):
         assert s.position is not None and rnd.demo_bid is not None
         if not isinstance(move, Move):
             raise GameError(f"a move names a robot and a direction, got {move!r}", "illegal_move")
-        rules = self.rules(s)
         try:
-            _, path = s.position.play(move, rules)
+            _, path = s.position.play(move)
         except IllegalMove as e:
             # Refused: the robot does not move and the demonstration goes on (bid and time still bind).
             raise GameError(f"illegal move: {e}", "illegal_move") from None
@@ -654,7 +654,7 @@ class BiddingGame(TableGame):
         # Only a position with the right robot on the target can be a solution: replay the whole
         # demonstration (the authoritative check) only then, not at every move.
         reached = tx.state.position is not None and puzzle.solved_by(tx.state.position) is not None
-        if reached and check_solution(puzzle, after.moves, rules, max_cost=after.demo_bid).ok:
+        if reached and check_solution(puzzle, after.moves, max_cost=after.demo_bid).ok:
             self._end_demo(tx, True, "solved", now)
         elif cost > after.demo_bid:
             self._end_demo(tx, False, "too_long", now)
@@ -696,15 +696,10 @@ class BiddingGame(TableGame):
                 raise GameError(f"round {number} is still being played: the solution is shown after it", "not_yet")
             raise GameError(f"there is no finished round {number} in this game", "not_yet")
         optimal, solution = self.known_solution(state, number)
-        _, paths = Position(state.board, result.start, goal=result.target).replay(solution, self.rules(state))
-        moves = []
-        for m in solution:
-            d: dict[str, Any] = {"robot": m.robot, "color": result.start[m.robot].color, "direction": m.direction.name}
-            if m.stop is not None:
-                d["stop"] = list(m.stop)
-            moves.append(d)
-        return {"type": "solution", "round": number, "optimal": optimal, "moves": moves,
-                "paths": [p.to_dict() for p in paths]}
+        start = Position(state.board, result.start, goal=result.target, rules=self.rules(state))
+        _, paths = start.replay(solution)
+        return {"type": "solution", "round": number, "optimal": optimal, "moves": encode(solution),
+                "paths": encode(paths)}
 
     @staticmethod
     def _move(state: Any, msg: Mapping[str, Any]) -> Move:

@@ -21,7 +21,6 @@ from typing import Any
 
 from ..position import Move
 from ..puzzle import Puzzle
-from ..rules import Rules
 from .interface import BotClient, Compute
 from .jobs import Answer, solve_job
 from .seat_bot import SeatBot
@@ -52,7 +51,7 @@ LEVELS: dict[str, BotLevel] = {
     "perfect": BotLevel("perfect", (1.0, 3.0), 25, 0.0, 0.0, 0, 0.4),
 }
 
-PuzzleFromView = Callable[[dict[str, Any]], "tuple[Puzzle, Rules] | None"]
+PuzzleFromView = Callable[[dict[str, Any]], "Puzzle | None"]
 
 
 class BiddingBot(SeatBot):
@@ -76,8 +75,8 @@ class BiddingBot(SeatBot):
         self._demo: asyncio.Task[None] | None = None
         self._thought: set[tuple[int, int]] = set()
 
-    async def solve(self, puzzle: Puzzle, rules: Rules) -> Answer:
-        return await self.compute(solve_job(puzzle, rules))  # type: ignore[no-any-return]
+    async def solve(self, puzzle: Puzzle) -> Answer:
+        return await self.compute(solve_job(puzzle))  # type: ignore[no-any-return]
 
     @property
     def game(self) -> int:
@@ -124,7 +123,7 @@ class BiddingBot(SeatBot):
         found = self.puzzle_from_view(state)
         if found is None:
             return
-        answer = await self.solve(*found)
+        answer = await self.solve(found)
         lo, hi = self.level.think
         await self.sleep(self.rng.uniform(lo, hi) * self.think_scale)
         if answer.optimal is None or answer.optimal > self.level.depth or self.rng.random() < self.level.miss:
@@ -165,7 +164,7 @@ class BiddingBot(SeatBot):
             # e.g. after a server restart: find again what this bot found when it bid
             found = self.puzzle_from_view(state)
             if found is not None:
-                answer = await self.solve(*found)
+                answer = await self.solve(found)
                 if answer.optimal is not None and answer.optimal <= (state["round"]["demo_bid"] or 0):
                     moves = self.solutions[key[:2]] = answer.moves
             state = self.client.state

@@ -3,7 +3,7 @@
 An event is a frozen dataclass with a ``type`` string and ``at`` (seconds, the
 time it happened).  ``to_dict`` is JSON-ready; :func:`event_from_dict` reads
 it back given the game's table of event types.  Moves, paths and robots are
-written as in the protocol (``docs/protocol.md``).
+written by :mod:`ricochet.notation.wire` (``docs/protocol.md``).
 """
 
 from __future__ import annotations
@@ -12,48 +12,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, ClassVar
 
-from ..geometry import Cell, Direction
-from ..position import Move, Path, Robot, Step
+from ..geometry import Cell
+from ..notation.wire import cell_from_wire, move_from_wire, path_from_wire, robots_from_wire, to_wire
 
 __all__ = ["Event", "cell_of", "encode", "event_from_dict", "move_of", "path_of", "robots_of", "strs_of"]
 
-
-def encode(value: Any) -> Any:
-    """A JSON-ready form of moves, paths, robots and tuples of them."""
-    if isinstance(value, Move):
-        d: dict[str, Any] = {"robot": value.robot, "direction": value.direction.name}
-        if value.stop is not None:
-            d["stop"] = list(value.stop)
-        return d
-    if isinstance(value, Path):
-        return value.to_dict()
-    if isinstance(value, Robot):
-        return {"color": value.color, "cell": list(value.cell)}
-    if isinstance(value, tuple | list):
-        return [encode(v) for v in value]
-    return value
-
-
-def move_of(d: Mapping[str, Any]) -> Move:
-    stop = d.get("stop")
-    return Move(int(d["robot"]), Direction[d["direction"]], tuple(stop) if stop is not None else None)  # type: ignore[arg-type]
-
-
-def path_of(d: Mapping[str, Any]) -> Path:
-    steps = tuple(Step(tuple(s["cell"]), Direction[s["heading"]], s.get("event")) for s in d["steps"])  # type: ignore[arg-type]
-    return Path(int(d["robot"]), tuple(d["start"]), Direction[d["direction"]], steps, int(d["cost"]))  # type: ignore[arg-type]
+# The events' fields are written with the one wire codec of ricochet.notation.wire.
+encode = to_wire
+move_of = move_from_wire
+path_of = path_from_wire
+robots_of = robots_from_wire
 
 
 def cell_of(v: Any) -> Cell | None:
-    return None if v is None else (int(v[0]), int(v[1]))
+    return None if v is None else cell_from_wire(v)
 
 
 def strs_of(v: Any) -> tuple[str, ...] | None:
     return None if v is None else tuple(v)
-
-
-def robots_of(v: Any) -> tuple[Robot, ...]:
-    return tuple(Robot(r["color"], (int(r["cell"][0]), int(r["cell"][1]))) for r in v)
 
 
 class Event:

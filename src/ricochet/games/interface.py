@@ -27,9 +27,12 @@ and the seated players are in :mod:`ricochet.games.table`.
 from __future__ import annotations
 
 import abc
+import enum
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
+
+from ..errors import RicochetError
 
 __all__ = [
     "BotClient",
@@ -41,30 +44,39 @@ __all__ = [
     "OptionsError",
     "Query",
     "Secret",
+    "Status",
 ]
 
 
-class GameError(ValueError):
+class Status(enum.StrEnum):
+    """Where a game is, for the lobby: ``lobby``, ``playing`` or ``over`` (a
+    :class:`str` enum: compares equal to those strings)."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Status.{self.name}"
+
+
+class GameError(RicochetError):
     """An action that is not allowed now.  The message is for the person who
     tried it (what is wrong and what is allowed); ``code`` is a stable keyword
     for programs (``phase``, ``not_seated``, ``not_host``, ``bid``, ``raise``,
     ``closed``, ``clock``, ``turn``, ``illegal_move``, ``join``, ``round`` …)."""
 
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.code = code
 
-    @property
-    def message(self) -> str:
-        return str(self)
-
-
-class ConfigError(ValueError):
+class ConfigError(RicochetError):
     """A game configuration that cannot be played; the message names the field."""
 
+    default_code = "config"
 
-class OptionsError(ValueError):
+
+class OptionsError(RicochetError):
     """Room options that cannot be used; the message names the field."""
+
+    default_code = "options"
 
 
 @dataclass(frozen=True)
@@ -190,12 +202,13 @@ class Game(abc.ABC):
     # -- the table (shared by every game: see ricochet.games.table) ------------------------------
     @abc.abstractmethod
     def phase(self, state: Any) -> str:
-        """The game's phase name (``lobby`` before the start, ``over`` at the end)."""
+        """The game's phase (a :class:`~ricochet.games.table.Phase`: ``lobby``
+        before the start, ``over`` at the end)."""
 
-    def status(self, state: Any) -> str:
+    def status(self, state: Any) -> Status:
         """``lobby``, ``playing`` or ``over``."""
         phase = self.phase(state)
-        return phase if phase in ("lobby", "over") else "playing"
+        return Status(phase) if phase in ("lobby", "over") else Status.PLAYING
 
     @abc.abstractmethod
     def players(self, state: Any) -> tuple[Any, ...]:

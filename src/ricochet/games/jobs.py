@@ -13,7 +13,6 @@ from typing import Any
 
 from ..position import Move
 from ..puzzle import Puzzle
-from ..rules import Rules
 from .interface import Job
 
 __all__ = ["Answer", "solve_job", "solve_puzzle"]
@@ -33,18 +32,20 @@ class Answer:
     moves: tuple[Move, ...] = ()
 
 
-def solve_puzzle(puzzle: Puzzle, rules: Rules, time_limit: float = TIME_LIMIT, max_moves: int = MAX_MOVES) -> Answer:
-    """The solver's answer for one puzzle (runs in the server's worker process)."""
+def solve_puzzle(puzzle: Puzzle, time_limit: float = TIME_LIMIT, max_moves: int = MAX_MOVES) -> Answer:
+    """The solver's answer for one puzzle, by its rules (runs in the server's worker process)."""
     from ..solver import solve
 
-    sol = solve(puzzle, rules, time_limit=time_limit, max_moves=max_moves)
-    return Answer(sol.status, sol.length if sol.solved else None, tuple(sol.moves) if sol.solved else ())
+    sol = solve(puzzle, time_limit=time_limit, max_moves=max_moves)
+    return Answer(str(sol.status), sol.length if sol.solved else None, tuple(sol.moves) if sol.solved else ())
 
 
-def puzzle_key(puzzle: Puzzle, rules: Rules) -> tuple[Any, ...]:
-    return ("solve", puzzle.position.board, puzzle.position.robots, puzzle.target, puzzle.active, rules)
+def puzzle_key(puzzle: Puzzle) -> tuple[Any, ...]:
+    """What the answer depends on: the puzzle's position (board, robots, rules and their state), target
+    and active robot — not its ``id`` or ``optimal``."""
+    return ("solve", puzzle.position, puzzle.target, puzzle.active)
 
 
-def solve_job(puzzle: Puzzle, rules: Rules, to_action: Callable[[Answer], Any] | None = None) -> Job:
-    """The job of solving ``puzzle`` optimally (``to_action``: what the game makes of the answer)."""
-    return Job(puzzle_key(puzzle, rules), solve_puzzle, (puzzle, rules), to_action)
+def solve_job(puzzle: Puzzle, to_action: Callable[[Answer], Any] | None = None) -> Job:
+    """The job of solving ``puzzle`` optimally by its rules (``to_action``: what the game makes of the answer)."""
+    return Job(puzzle_key(puzzle), solve_puzzle, (puzzle,), to_action)

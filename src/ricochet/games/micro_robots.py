@@ -45,6 +45,7 @@ from .options import check_options
 from .table import (
     TABLE_EVENTS,
     GameEnded,
+    Phase,
     TableGame,
     TableState,
     Tx,
@@ -374,18 +375,18 @@ class MicroRobots(TableGame):
             return table  # type: ignore[no-any-return]
         if isinstance(event, GameStarted):
             arrangement = Arrangement.parse(event.arrangement)
-            return replace(s, phase="intermission", arrangement=arrangement,
+            return replace(s, phase=Phase.INTERMISSION, arrangement=arrangement,
                            board=MicroBoard.arranged(arrangement, SHIPPED), robot=event.start, rolls=s.rolls + 1)
         if isinstance(event, TargetRolled):
             assert s.robot is not None
             rolls = s.rolls + 1 + event.rerolls + (0 if event.via is None else 1)
             rnd = MicroRound(event.round, s.robot, event.target, event.via, event.roller, event.at)
-            return replace(s, phase="racing", round=rnd, rolls=rolls, last_roller=event.roller,
+            return replace(s, phase=Phase.RACING, round=rnd, rolls=rolls, last_roller=event.roller,
                            intermission_until=None)
         rnd = s.round
         assert rnd is not None, f"{event.type} outside a round"
         if isinstance(event, Announced):
-            return replace(s, phase="demonstration", round=replace(
+            return replace(s, phase=Phase.DEMONSTRATION, round=replace(
                 rnd, announcer=event.player, announced=event.moves, demo_deadline=event.deadline,
                 route=(rnd.start,)))
         if isinstance(event, RobotMoved):
@@ -413,7 +414,7 @@ class MicroRobots(TableGame):
             else:  # no demonstration: cannot happen today, kept total
                 history = history + (MicroResult(rnd.number, rnd.start, rnd.target, rnd.via, None, None, (), False,
                                                  "none", None, None),)
-            return replace(s, players=players, history=history, round=None, robot=rnd.target, phase="intermission",
+            return replace(s, players=players, history=history, round=None, robot=rnd.target, phase=Phase.INTERMISSION,
                            intermission_until=event.at + s.config.intermission_seconds)
         raise TypeError(f"not an event: {event!r}")
 

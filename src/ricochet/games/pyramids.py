@@ -55,7 +55,7 @@ from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsE
 from .jobs import Answer, solve_job
 from .messages import cell, field, text_choice
 from .options import check_options, kind_of
-from .table import GameEnded, Tx, seated_player, winners_of
+from .table import GameEnded, Phase, Tx, seated_player, winners_of
 
 __all__ = [
     "COLORS",
@@ -551,11 +551,11 @@ class Pyramids(BiddingGame):
             return replace(s, towers=event.towers, board=board_of(event.towers))
         if isinstance(event, GameStarted):
             board = board_of(event.towers)
-            return replace(s, phase="intermission", towers=event.towers, board=board,
-                           position=Position(board, event.robots), target_score=event.target_score)
+            return replace(s, phase=Phase.INTERMISSION, towers=event.towers, board=board,
+                           position=Position(board, event.robots, rules=s.config.rules), target_score=event.target_score)
         if isinstance(event, GoalDrawn):
             assert s.position is not None
-            start = replace(s.position, goal=event.target, last_move=None)
+            start = replace(s.position.fresh(), goal=event.target)
             goal = Goal(event.robot, event.top, event.bottom)
             rnd = PyramidsRound(event.round, goal, event.target, event.active, event.at, start, draw=event.draw)
             return self.begin_round(replace(s, draws=s.draws + 1 + event.skipped), rnd)
@@ -636,7 +636,7 @@ class Pyramids(BiddingGame):
 
         def check(answer: Answer) -> CheckGoal:
             return CheckGoal(number, draw, answer)
-        return [solve_job(rnd.puzzle, state.config.rules, check)]
+        return [solve_job(rnd.puzzle, check)]
 
     def known_solution(self, state: PyramidsState, number: int) -> tuple[int | None, tuple[Move, ...]]:
         check = state.check_of(number)
@@ -738,8 +738,8 @@ def check_towers_or_refuse(towers: Sequence[Tower], colors: Sequence[str]) -> No
         raise GameError(str(e), "layout") from None
 
 
-def puzzle_from_view(state: dict[str, Any]) -> tuple[Any, Rules] | None:
-    """The puzzle of the round in play, from public information only."""
+def puzzle_from_view(state: dict[str, Any]) -> Any:
+    """The puzzle of the round in play (with the game's rules), from public information only."""
     from ..puzzle import Puzzle
 
     rnd = state.get("round")
@@ -748,7 +748,7 @@ def puzzle_from_view(state: dict[str, Any]) -> tuple[Any, Rules] | None:
     board = board_of([Tower.from_dict(t) for t in state["towers"]])
     robots = tuple(Robot(r["color"], (r["cell"][0], r["cell"][1])) for r in rnd["start"])
     target = (rnd["target"][0], rnd["target"][1])
-    return Puzzle(Position(board, robots, goal=target), target, rnd["active"]), PYRAMIDS_RULES
+    return Puzzle(Position(board, robots, goal=target, rules=PYRAMIDS_RULES), target, rnd["active"])
 
 
 PYRAMIDS = Pyramids()

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..board import Board
+from ..notation.wire import board_from_wire, board_to_wire, robots_from_wire
 from ..position import IllegalMove, Move, Position, PositionError, Robot
 from ..rules import GAME, Rules
 from . import bidding
@@ -57,7 +58,7 @@ from .events import Event, cell_of, encode, move_of, robots_of, strs_of
 from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
 from .jobs import Answer, solve_job
 from .options import check_options
-from .table import EndGame, GameEnded, Join, Leave, PlayerState, Start, Tx, winners_of
+from .table import EndGame, GameEnded, Join, Leave, Phase, PlayerState, Start, Tx, winners_of
 
 __all__ = [
     "EVENT_TYPES",
@@ -368,16 +369,6 @@ class GameState(BiddingState):
         return RICOCHET_ROBOTS.full_view(self, for_player, heavy=heavy)
 
 
-def _board_dict(b: Board) -> dict[str, Any]:
-    return {
-        "width": b.width, "height": b.height, "walls": list(b.walls),
-        "blocked": sorted(list(c) for c in b.blocked),
-        "targets": [{"cell": list(t.cell), "color": t.color, "symbol": t.symbol} for t in b.targets],
-        "diagonals": [{"cell": list(d.cell), "color": d.color, "orientation": d.orientation} for d in b.diagonals],
-        "openings": sorted([list(c), s.name] for c, s in b.openings),
-    }
-
-
 # -- room options ---------------------------------------------------------------------------
 RULE_OPTIONS = ("diagonals", "openings", "silver", "transparent", "must_ricochet", "no_straight_back")
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -501,13 +492,14 @@ class RicochetRobots(BiddingGame):
     def evolve_game(self, s: GameState, event: Event) -> GameState:
         if isinstance(event, GameStarted):
             board = s.config.board_for(event.arrangement)
-            return replace(s, phase="intermission", arrangement=event.arrangement, board=board,
-                           position=Position(board, event.robots), target_score=event.target_score,
+            return replace(s, phase=Phase.INTERMISSION, arrangement=event.arrangement, board=board,
+                           position=Position(board, event.robots, rules=s.config.rules),
+                           target_score=event.target_score,
                            pile=tuple(sorted(Chip(t.color, t.symbol) for t in board.targets)))
         if isinstance(event, ChipDrawn):
             chip = Chip(event.color, event.symbol)
             assert s.position is not None
-            start = replace(s.position, goal=event.target, last_move=None)  # a new round: no straight-back memory
+            start = replace(s.position.fresh(), goal=event.target)  # a new round: no rule state (straight back, turns)
             pile = list(s.pile)
             pile.remove(chip)
             s = replace(s, pile=tuple(pile), draws=s.draws + 1)
@@ -547,23 +539,22 @@ class RicochetRobots(BiddingGame):
         for r in state.history:
             if r.number == number and state.board is not None:
                 from ..puzzle import Puzzle
-                return Puzzle(Position(state.board, r.start), r.target, r.active)
+                return Puzzle(Position(state.board, r.start, rules=state.config.rules), r.target, r.active)
         return None
 
     def jobs(self, state: GameState) -> list[Job]:
         """The solution of the round in play (to have it ready), and the report
         of every finished round still lacking its optimum (never before its end)."""
-        rules = state.config.rules
         out: list[Job] = []
         if state.round is not None:
-            out.append(solve_job(state.round.puzzle, rules))
+            out.append(solve_job(state.round.puzzle))
         for r in state.history:
             if state.solution_of(r.number) is None:
                 number = r.number
 
                 def report(answer: Answer, number: int = number) -> ReportSolution:
                     return ReportSolution(number, answer.optimal, answer.moves)
-                out.append(solve_job(self.round_puzzle(state, number), rules, report))
+                out.append(solve_job(self.round_puzzle(state, number), report))
         return out
 
     def known_solution(self, state: GameState, number: int) -> tuple[int | None, tuple[Move, ...]]:
@@ -597,7 +588,7 @@ class RicochetRobots(BiddingGame):
             del view["history"]
             return view
         view["config"] = state.config.to_dict()
-        view["board"] = _board_dict(state.board) if state.board is not None else None
+        view["board"] = board_to_wire(state.board) if state.board is not None else None
         for r in state.history:
             sol = state.solution_of(r.number)
             view["history"].append({
@@ -661,13 +652,13 @@ def transparent_choices(state: GameState) -> dict[str, Any] | None:
     from ..geometry import DIRECTIONS
 
     pos = state.position
-    if pos is None or "transparent" not in (r.color for r in pos.robots):
+    if pos is None or not any(r.color == "transparent" for r in pos.robots):
         return None
     robot = pos.index_of("transparent")
     out: dict[str, Any] = {"robot": robot}
     for d in DIRECTIONS:
         try:
-            paths = pos.paths(robot, d, state.config.rules)
+            paths = pos.paths(robot, d)
         except IllegalMove:
             paths = []
         out[d.name] = [{"stop": list(p.end), "cost": p.cost} for p in sorted(paths, key=lambda p: (p.cost, p.end))]
@@ -675,29 +666,21 @@ def transparent_choices(state: GameState) -> dict[str, Any] | None:
 
 
 def board_from_view(d: dict[str, Any]) -> Board:
-    """The :class:`Board` of a public state's ``board`` object."""
-    from ..board import Diagonal, Target
-    from ..geometry import Direction
-
-    return Board(
-        d["width"], d["height"], tuple(d["walls"]), frozenset(tuple(c) for c in d["blocked"]),
-        tuple(Target(tuple(t["cell"]), t["color"], t["symbol"]) for t in d["targets"]),  # type: ignore[arg-type]
-        tuple(Diagonal(tuple(g["cell"]), g["color"], g["orientation"]) for g in d["diagonals"]),  # type: ignore[arg-type]
-        frozenset((tuple(c), Direction[side]) for c, side in d["openings"]),  # type: ignore[misc]
-    )
+    """The :class:`Board` of a public state's ``board`` object (the wire form)."""
+    return board_from_wire(d)
 
 
-def puzzle_from_view(state: dict[str, Any]) -> tuple[Any, Rules] | None:
-    """The puzzle of the round in play, from public information only."""
+def puzzle_from_view(state: dict[str, Any]) -> Any:
+    """The puzzle of the round in play, with the table's rules, from public information only."""
     from ..puzzle import Puzzle
 
     rnd = state.get("round")
     if rnd is None or state.get("board") is None:
         return None
-    board = board_from_view(state["board"])
-    robots = tuple(Robot(r["color"], (r["cell"][0], r["cell"][1])) for r in rnd["start"])
+    board = board_from_wire(state["board"])
     rules = Rules(**state["config"]["rules"])
-    return Puzzle(Position(board, robots), (rnd["target"][0], rnd["target"][1]), rnd["active"]), rules
+    position = Position(board, robots_from_wire(rnd["start"]), rules=rules)
+    return Puzzle(position, (rnd["target"][0], rnd["target"][1]), rnd["active"])
 
 
 RICOCHET_ROBOTS = RicochetRobots()

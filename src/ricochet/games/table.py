@@ -18,6 +18,7 @@ Winners are the players with the most points (ties share).
 from __future__ import annotations
 
 import abc
+import enum
 import math
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -34,6 +35,7 @@ __all__ = [
     "GameEnded",
     "Join",
     "Leave",
+    "Phase",
     "PlayerJoined",
     "PlayerLeft",
     "PlayerState",
@@ -132,21 +134,49 @@ class PlayerState:
         return len(self.chips)
 
 
+class Phase(enum.StrEnum):
+    """Every phase of every game (a :class:`str` enum: ``state.phase == "bidding"``
+    works and it is written ``"bidding"`` in JSON).  ``lobby`` before the start,
+    ``over`` at the end; the games' own in between: the bidding games
+    ``thinking``, ``bidding``, ``demonstration``, ``intermission``; Micro Robots
+    ``racing``, ``demonstration``, ``intermission``; RAMbots ``goals``,
+    ``programming``, ``execution``."""
+
+    LOBBY = "lobby"
+    THINKING = "thinking"
+    BIDDING = "bidding"
+    RACING = "racing"
+    DEMONSTRATION = "demonstration"
+    INTERMISSION = "intermission"
+    GOALS = "goals"
+    PROGRAMMING = "programming"
+    EXECUTION = "execution"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
 @dataclass(frozen=True)
 class TableState:
-    """The fields every game's state has.  ``phase`` is ``lobby`` before the
-    start and ``over`` at the end; games name the phases in between."""
+    """The fields every game's state has.  ``phase`` (a :class:`Phase`) is
+    ``lobby`` before the start and ``over`` at the end; games name the phases
+    in between."""
 
     config: Any
     version: int = 0
     """Number of events folded in."""
     time: float = 0.0
     """Time of the last event."""
-    phase: str = "lobby"
+    phase: Phase = Phase.LOBBY
     players: tuple[PlayerState, ...] = ()
     host: str | None = None
     winners: tuple[str, ...] = ()
     end_reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if type(self.phase) is not Phase:
+            object.__setattr__(self, "phase", Phase(self.phase))
 
     def player(self, player_id: str) -> PlayerState | None:
         for p in self.players:
@@ -189,7 +219,7 @@ def evolve_table(s: Any, event: Event) -> Any | None:
             s = replace(s, host=next(iter(s.seated), None))
         return s
     if isinstance(event, GameEnded):
-        return replace(s, phase="over", winners=event.winners, end_reason=event.reason)
+        return replace(s, phase=Phase.OVER, winners=event.winners, end_reason=event.reason)
     return None
 
 
@@ -352,7 +382,7 @@ class TableGame(Game):
     def event_from_dict(self, data: Mapping[str, Any]) -> Event:
         return event_from_dict(self.events, data)
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: Any) -> Phase:
         return state.phase  # type: ignore[no-any-return]
 
     def players(self, state: Any) -> tuple[PlayerState, ...]:

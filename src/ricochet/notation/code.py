@@ -17,10 +17,17 @@ character that needs no escaping)::
     robots   := ( color x y )+           in robot order, e.g. r00gf0
     color    := r | g | b | y | s | t    red green blue yellow silver transparent
     x, y     := one base-32 digit 0-9a-v (boards are at most 32 wide)
-    section  := target | goal | last    each at most once; target and goal exclude each other
+    section  := target | goal | rules | last | turns
+                                        each at most once, in this order; target and goal exclude each other
     target   := ( color | "*" ) x y      a puzzle: the active robot (``*``: any robot) and target cell
     goal     := "@" x y                  a position (not a puzzle) whose goal cell is set
+    rules    := "!" flag+                the rules, when they are not plain: the switches that differ, in
+                                         this order: m must-ricochet, n no-straight-back, D diagonals off,
+                                         O openings off, s silver, t transparent, P goal tower blocks
+                                         (``!mns``: the game preset)
     last     := "~" color dir            no-straight-back state: robot and heading of the last move
+    turns    := "^" ( color dir turned )+   must-ricochet state: each robot that has moved, its heading
+                                         and whether it has turned (0 or 1)
     dir      := N | E | S | W
 
 A code with a ``target`` section reads as a :class:`~ricochet.Puzzle`, one
@@ -38,8 +45,7 @@ DEFLATE stream of this byte layout (version 1)::
     targets:   u16 count, then x, y, colour index, symbol index (board order)
     diagonals: u16 count, then x, y, colour index, orientation index (board order)
 
-Not part of a code: the rules (pass them separately), a puzzle's ``optimal``
-length and ``id``.
+Not part of a code: a puzzle's ``optimal`` length and ``id``.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from ..board import DIAGONAL_COLORS, ORIENTATIONS, TARGET_COLORS, TARGET_SYMBOLS
 from ..geometry import DIRECTIONS, Cell, Direction
 from ..position import COLOR_OF_LETTER, LETTERS, Position, PositionError, Robot
 from ..puzzle import Puzzle
+from ..rules import PLAIN, Rules
 from .errors import NotationError
 
 __all__ = ["board_code", "parse_board_code", "parse_code", "position_code", "puzzle_code"]
@@ -120,11 +127,50 @@ def _robots_part(position: Position) -> str:
     return "".join(r.letter.lower() + _xy(r.cell) for r in position.robots)
 
 
-def _last_part(position: Position) -> str:
-    if position.last_move is None:
-        return ""
-    idx, heading = position.last_move
-    return f".~{position.robots[idx].letter.lower()}{heading.name}"
+# The rules section: a letter per switch that differs from plain, in Rules' field order.
+_RULE_FLAGS = (("must_ricochet", "m"), ("no_straight_back", "n"), ("diagonals", "D"), ("openings", "O"),
+               ("silver", "s"), ("transparent", "t"), ("goal_tower_passthrough", "P"))
+
+
+def rules_flags(rules: Rules) -> str:
+    """The letters of the switches that differ from plain (``""`` for plain).
+
+    >>> from ricochet.rules import GAME
+    >>> rules_flags(GAME), rules_flags(PLAIN)
+    ('mns', '')
+    """
+    return "".join(letter for name, letter in _RULE_FLAGS if getattr(rules, name) != getattr(PLAIN, name))
+
+
+def _rules_of(flags: str) -> Rules:
+    known = {letter: name for name, letter in _RULE_FLAGS}
+    changes: dict[str, bool] = {}
+    for ch in flags:
+        if ch not in known:
+            raise NotationError(f"rules: {ch!r} is not a rule letter; use {' '.join(known)} "
+                                "(must-ricochet, no-straight-back, no diagonals, no openings, silver, transparent, "
+                                "goal tower blocks)")
+        if known[ch] in changes:
+            raise NotationError(f"rules: {ch!r} given twice")
+        changes[known[ch]] = not getattr(PLAIN, known[ch])
+    if not changes:
+        raise NotationError("rules: '!' needs at least one rule letter (plain rules have no section)")
+    return PLAIN.with_options(**changes)
+
+
+def _state_parts(position: Position) -> str:
+    """The rules and their state: ``.!flags``, ``.~`` last move, ``.^`` must-ricochet state."""
+    out = ""
+    flags = rules_flags(position.rules)
+    if flags:
+        out += ".!" + flags
+    if position.last_move is not None:
+        idx, heading = position.last_move
+        out += f".~{position.robots[idx].letter.lower()}{heading.name}"
+    if position.headings:
+        out += ".^" + "".join(f"{position.robots[i].letter.lower()}{h.name}{int(i in position.turned)}"
+                              for i, h in enumerate(position.headings) if h is not None)
+    return out
 
 
 def position_code(position: Position) -> str:
@@ -138,16 +184,16 @@ def position_code(position: Position) -> str:
     code = board_code(position.board) + "." + _robots_part(position)
     if position.goal is not None:
         code += ".@" + _xy(position.goal)
-    return code + _last_part(position)
+    return code + _state_parts(position)
 
 
 def puzzle_code(puzzle: Puzzle) -> str:
     """The code of a puzzle: its position's code with the target section
-    (active robot letter or ``*``, then the target cell).  The puzzle's rules,
-    ``optimal`` and ``id`` are not part of it."""
+    (active robot letter or ``*``, then the target cell).  ``optimal`` and
+    ``id`` are not part of it."""
     pos = puzzle.position
     who = "*" if puzzle.active is None else pos.robots[puzzle.active].letter.lower()
-    return board_code(pos.board) + "." + _robots_part(pos) + "." + who + _xy(puzzle.target) + _last_part(pos)
+    return board_code(pos.board) + "." + _robots_part(pos) + "." + who + _xy(puzzle.target) + _state_parts(pos)
 
 
 # -- reading ------------------------------------------------------------------
@@ -297,21 +343,30 @@ def parse_code(code: str) -> Puzzle | Position:
     except PositionError as e:
         raise NotationError(str(e), column=starts[1] + 1) from None
     target: tuple[int | None, Cell, int] | None = None
+    rules: Rules = PLAIN
+    turns: list[tuple[int, Direction, bool]] = []
     seen: set[str] = set()
+    order = ("target", "rules", "last", "turns")
     for s in range(2, len(parts)):
         text = parts[s]
-        kind = {"@": "goal", "~": "last"}.get(text[:1], "target")
+        kind = {"@": "goal", "~": "last", "!": "rules", "^": "turns"}.get(text[:1], "target")
         if not text:
             raise NotationError("empty section between dots", column=starts[s] + 1)
         if kind in seen or (kind in ("goal", "target") and {"goal", "target"} & seen):
-            raise NotationError(f"a second {kind} section; a code has at most one target or goal and one last "
-                                "move", column=starts[s] + 1)
+            raise NotationError(f"a second {kind} section; a code has at most one target or goal, one rules, "
+                                "one last move and one turns section", column=starts[s] + 1)
+        rank = order.index("target" if kind == "goal" else kind)
+        if any(order.index("target" if k == "goal" else k) > rank for k in seen):
+            raise NotationError(f"the {kind} section comes too late: sections go target (or goal), rules, "
+                                "last move, turns", column=starts[s] + 1)
         seen.add(kind)
         try:
             if kind == "goal":
                 if len(text) != 3:
                     raise NotationError(f"goal: expected '@' + x + y, got {text!r}")
                 position = replace(position, goal=_cell(text, 1, board, "goal"))
+            elif kind == "rules":
+                rules = _rules_of(text[1:])
             elif kind == "last":
                 if len(text) != 3 or text[2] not in "NESW":
                     raise NotationError(f"last move: expected '~' + robot letter + N, E, S or W, got {text!r}")
@@ -321,6 +376,21 @@ def parse_code(code: str) -> Puzzle | Position:
                 except KeyError:
                     raise NotationError(f"last move: there is no {color} robot") from None
                 position = replace(position, last_move=(idx, Direction[text[2]]))
+            elif kind == "turns":
+                body = text[1:]
+                if not body or len(body) % 3:
+                    raise NotationError(f"turns: expected '^' + robot letter, N/E/S/W and 0/1 per robot that "
+                                        f"has moved (e.g. ^rN1), got {text!r}")
+                for k in range(0, len(body), 3):
+                    color = _color(body[k], "turns")
+                    if body[k + 1] not in "NESW" or body[k + 2] not in "01":
+                        raise NotationError(f"turns: expected a heading N/E/S/W and 0 or 1 after {body[k]!r}, "
+                                            f"got {body[k + 1:k + 3]!r}")
+                    try:
+                        idx = position.index_of(color)
+                    except KeyError:
+                        raise NotationError(f"turns: there is no {color} robot") from None
+                    turns.append((idx, Direction[body[k + 1]], body[k + 2] == "1"))
             else:
                 if len(text) != 3:
                     raise NotationError(f"target: expected robot letter (or *) + x + y, got {text!r}")
@@ -334,6 +404,15 @@ def parse_code(code: str) -> Puzzle | Position:
                 target = (active, _cell(text, 1, board, "target"), starts[s])
         except NotationError as e:
             raise located(e, s) from None
+    if rules != PLAIN or turns:
+        headings: list[Direction | None] = [None] * len(position.robots)
+        for idx, heading, _ in turns:
+            headings[idx] = heading
+        try:
+            position = replace(position, rules=rules, headings=tuple(headings),
+                               turned=frozenset(idx for idx, _, t in turns if t))
+        except PositionError as e:
+            raise NotationError(str(e), column=starts[-1] + 1) from None
     if target is None:
         return position
     try:

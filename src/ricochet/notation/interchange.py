@@ -26,27 +26,22 @@ True
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from .. import safejson
-from ..board import (
-    DIAGONAL_COLORS,
-    ORIENTATIONS,
-    ROBOT_COLORS,
-    TARGET_COLORS,
-    TARGET_SYMBOLS,
-    Board,
-    BoardError,
-    Diagonal,
-    Target,
-)
-from ..geometry import MAX_SIZE, MIN_SIZE, Cell, Direction
+from ..board import ROBOT_COLORS
+from ..geometry import Direction
 from ..position import MAX_ROBOTS, Move, Position, PositionError, Robot
 from ..puzzle import Puzzle
 from ..rules import PLAIN, Rules
 from .errors import NotationError
+from .wire import _board_extras, _choice, _int, _list, _wrap, _xy, board_from_wire, board_to_wire
+
+board_from_json = board_from_wire
+"""The board keys of a puzzle object: the wire form of a board (:func:`~ricochet.notation.wire.board_from_wire`)."""
+board_to_json = board_to_wire
+"""A board as the interchange format writes it (:func:`~ricochet.notation.wire.board_to_wire`)."""
 
 __all__ = [
     "board_from_json",
@@ -62,136 +57,6 @@ __all__ = [
 FILE_RULES = ("must_ricochet", "no_straight_back")
 """The rule switches a file's ``rules`` key may set."""
 _SIDES = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
-
-
-# -- small validators -----------------------------------------------------------
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
-    if not _is_int(value):
-        raise NotationError(f"must be an integer, got {json.dumps(value)}", field=field)
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        rng = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        raise NotationError(f"must be {rng}, got {value}", field=field)
-    return value
-
-
-def _list(value: Any, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise NotationError(f"must be a list, got {json.dumps(value)[:40]}", field=field)
-    return value
-
-
-def _object(value: Any, field: str, keys: Sequence[str]) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise NotationError(f"must be an object with keys {', '.join(keys)}, got {json.dumps(value)[:40]}",
-                            field=field)
-    for k in keys:
-        if k not in value:
-            raise NotationError(f"missing key {k!r} (needs {', '.join(keys)})", field=field)
-    return value
-
-
-def _choice(value: Any, field: str, allowed: Sequence[str]) -> str:
-    if value not in allowed or not isinstance(value, str):
-        raise NotationError(f"must be one of {', '.join(allowed)}, got {json.dumps(value)}", field=field)
-    return value
-
-
-def _xy(value: Any, field: str, width: int, height: int) -> Cell:
-    if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
-        raise NotationError(f"must be [x, y] with integers x and y, got {json.dumps(value)[:40]}", field=field)
-    x, y = value
-    if not (0 <= x < width and 0 <= y < height):
-        raise NotationError(f"cell {x},{y} is off the {width}×{height} board (x 0..{width - 1}, "
-                            f"y 0..{height - 1})", field=field)
-    return (x, y)
-
-
-def _cell_keys(item: dict[str, Any], field: str, width: int, height: int) -> Cell:
-    return _xy([item["x"], item["y"]], field, width, height)
-
-
-_FIELD = re.compile(r"^([a-z_]+(?:\[\d+\])?)")
-
-
-def _wrap(e: ValueError, default: str) -> NotationError:
-    """A board or position error as a notation error naming the field its message starts with."""
-    text = str(e)
-    m = _FIELD.match(text)
-    field = m.group(1) if m and text[m.end():m.end() + 1] in (":", " ") else default
-    return NotationError(text, field=field)
-
-
-# -- boards -------------------------------------------------------------------
-def board_from_json(obj: dict[str, Any]) -> Board:
-    """The board keys of an object: ``width``, ``height``, ``walls`` and the
-    optional ``blocked``, ``diagonals``, ``openings``, ``towers``, ``targets``."""
-    if not isinstance(obj, dict):
-        raise NotationError(f"a puzzle or board must be a JSON object, got {type(obj).__name__}")
-    for key in ("width", "height", "walls"):
-        if key not in obj:
-            raise NotationError("missing (a board needs width, height and walls)", field=key)
-    w = _int(obj["width"], "width", MIN_SIZE, MAX_SIZE)
-    h = _int(obj["height"], "height", MIN_SIZE, MAX_SIZE)
-    walls = _list(obj["walls"], "walls")
-    if len(walls) != w * h:
-        raise NotationError(f"must hold width*height = {w * h} masks, got {len(walls)}", field="walls")
-    masks = tuple(_int(m, f"walls[{i}]", 0, 15) for i, m in enumerate(walls))
-    blocked = frozenset(_xy(c, f"blocked[{i}]", w, h) for i, c in enumerate(_list(obj.get("blocked", []), "blocked")))
-    towers = frozenset(_xy(c, f"towers[{i}]", w, h) for i, c in enumerate(_list(obj.get("towers", []), "towers")))
-    diagonals = []
-    for i, item in enumerate(_list(obj.get("diagonals", []), "diagonals")):
-        f = f"diagonals[{i}]"
-        item = _object(item, f, ("x", "y", "color", "orientation"))
-        diagonals.append(Diagonal(_cell_keys(item, f, w, h), _choice(item["color"], f + ".color", DIAGONAL_COLORS),
-                                  _choice(item["orientation"], f + ".orientation", ORIENTATIONS)))
-    openings = []
-    for i, item in enumerate(_list(obj.get("openings", []), "openings")):
-        f = f"openings[{i}]"
-        item = _object(item, f, ("x", "y", "side"))
-        openings.append((_cell_keys(item, f, w, h), _SIDES[_choice(item["side"], f + ".side", tuple(_SIDES))]))
-    targets = []
-    for i, item in enumerate(_list(obj.get("targets", []), "targets")):
-        f = f"targets[{i}]"
-        item = _object(item, f, ("x", "y", "color", "symbol"))
-        targets.append(Target(_cell_keys(item, f, w, h), _choice(item["color"], f + ".color", TARGET_COLORS),
-                              _choice(item["symbol"], f + ".symbol", TARGET_SYMBOLS)))
-    if len(set(openings)) != len(openings):
-        raise NotationError("the same opening is listed twice", field="openings")
-    try:
-        return Board(w, h, masks, blocked, tuple(targets), tuple(diagonals), frozenset(openings), towers)
-    except BoardError as e:
-        raise _wrap(e, "walls") from None
-
-
-def board_to_json(board: Board) -> dict[str, Any]:
-    """The board-only keys: ``width``, ``height``, ``walls`` and, when the
-    board has them, ``blocked``, ``diagonals``, ``openings``, ``towers`` and
-    ``targets`` (our extension: the printed targets)."""
-    out: dict[str, Any] = {"width": board.width, "height": board.height, "walls": list(board.walls)}
-    out.update(_board_extras(board))
-    return out
-
-
-def _board_extras(board: Board) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if board.blocked:
-        out["blocked"] = [list(c) for c in sorted(board.blocked)]
-    if board.diagonals:
-        out["diagonals"] = [{"x": d.cell[0], "y": d.cell[1], "color": d.color, "orientation": d.orientation}
-                            for d in board.diagonals]
-    if board.openings:
-        out["openings"] = [{"x": c[0], "y": c[1], "side": s.name}
-                           for c, s in sorted(board.openings, key=lambda o: (o[0], o[1].index))]
-    if board.towers:
-        out["towers"] = [list(c) for c in sorted(board.towers)]
-    if board.targets:
-        out["targets"] = [{"x": t.cell[0], "y": t.cell[1], "color": t.color, "symbol": t.symbol}
-                          for t in board.targets]
-    return out
 
 
 # -- puzzles ------------------------------------------------------------------

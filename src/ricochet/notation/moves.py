@@ -113,7 +113,7 @@ def parse_move(text: str, position: Position) -> Move:
 
     >>> from ricochet import Board, Position, Robot
     >>> parse_move("b s", Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (1, 1)))))
-    Move(robot=1, direction=<Direction.S: 4>, stop=None)
+    Move(1, Direction.S)
     """
     moves = parse_solution(text, position)
     if len(moves) != 1:

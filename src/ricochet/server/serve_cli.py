@@ -7,7 +7,6 @@ import logging
 from typing import Any
 
 from ..cli import CliError, add_command, out
-from .storage import default_database_url, normalize_url
 
 
 def build_serve(parser: argparse.ArgumentParser) -> None:
@@ -28,11 +27,15 @@ def build_serve(parser: argparse.ArgumentParser) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
+    try:
+        import uvicorn
 
-    from .app import create_app
+        from .app import create_app
+        from .storage import Storage, StorageError, default_database_url, normalize_url
+    except ImportError as e:  # `pip install ricochet` alone: the library, the solver and the CLI
+        raise CliError(f"the web server needs the server extra (missing {e.name}): "
+                       "pip install 'ricochet[server]'") from None
     from .limits import ServerLimits, parse_limit
-    from .storage import Storage, StorageError
 
     if not 0 < args.port < 65536:
         raise CliError(f"--port must be from 1 to 65535, got {args.port}")

@@ -25,7 +25,6 @@ from typing import Any
 from ..games.interface import Job
 from ..games.jobs import Answer, solve_job, solve_puzzle
 from ..puzzle import Puzzle
-from ..rules import Rules
 
 __all__ = ["Answer", "SolverService"]
 
@@ -61,10 +60,10 @@ class SolverService:
 
     ``mode``: ``"process"`` (one worker process; the default for ``serve``),
     ``"thread"`` (a worker thread; fine for the tiny boards of tests) or a
-    custom ``solve_fn(puzzle, rules) -> Answer`` run in a thread."""
+    custom ``solve_fn(puzzle) -> Answer`` run in a thread (the puzzle carries its rules)."""
 
     def __init__(self, mode: str = "process", *, time_limit: float = 30.0, max_moves: int = 40,
-                 solve_fn: Callable[[Puzzle, Rules], Answer] | None = None, cache_size: int = 512) -> None:
+                 solve_fn: Callable[[Puzzle], Answer] | None = None, cache_size: int = 512) -> None:
         if mode not in ("process", "thread"):
             raise ValueError(f"mode must be 'process' or 'thread', got {mode!r}")
         self.mode = mode
@@ -92,9 +91,9 @@ class SolverService:
 
             self._pool().submit(warm_up)
 
-    def solve(self, puzzle: Puzzle, rules: Rules) -> asyncio.Future[Answer]:
-        """A future of the solver's answer; the same puzzle asked twice shares one search."""
-        return self.run(solve_job(puzzle, rules))
+    def solve(self, puzzle: Puzzle) -> asyncio.Future[Answer]:
+        """A future of the solver's answer (by the puzzle's rules); the same puzzle asked twice shares one search."""
+        return self.run(solve_job(puzzle))
 
     def run(self, job: Job) -> asyncio.Future[Any]:
         """A future of ``job.fn(*job.args)``, run in the worker; equal keys share one run."""
@@ -105,12 +104,11 @@ class SolverService:
             return fut
         loop = asyncio.get_running_loop()
         if job.fn is solve_puzzle:
-            puzzle, rules = job.args
+            (puzzle,) = job.args
             if self.solve_fn is not None:
-                inner = loop.run_in_executor(self._pool(), self.solve_fn, puzzle, rules)
+                inner = loop.run_in_executor(self._pool(), self.solve_fn, puzzle)
             else:
-                inner = loop.run_in_executor(self._pool(), solve_puzzle, puzzle, rules, self.time_limit,
-                                             self.max_moves)
+                inner = loop.run_in_executor(self._pool(), solve_puzzle, puzzle, self.time_limit, self.max_moves)
             fut = asyncio.ensure_future(self._guard(inner, Answer("error", None)))
         else:
             fut = asyncio.ensure_future(self._guard(loop.run_in_executor(self._pool(), job.fn, *job.args), None))

@@ -15,7 +15,7 @@ from ..geometry import DIRECTIONS, Cell
 from ..rules import Rules
 from . import kernel
 
-COLOR_INDEX = {c: i for i, c in enumerate(ROBOT_COLORS)}
+COLOR_INDEX: dict[str, int] = {c.value: i for i, c in enumerate(ROBOT_COLORS)}
 DIAGONAL_CODE = {"/": 1, "\\": 2}
 
 

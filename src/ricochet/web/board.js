@@ -79,6 +79,21 @@ export function chipIcon(chip, size = 28) {
 }
 
 /** The polylines of one move path (broken at wraps), in board units. */
+/**
+ * The board of a state's `board` object. The server writes it with the one wire codec of
+ * `ricochet.notation.wire` (the interchange format's board object: targets, diagonals and openings
+ * as `{x, y, ...}`, optional keys left out); drawing wants cells as `[x, y]` and every list present.
+ */
+export function boardFromWire(d) {
+  const at = (o) => [o.x, o.y];
+  return {
+    width: d.width, height: d.height, walls: d.walls, blocked: d.blocked || [], towers: d.towers || [],
+    targets: (d.targets || []).map((t) => ({ cell: at(t), color: t.color, symbol: t.symbol })),
+    diagonals: (d.diagonals || []).map((g) => ({ cell: at(g), color: g.color, orientation: g.orientation })),
+    openings: (d.openings || []).map((o) => ({ cell: at(o), side: o.side })),
+  };
+}
+
 export function pathLines(path) {
   const lines = [[centre(path.start)]];
   let prev = path.start, heading = path.direction;
@@ -134,15 +149,15 @@ export class BoardView {
       this.robotNodes = [];  // their layer was just emptied
       return;
     }
-    const key = JSON.stringify([board.width, board.height, board.walls, board.openings, board.diagonals, board.targets, view.config?.rules?.openings, view.config?.rules?.diagonals, getLang()]);
+    const key = JSON.stringify([board, view.config?.rules?.openings, view.config?.rules?.diagonals, getLang()]);
     if (key !== this.boardKey) {
-      this.board = board;
+      this.board = boardFromWire(board);
       this.boardKey = key;
-      this._drawStatic(board, view.config?.rules || {});
+      this._drawStatic(this.board, view.config?.rules || {});
     }
     const rnd = view.round;
     this._drawGoal(rnd);
-    this._drawChip(rnd?.chip, board);
+    this._drawChip(rnd?.chip, this.board);
     this._drawTokens(rnd?.start);
     this.setRobots(view.robots || []);
   }
@@ -180,7 +195,7 @@ export class BoardView {
         }, title(colorName(dg.color))));
       }
     }
-    const openings = new Set(rules.openings === false ? [] : b.openings.map(([c, side]) => `${c[0]},${c[1]},${side}`));
+    const openings = new Set(rules.openings === false ? [] : b.openings.map((o) => `${o.cell[0]},${o.cell[1]},${o.side}`));
     const walls = el("g", { class: "walls", stroke: "#2b2b2b", "stroke-linecap": "square" });
     const gaps = [];
     for (let y = 0; y < b.height; y++) {

@@ -46,6 +46,7 @@ from ..table import (
     TABLE_EVENTS,
     GameEnded,
     Join,
+    Phase,
     TableGame,
     TableState,
     Tx,
@@ -373,7 +374,7 @@ class RamBots(TableGame):
             colors = tuple(zip(event.players, event.colors, strict=True))
             pools = tuple((c, tuple(sorted(Piece(size, k) for k in COLORS for size in (1, 2, 3))))
                           for c in event.colors)
-            return replace(s, phase="goals", colors=colors,
+            return replace(s, phase=Phase.GOALS, colors=colors,
                            table=Table(tuple(sorted(event.objects, key=lambda o: (o.kind, o.color))), pools, (),
                                        event.precedence))
         assert s.table is not None
@@ -392,7 +393,7 @@ class RamBots(TableGame):
                 pools[color] = tuple(pool)
                 goals[s.color_of(s.left_of(maker))] = pieces
             t = s.table._with(pools=pools, goals=goals)
-            return replace(s, table=t, phase="programming", round=1, programming_since=event.at, goal_drafts=())
+            return replace(s, table=t, phase=Phase.PROGRAMMING, round=1, programming_since=event.at, goal_drafts=())
         if isinstance(event, ProgramSet):
             drafts = dict(s.drafts)
             drafts[event.player] = event.program
@@ -407,7 +408,7 @@ class RamBots(TableGame):
                 for ins in prog:
                     pool.remove(ins.piece)
                 pools[s.color_of(player)] = tuple(pool)
-            return replace(s, phase="execution", table=s.table._with(pools=pools), running=event.programs,
+            return replace(s, phase=Phase.EXECUTION, table=s.table._with(pools=pools), running=event.programs,
                            revealed=event.programs, ran=(), drafts=(), compiled=frozenset(),
                            next_step=event.at + s.config.step_seconds)
         if isinstance(event, InstructionRun):
@@ -426,7 +427,7 @@ class RamBots(TableGame):
                            players=players, next_step=event.at + s.config.step_seconds)
         if isinstance(event, RoundEnded):
             prec = s.table.precedence
-            return replace(s, phase="programming", table=replace(s.table, precedence=prec[1:] + prec[:1]),
+            return replace(s, phase=Phase.PROGRAMMING, table=replace(s.table, precedence=prec[1:] + prec[:1]),
                            running=(), round=s.round + 1, programming_since=event.at, next_step=None)
         raise TypeError(f"not an event: {event!r}")
 
