@@ -3,6 +3,8 @@ WebSockets on loopback, clients in this process."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from realserver import load_benchmark
@@ -43,3 +45,27 @@ def test_room_options_are_valid_for_both_games() -> None:
         assert opts["min_players"] == cfg.players and opts["bots"] == []
     with pytest.raises(ValueError, match="unknown game"):
         load.room_options(cfg, "chess")
+
+
+def test_websocket_transport_connects_from_its_source_address() -> None:
+    """``WebSocketTransport(source=…)``: the server sees that address (what the flood benchmark
+    and the per-address tests rely on)."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from ricochet.server.client import WebSocketTransport
+
+    async def main() -> list[str | None]:
+        async def echo_address(ws: ServerConnection) -> None:
+            await ws.send(ws.remote_address[0])
+
+        async with serve(echo_address, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            seen = []
+            for source in ("127.0.9.9", None):
+                t = WebSocketTransport(f"ws://127.0.0.1:{port}/", source=source)
+                await t.connect()
+                seen.append(await t.recv())
+                await t.close()
+            return seen
+
+    assert asyncio.run(main()) == ["127.0.9.9", "127.0.0.1"]
