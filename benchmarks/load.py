@@ -51,10 +51,12 @@ import tempfile
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
+from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,23 @@ connections, messages) would stop the benchmark, not a crowd of real players.  P
 hello deadlines and the other limits stay as they are."""
 BID = 99  # the protocol's highest bid: the demonstrator may play many moves
 GAMES = ("ricochet-robots", "pyramids")
+ROOM_BLOCK = 250  # honest room addresses per 127.0.N block (.1 to .250)
+MAX_SPREAD_ROOMS = (256 - 100) * ROOM_BLOCK
+
+
+def room_source(index: int) -> str:
+    """The loopback address that room ``index`` is created from and its players connect from
+    (``--flood`` and its baseline): 127.0.100.1, 127.0.100.2, … 127.0.100.250, 127.0.101.1, …
+    Linux routes all of 127.0.0.0/8 to loopback and the server sees each as another client, so
+    one room (4 players) per address stays well inside the per-address limits."""
+    if not 0 <= index < MAX_SPREAD_ROOMS:
+        raise ValueError(f"room {index}: at most {MAX_SPREAD_ROOMS} rooms have addresses of their own")
+    return f"127.0.{100 + index // ROOM_BLOCK}.{1 + index % ROOM_BLOCK}"
+
+
+def flood_source(k: int) -> str:
+    """The ``k``-th flood address: 127.0.66.6, 127.0.66.7, … (apart from every honest room's)."""
+    return f"127.0.66.{6 + k}"
 
 
 @dataclass
@@ -98,6 +117,28 @@ class LoadConfig:
     """A command put before the server's, e.g. a profiler: ``("py-spy", "record", "-o", "x.txt", "--")``."""
     """Where the server's output goes (default: a file in the temporary directory, shown on failure)."""
     quiet: bool = False
+    spread: bool = False
+    """Each room's creation and its players' connections from an address of its own
+    (:func:`room_source`), and the server's per-address limits on (its defaults) instead of
+    :data:`SERVER_LIMITS`.  Implied by ``flood``; the baseline beside a flood run uses it alone."""
+    flood: bool = False
+    """While the moves are measured, a flooder process attacks from ``flood_addresses`` other
+    addresses (:class:`Flooder`); the report gets a "flood" section."""
+    flood_addresses: int = 1
+    flood_concurrency: int = 8
+    """Flood requests (or connection attempts) in flight at once, per kind and flood address."""
+    flood_rate: float = 0.0
+    """Flood attempts per second per kind and address (0: as fast as the server answers)."""
+    flood_kinds: tuple[str, ...] = ("rooms", "lobby", "connections", "messages")
+    """What the flooder does (:class:`Flooder`); ``messages`` opens connections to send them on."""
+    flood_nice: int = 19
+    """The flooder's niceness: it gets the CPU the server and the honest clients leave (a real
+    attacker brings their own machine); 0 lets it compete for the two cores."""
+
+    @property
+    def limited(self) -> bool:
+        """Does the server keep its per-address limits (each room from its own address)?"""
+        return self.spread or self.flood
 
 
 def room_options(cfg: LoadConfig, game: str = "ricochet-robots") -> dict[str, Any]:
@@ -247,13 +288,15 @@ class Worker:
 
     # -- set-up ------------------------------------------------------------------------------
     async def connect(self) -> None:
-        from ricochet.server.client import RicochetClient
+        from ricochet.server.client import RicochetClient, WebSocketTransport
 
         ws_base = self.job["ws_base"]
         sem = asyncio.Semaphore(self.job.get("connect_concurrency", 25))
+        sources: list[str | None] = self.job.get("sources") or [None] * len(self.rooms)
+        source_of = {room.index: src for room, src in zip(self.rooms, sources, strict=True)}
 
         async def one(room: RoomRun, i: int) -> Any:
-            c = RicochetClient(ws_base + room.room_id)
+            c = RicochetClient(transport=WebSocketTransport(ws_base + room.room_id, source=source_of[room.index]))
             recv = c.transport.recv
 
             async def counted() -> str | None:
@@ -510,6 +553,278 @@ def worker_main() -> int:
     return 0
 
 
+# -- the flood (its own process: see Flooder) -----------------------------------------------------
+FLOOD_KINDS = ("rooms", "lobby", "connections", "messages")
+ADMISSION_REFUSALS = ("too_many_connections", "server_full", "server_restarting")
+"""The codes of a connection refused before it reaches a room (``RoomManager.admit``)."""
+
+
+class RawHttp:
+    """One keep-alive HTTP/1.1 connection from ``source`` on asyncio streams (the flooder's:
+    ``http.client`` would block its event loop); reconnects after a failure or a close."""
+
+    def __init__(self, port: int, source: str) -> None:
+        self.port, self.source = port, source
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: bytes | None = None) -> int:
+        """The status of one request (its body is read and dropped); OSError when the connection fails."""
+        if self.writer is None or self.reader is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port,
+                                                                     local_addr=(self.source, 0))
+        reader = self.reader
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        try:
+            self.writer.write(head.encode() + b"\r\n" + (body or b""))
+            status_line = await reader.readline()
+            if not status_line:
+                raise ConnectionResetError("the server closed the connection")
+            status = int(status_line.split()[1])
+            length, close = 0, False
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                name = name.strip().lower()
+                if name == "content-length":
+                    length = int(value)
+                elif name == "connection" and "close" in value.lower():
+                    close = True
+            await reader.readexactly(length)
+        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError) as e:
+            self.close()
+            raise OSError(f"{type(e).__name__}: {e}") from None
+        if close:
+            self.close()
+        return status
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+class Flooder:
+    """An attacker from ``addresses`` (its own process, niced: see :func:`flooder_main`), between
+    ``start`` and ``end`` (``time.monotonic``).  From each address, ``concurrency`` loops per kind,
+    each as fast as the server answers:
+
+    * ``rooms``: ``POST /api/rooms`` (expect 429 ``rate_limited`` after ``room_burst``);
+    * ``lobby``: ``GET /api/rooms`` (no limit of its own: the cheap request an attacker repeats);
+    * ``connections``: WebSockets to the rooms in play (their links), ``hello`` as a spectator,
+      kept open (expect ``too_many_connections`` beyond ``connections_per_address``);
+    * ``messages``: on every connection kept, ``ping`` / ``chat`` / ``hello`` as fast as it can
+      (expect ``rate_limited`` errors, then a close 4429).
+
+    Counts per kind: attempts, accepted, refused (by the server's limits), other (any other
+    answer or failure), with details; connections held at once per address (the flooder's view)."""
+
+    def __init__(self, job: dict[str, Any]) -> None:
+        self.port: int = job["port"]
+        self.addresses: list[str] = job["addresses"]
+        self.targets: list[str] = job["room_ids"]
+        self.concurrency: int = job["concurrency"]
+        self.kinds: tuple[str, ...] = tuple(job.get("kinds", FLOOD_KINDS))
+        self.rate: float = job.get("rate", 0.0)
+        self.slots: dict[tuple[str, str], float] = {}
+        self.counts: dict[str, Counter[str]] = {k: Counter() for k in FLOOD_KINDS}
+        self.detail: Counter[str] = Counter()
+        self.rooms_accepted: Counter[str] = Counter()
+        self.held: Counter[str] = Counter()
+        self.max_held: Counter[str] = Counter()
+        self.end = float("inf")
+        self.transports: set[Any] = set()
+
+    def running(self) -> bool:
+        return time.monotonic() < self.end
+
+    async def pace(self, kind: str, source: str) -> None:
+        """With a ``rate``: wait for the next slot of this kind and address (``rate`` per second)."""
+        if self.rate <= 0:
+            return
+        now = time.monotonic()
+        slot = max(self.slots.get((kind, source), now), now)
+        self.slots[(kind, source)] = slot + 1 / self.rate
+        await asyncio.sleep(slot - now)
+
+    def count(self, kind: str, outcome: str, detail: str | None = None) -> None:
+        self.counts[kind][outcome] += 1
+        if detail is not None:
+            self.detail[f"{kind}: {detail}"] += 1
+
+    async def rooms(self, source: str) -> None:
+        conn = RawHttp(self.port, source)
+        body = json.dumps({"name": "flood"}).encode()
+        while self.running():
+            await self.pace("rooms", source)
+            self.counts["rooms"]["attempts"] += 1
+            try:
+                status = await conn.request("POST", "/api/rooms", body)
+            except OSError as e:
+                self.count("rooms", "other", str(e)[:60])
+                await asyncio.sleep(0.01)  # e.g. no local port left: do not spin
+                continue
+            if status == 201:
+                self.count("rooms", "accepted")
+                self.rooms_accepted[source] += 1
+            else:
+                self.count("rooms", "refused" if status == 429 else "other", str(status))
+        conn.close()
+
+    async def lobby(self, source: str) -> None:
+        conn = RawHttp(self.port, source)
+        while self.running():
+            await self.pace("lobby", source)
+            self.counts["lobby"]["attempts"] += 1
+            try:
+                status = await conn.request("GET", "/api/rooms")
+            except OSError as e:
+                self.count("lobby", "other", str(e)[:60])
+                await asyncio.sleep(0.01)
+                continue
+            self.count("lobby", "accepted" if status == 200 else "refused" if status in (429, 503) else "other",
+                       None if status == 200 else str(status))
+        conn.close()
+
+    async def connections(self, source: str, lane: int) -> None:
+        from ricochet.server.client import ClientError, WebSocketTransport
+
+        hello = json.dumps({"type": "hello", "protocol": 2, "spectate": True})
+        i = lane
+        spammers: set[asyncio.Task[None]] = set()
+        try:
+            while self.running():
+                await self.pace("connections", source)
+                rid = self.targets[i % len(self.targets)]
+                i += self.concurrency
+                t = WebSocketTransport(f"ws://127.0.0.1:{self.port}/ws/{rid}", source=source)
+                self.counts["connections"]["attempts"] += 1
+                try:
+                    await t.connect()
+                    self.transports.add(t)
+                    # A refused connection is told why and closed at once: the hello may find it
+                    # closed already, the refusal is still there to read.
+                    with contextlib.suppress(ClientError):
+                        await t.send(hello)
+                    first = await asyncio.wait_for(t.recv(), 10)
+                except Exception as e:  # noqa: BLE001 - every failure is counted
+                    self.count("connections", "other", type(e).__name__)
+                    await self.drop(t)
+                    await asyncio.sleep(0.01)
+                    continue
+                msg = json.loads(first) if first is not None else {"type": "closed"}
+                code = msg.get("code") if msg.get("type") == "error" else None
+                if code in ADMISSION_REFUSALS or first is None:
+                    self.count("connections", "refused", code or f"closed {t.ws.close_code}")
+                    await self.drop(t)
+                    continue
+                self.count("connections", "accepted")
+                if "messages" in self.kinds:
+                    self.count("messages", "attempts")  # the hello: answered, or refused by the rate limit
+                    self.answer(msg)
+                self.held[source] += 1
+                self.max_held[source] = max(self.max_held[source], self.held[source])
+                task = asyncio.ensure_future(self.spam(t, source) if "messages" in self.kinds else self.hold(t, source))
+                spammers.add(task)
+                task.add_done_callback(spammers.discard)
+        finally:
+            for task in list(spammers):
+                task.cancel()
+            await asyncio.gather(*spammers, return_exceptions=True)
+
+    def answer(self, msg: dict[str, Any]) -> None:
+        """Count the server's answer to a flood message: ``accepted`` when the server handled it
+        (a pong, a welcome, or a refusal by the rules such as "spectators may not chat"),
+        ``refused`` when its rate limits dropped it.  Broadcasts of the room are not answers."""
+        kind = msg.get("type")
+        if kind in ("pong", "welcome"):
+            self.count("messages", "accepted")
+        elif kind == "error" and msg.get("code") == "rate_limited":
+            self.count("messages", "refused")
+        elif kind == "error":
+            self.count("messages", "accepted", f"answered error {msg.get('code')}")
+
+    async def hold(self, t: Any, source: str) -> None:
+        """Keep the connection open, reading what the room broadcasts (``--flood-kinds`` without messages)."""
+        try:
+            while self.running() and await t.recv() is not None:
+                pass
+        finally:
+            self.held[source] -= 1
+            await self.drop(t)
+
+    async def spam(self, t: Any, source: str) -> None:
+        """Messages as fast as this connection takes them; a reader counts the answers."""
+        texts = [json.dumps({"type": "ping"}), json.dumps({"type": "chat", "text": "flood " * 20}),
+                 json.dumps({"type": "hello", "protocol": 2, "spectate": True})]
+
+        async def read() -> None:
+            while (text := await t.recv()) is not None:
+                self.answer(json.loads(text))
+
+        reader = asyncio.ensure_future(read())
+        n = 0
+        try:
+            while self.running() and not reader.done():
+                await self.pace("messages", source)
+                try:
+                    await t.send(texts[n % len(texts)])
+                except Exception:  # noqa: BLE001 - closed by the server: the reader says how
+                    break
+                self.counts["messages"]["attempts"] += 1
+                n += 1
+                await asyncio.sleep(0)  # let the reader and the other loops run
+            await asyncio.wait({reader}, timeout=1.0 if self.running() else 0.05)  # the close's reason
+        finally:
+            reader.cancel()
+            await asyncio.gather(reader, return_exceptions=True)
+            self.held[source] -= 1
+            if t.ws is not None and t.ws.close_code is not None:
+                self.detail[f"messages: closed {t.ws.close_code}"] += 1
+            await self.drop(t)
+
+    async def drop(self, t: Any) -> None:
+        self.transports.discard(t)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(t.close(), 2)
+
+    async def run(self, start: float, end: float) -> dict[str, Any]:
+        self.end = end
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+        t0 = time.monotonic()
+        loops = [loop for src in self.addresses for loop in (
+            *(self.rooms(src) for _ in range(self.concurrency) if "rooms" in self.kinds),
+            *(self.lobby(src) for _ in range(self.concurrency) if "lobby" in self.kinds),
+            *(self.connections(src, lane) for lane in range(self.concurrency)
+              if "connections" in self.kinds or "messages" in self.kinds))]
+        await asyncio.gather(*loops, return_exceptions=True)
+        seconds = time.monotonic() - t0
+        await asyncio.gather(*(self.drop(t) for t in list(self.transports)), return_exceptions=True)
+        return {"addresses": self.addresses, "seconds": seconds, "concurrency": self.concurrency,
+                "ran": list(self.kinds), "rate": self.rate,
+                "kinds": {k: {o: c[o] for o in ("attempts", "accepted", "refused", "other")}
+                          for k, c in self.counts.items()},
+                "detail": dict(self.detail.most_common()), "rooms_accepted": dict(self.rooms_accepted),
+                "max_held": dict(self.max_held), "cpu_s": time.process_time()}
+
+
+def flooder_main() -> int:
+    """``load.py --flooder``: the flood process.  Reads its job (JSON line) on stdin, lowers its
+    priority (``nice``), writes ``{"ready": true}``, reads ``{"start": t, "end": t}``, floods,
+    writes the result (JSON line)."""
+    job = json.loads(sys.stdin.readline())
+    # An attacker brings their own machine: niced, the flood takes the CPU the server and the
+    # honest clients leave, so its own work does not show up as their latency.
+    os.nice(job.get("nice", 19))
+    use_uvloop()
+    print(json.dumps({"ready": True}), flush=True)
+    window = json.loads(sys.stdin.readline())
+    result = asyncio.run(Flooder(job).run(float(window["start"]), float(window["end"])))
+    print(json.dumps({"result": result}), flush=True)
+    return 0
+
+
 # -- the server ----------------------------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
@@ -517,8 +832,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def http(method: str, url: str, body: Any = None, timeout: float = 30.0) -> Any:
+def http(method: str, url: str, body: Any = None, timeout: float = 30.0, source: str | None = None) -> Any:
+    """The JSON answer of one request (an exception unless 2xx); ``source``: the local address
+    to send from (another loopback address is another client to the server)."""
     data = None if body is None else json.dumps(body).encode()
+    if source is not None:
+        parts = urllib.parse.urlsplit(url)
+        conn = HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout,
+                                          source_address=(source, 0))
+        try:
+            conn.request(method, parts.path, body=data, headers={"Content-Type": "application/json"})
+            r = conn.getresponse()
+            text = r.read()
+            if not 200 <= r.status < 300:
+                raise RuntimeError(f"{method} {url} from {source}: {r.status} {text[:200]!r}")
+            return json.loads(text)
+        finally:
+            conn.close()
     req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=timeout) as r:
         return json.loads(r.read())
@@ -582,6 +912,67 @@ class Server:
         self.log.close()
 
 
+class HealthSampler:
+    """``/api/health`` every half second between two times (a thread): the server's own count
+    of open connections, to check the flood's bound where it is enforced."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.connections: list[int] = []
+        self.rooms: list[int] = []
+        self.thread: threading.Thread | None = None
+
+    def at(self, start: float, end: float) -> None:
+        def run() -> None:
+            time.sleep(max(0.0, start - time.monotonic()))
+            while time.monotonic() < end:
+                with contextlib.suppress(OSError, ValueError):
+                    h = http("GET", self.base + "/api/health", timeout=5)
+                    self.connections.append(int(h["connections"]))
+                    self.rooms.append(int(h["rooms"]))
+                time.sleep(0.5)
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def result(self) -> dict[str, Any]:
+        if self.thread is not None:
+            self.thread.join(timeout=60)
+        return {"samples": len(self.connections), "max_connections": max(self.connections, default=None),
+                "max_rooms": max(self.rooms, default=None)}
+
+
+def flood_section(result: dict[str, Any], health: dict[str, Any], honest_connections: int) -> dict[str, Any]:
+    """The report's "flood": the flooder's counts, their rates, and whether the server held
+    the flood to its default limits — rooms accepted per address at most ``room_burst`` plus
+    ``rooms_per_minute`` for the time it ran, connections open on the server at most the honest
+    ones plus ``connections_per_address`` per flood address — and whether the flood reached
+    those limits at all (every kind that has a limit was refused some: else it tested nothing)."""
+    from ricochet.server.limits import ServerLimits
+
+    lim = ServerLimits()
+    seconds = max(result["seconds"], 1e-9)
+    addresses = len(result["addresses"])
+    room_bound = lim.room_burst + lim.rooms_per_minute * seconds / 60
+    rooms_max = max(result["rooms_accepted"].values(), default=0)
+    conn_bound = honest_connections + addresses * lim.connections_per_address
+    server_max = health["max_connections"]
+    kinds = result["kinds"]
+    ran = set(result["ran"]) | ({"connections"} if "messages" in result["ran"] else set())
+    limited = [k for k in ("rooms", "connections", "messages") if k in ran]
+    return {
+        **result,
+        "rates": {k: c["attempts"] / seconds for k, c in kinds.items()},
+        "messages_unread": kinds["messages"]["attempts"] - sum(kinds["messages"][o] for o in
+                                                                ("accepted", "refused", "other")),
+        "room_bound_per_address": room_bound, "rooms_accepted_max_per_address": rooms_max,
+        "connections_per_address": lim.connections_per_address, "honest_connections": honest_connections,
+        "server_connections_max": server_max, "server_connections_bound": conn_bound,
+        "health_samples": health["samples"],
+        "bounded": rooms_max <= room_bound and server_max is not None and server_max <= conn_bound,
+        "limits_reached": bool(limited) and all(kinds[k]["refused"] > 0 for k in limited),
+    }
+
+
 # -- the benchmark ---------------------------------------------------------------------------------
 def percentile(sorted_values: list[float], p: float) -> float | None:
     if not sorted_values:
@@ -604,18 +995,25 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     games = [cfg.games[i % len(cfg.games)] for i in range(cfg.rooms)]
     options = {g: room_options(cfg, g) for g in dict.fromkeys(games)}
     settle = 0.5  # seconds after the clock for the demonstrations to begin
+    sources = [room_source(i) for i in range(cfg.rooms)] if cfg.limited else None
+    loadavg_before = os.getloadavg()
     server: Server | None = None
     procs: list[subprocess.Popen[str]] = []
+    flooder: subprocess.Popen[str] | None = None
+    flood_result: dict[str, Any] | None = None
+    health: HealthSampler | None = None
     try:
         t_launch = time.monotonic()
-        server = Server(port, database, log_path, tuple(cfg.server_prefix))
+        server = Server(port, database, log_path, tuple(cfg.server_prefix),
+                        limits=() if cfg.limited else SERVER_LIMITS)
         server.wait_healthy()
         say(f"server up on 127.0.0.1:{port} in {time.monotonic() - t_launch:.1f} s (pid {server.proc.pid})")
 
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(8) as pool:
-            created = list(pool.map(lambda g: http("POST", server.base + "/api/rooms", options[g]), games))
+            created = list(pool.map(lambda i: http("POST", server.base + "/api/rooms", options[games[i]],
+                                                   source=sources[i] if sources else None), range(cfg.rooms)))
         room_ids = [r["room_id"] for r in created]
         say(f"{len(room_ids)} rooms created; connecting {connections} clients in "
             f"{workers or 'this'} {'process' if workers <= 1 else 'processes'}")
@@ -624,8 +1022,33 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                     "clock_seconds": cfg.clock_seconds, "settle": settle, "duration": cfg.duration,
                     "grace": cfg.grace}
         shares = [list(range(w, cfg.rooms, max(workers, 1))) for w in range(max(workers, 1))]
-        jobs = [{**base_job, "indices": s, "room_ids": [room_ids[i] for i in s], "games": [games[i] for i in s]}
+        jobs = [{**base_job, "indices": s, "room_ids": [room_ids[i] for i in s], "games": [games[i] for i in s],
+                 "sources": [sources[i] for i in s] if sources else None}
                 for s in shares]
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+        if cfg.flood:
+            # Its own process: its event loop and its CPU (niced) apart from the measuring clients'.
+            flooder = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--flooder"], text=True,
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+            assert flooder.stdin is not None and flooder.stdout is not None
+            flooder.stdin.write(json.dumps({
+                "port": port, "addresses": [flood_source(k) for k in range(cfg.flood_addresses)],
+                "room_ids": room_ids, "concurrency": cfg.flood_concurrency, "nice": cfg.flood_nice,
+                "kinds": list(cfg.flood_kinds), "rate": cfg.flood_rate}) + "\n")
+            flooder.stdin.flush()
+            if not flooder.stdout.readline():
+                raise RuntimeError(f"the flooder exited early ({flooder.wait()})")
+            health = HealthSampler(server.base)
+
+        def start_flood(t0: float) -> None:
+            """The flood (and the server's health samples) over the measured moves."""
+            start, end = t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration
+            if flooder is not None and health is not None:
+                assert flooder.stdin is not None
+                flooder.stdin.write(json.dumps({"start": start, "end": end}) + "\n")
+                flooder.stdin.flush()
+                health.at(start, end)
 
         results: list[dict[str, Any]] = []
         loop_kind = "asyncio"
@@ -640,6 +1063,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 say(f"{ready['connections']} connections ready in {time.monotonic() - t_connect:.1f} s")
                 t0 = time.monotonic() + 0.5
                 sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
+                start_flood(t0)
                 return t0
 
             loop_kind = use_uvloop()
@@ -649,8 +1073,6 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 asyncio.set_event_loop_policy(None)
             client_cpu = [r["client_cpu_s"] for r in results]
         else:
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
             for job in jobs:
                 p = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"], text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
@@ -671,6 +1093,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
             sampler = CpuSampler(server.python_pid(), [p.pid for p in procs])
             t0 = time.monotonic() + 0.5
             sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
+            start_flood(t0)
             for p in procs:
                 assert p.stdin is not None
                 p.stdin.write(json.dumps({"go": t0}) + "\n")
@@ -684,9 +1107,16 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 results.append(json.loads(line)["result"])
                 p.wait(timeout=30)
         cpu = sampler.result()
+        if flooder is not None:
+            assert flooder.stdout is not None
+            line = flooder.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the flooder failed ({flooder.wait()})")
+            flood_result = json.loads(line)["result"]
+            flooder.wait(timeout=30)
         server_alive = server.proc.poll() is None
     finally:
-        for p in procs:
+        for p in [*procs, *([flooder] if flooder is not None else [])]:
             if p.poll() is None:
                 p.kill()
         if server is not None:
@@ -747,8 +1177,14 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     if cpu.get("client_cpu_pct") is None and workers == 0 and results:
         window = cfg.duration + cfg.grace
         report["client_cpu_pct"] = 100 * sum(client_cpu) / window
+    report["loadavg_before"], report["loadavg_after"] = list(loadavg_before), list(os.getloadavg())
+    report["per_address_limits"] = cfg.limited
+    if flood_result is not None and health is not None:
+        report["flood"] = flood_section(flood_result, health.result(), report["connections"])
     at_target = cfg.rooms == TARGET_ROOMS and cfg.players == TARGET_PLAYERS
     ok = bool(lat) and report["errors"] == 0 and report["p99_ms"] is not None and report["p99_ms"] < TARGET_P99_MS
+    if cfg.flood:
+        ok = ok and "flood" in report and report["flood"]["bounded"] and report["flood"]["limits_reached"]
     report["at_target_size"] = at_target
     report["passed"] = ok
     return report
@@ -776,6 +1212,8 @@ def format_report(r: dict[str, Any]) -> str:
         ("server CPU %", _fmt(r["server_cpu_pct"], 0)),
         ("server's solver process CPU %", _fmt(r["solver_cpu_pct"], 0)),
         ("client CPU % (all client processes)", _fmt(r["client_cpu_pct"], 0)),
+        ("load average 1/5/15 min, before → after", " ".join(f"{x:.2f}" for x in r["loadavg_before"])
+         + " → " + " ".join(f"{x:.2f}" for x in r["loadavg_after"])),
     ]
     w = max(len(k) for k, _ in rows)
     clients = (f"{r['workers']} {'process' if r['workers'] == 1 else 'processes'}" if r["workers"]
@@ -784,7 +1222,10 @@ def format_report(r: dict[str, Any]) -> str:
               f"{cfg['duration']:g} s of moves, {cfg['moves_per_player']} moves per demonstration, "
               f"clients: {clients} ({r['loop']})"),
              (f"Machine: {r['cores']} cores shared by the server, its solver process and the clients "
-              f"(CPU % is of one core; 100 % = one core busy)"), "",
+              f"(CPU % is of one core; 100 % = one core busy)"),
+             ("Per-address limits: on (the server's defaults; each room and its players from an address "
+              "of its own)" if r.get("per_address_limits") else
+              "Per-address limits: off (every client comes from 127.0.0.1)"), "",
              f"| {'':{w}} | value |", f"|{'-' * (w + 2)}|-------|"]
     lines += [f"| {k:{w}} | {v} |" for k, v in rows]
     if len(r.get("by_game", [])) > 1:
@@ -803,9 +1244,13 @@ def format_report(r: dict[str, Any]) -> str:
     if r["error_kinds"]:
         lines.append("")
         lines.append("errors: " + "; ".join(f"{k} x{v}" for k, v in sorted(r["error_kinds"].items())))
+    if r.get("flood"):
+        lines += ["", *format_flood(r["flood"])]
     lines.append("")
     verdict = "PASS" if r["passed"] else "FAIL"
     target = f"p99 < {TARGET_P99_MS:g} ms and no errors at {TARGET_ROOMS} rooms x {TARGET_PLAYERS} players"
+    if r.get("flood"):
+        target += " while a flood runs, held to the per-address limits"
     if r["at_target_size"]:
         lines.append(f"{verdict}: target {target}")
     else:
@@ -815,10 +1260,71 @@ def format_report(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def format_flood(f: dict[str, Any]) -> list[str]:
+    """The "flood" section of the report."""
+    n = len(f["addresses"])
+    rate = f"at most {f['rate']:g}/s per kind and address" if f["rate"] else "as fast as the server answers"
+    lines = [(f"flood from {', '.join(f['addresses'])} ({f['concurrency']} in flight per kind and address, {rate}), "
+             f"{f['seconds']:.1f} s, flooder CPU {f['cpu_s']:.1f} s:"),
+             f"  {'kind':<12} {'attempts':>9} {'per s':>8} {'accepted':>9} {'refused':>9} {'other':>7}"]
+    for kind, c in f["kinds"].items():
+        lines.append(f"  {kind:<12} {c['attempts']:>9} {f['rates'][kind]:>8.0f} {c['accepted']:>9} "
+                     f"{c['refused']:>9} {c['other']:>7}")
+    lines += [
+        ("  (refused: by the server's limits — 429 for rooms, too_many_connections for connections, "
+        "rate_limited for messages; messages accepted: handled, a pong, a welcome or a rules error; "
+        f"{f['messages_unread']} messages were still unread when the server closed their connection)"),
+        (f"  rooms accepted per address: max {f['rooms_accepted_max_per_address']} "
+        f"(bound {f['room_bound_per_address']:.1f}: the burst plus the rate over the flood)"),
+        f"  connections open on the server (/api/health, {f['health_samples']} samples): max "
+        f"{_fmt(f['server_connections_max'])} (bound {f['server_connections_bound']} = {f['honest_connections']} "
+        f"honest + {n} x {f['connections_per_address']}); held at once per address, the flooder's view: "
+        + ", ".join(f"{a} {v}" for a, v in f["max_held"].items()),
+        (f"  bounded: {'yes' if f['bounded'] else 'NO'}; limits reached (rooms, connections, messages refused): "
+        f"{'yes' if f['limits_reached'] else 'NO'}"),
+    ]
+    if f["detail"]:
+        lines.append("  details: " + "; ".join(f"{k} x{v}" for k, v in list(f["detail"].items())[:12]))
+    return lines
+
+
+def median(values: list[float]) -> float | None:
+    xs = sorted(v for v in values if v is not None)
+    if not xs:
+        return None
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
+def format_comparison(runs: dict[str, list[dict[str, Any]]]) -> str:
+    """Baseline and flood runs side by side, then the median of each phase."""
+    lines = [("| phase | run | p50 ms | p90 ms | p99 ms | max ms | moves/s | errors | server CPU % | "
+             "flood attempts (rooms / lobby / conn / msgs) | refused | load avg before | pass |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for phase, reports in runs.items():
+        for i, r in enumerate(reports, 1):
+            f = r.get("flood")
+            attempts = " / ".join(str(f["kinds"][k]["attempts"]) for k in FLOOD_KINDS) if f else "-"
+            refused = " / ".join(str(f["kinds"][k]["refused"]) for k in FLOOD_KINDS) if f else "-"
+            lines.append(f"| {phase} | {i} | {_fmt(r['p50_ms'])} | {_fmt(r['p90_ms'])} | {_fmt(r['p99_ms'])} | "
+                         f"{_fmt(r['max_ms'])} | {_fmt(r['moves_per_s'])} | {r['errors']} | "
+                         f"{_fmt(r['server_cpu_pct'], 0)} | {attempts} | {refused} | "
+                         f"{r['loadavg_before'][0]:.2f} | {'yes' if r['passed'] else 'no'} |")
+    lines += ["", "medians:"]
+    for phase, reports in runs.items():
+        m = {k: median([r[k] for r in reports]) for k in ("p50_ms", "p90_ms", "p99_ms", "max_ms", "server_cpu_pct")}
+        lines.append(f"  {phase:<9} p50 {_fmt(m['p50_ms'])}  p90 {_fmt(m['p90_ms'])}  p99 {_fmt(m['p99_ms'])}  "
+                     f"max {_fmt(m['max_ms'])} ms, server CPU {_fmt(m['server_cpu_pct'], 0)} % "
+                     f"({len(reports)} run{'s' if len(reports) != 1 else ''})")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
         return worker_main()
+    if argv[:1] == ["--flooder"]:
+        return flooder_main()
     d = LoadConfig()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
@@ -841,8 +1347,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server-prefix", default="", metavar="CMD",
                     help="run the server under this command, e.g. a profiler: "
                          "'py-spy record -o server.txt --format raw --'")
+    ap.add_argument("--spread", action="store_true",
+                    help="each room and its players from a loopback address of its own, with the server's "
+                         "per-address limits on (what --flood's baseline runs)")
+    ap.add_argument("--flood", action="store_true",
+                    help="a baseline run (--spread), then the same while a flooder attacks from other "
+                         "addresses; PASS needs p99 < 100 ms, no errors and a flood held to the limits")
+    ap.add_argument("--flood-addresses", type=int, default=d.flood_addresses, help="addresses of the flooder")
+    ap.add_argument("--flood-concurrency", type=int, default=d.flood_concurrency,
+                    help="flood requests / connection attempts in flight per kind and address")
+    ap.add_argument("--flood-kinds", default=",".join(d.flood_kinds), metavar="KIND,...",
+                    help=f"what the flooder does, some of {', '.join(d.flood_kinds)}")
+    ap.add_argument("--flood-rate", type=float, default=d.flood_rate,
+                    help="flood attempts per second per kind and address (0: as fast as the server answers)")
+    ap.add_argument("--flood-nice", type=int, default=d.flood_nice,
+                    help="niceness of the flooder process (0: it competes for the CPU with the rest)")
+    ap.add_argument("--no-baseline", action="store_true", help="with --flood: the flood runs only")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="with --flood: this many baseline + flood pairs, alternating; medians reported")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
+    if a.flood and not (1 <= a.flood_addresses <= 200 and a.flood_concurrency >= 1 and a.repeat >= 1):
+        ap.error("--flood: 1..200 flood addresses, a concurrency of 1 or more, --repeat 1 or more")
+    flood_kinds = tuple(k.strip() for k in a.flood_kinds.split(",") if k.strip())
+    if not flood_kinds or not set(flood_kinds) <= set(d.flood_kinds):
+        ap.error(f"--flood-kinds: some of {', '.join(d.flood_kinds)}")
+    if (a.spread or a.flood) and a.rooms > MAX_SPREAD_ROOMS:
+        ap.error(f"--spread/--flood: at most {MAX_SPREAD_ROOMS} rooms")
     if not 1 <= a.players <= 8 or a.rooms < 1 or a.rate <= 0 or a.rate > 10 or a.duration <= 0:
         ap.error("need 1..8 players, at least one room, a rate in (0, 10] moves/s and a positive duration")
     games = tuple(g.strip() for g in a.games.split(",") if g.strip())
@@ -851,12 +1382,42 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--games: name one or more of {', '.join(GAMES)}" + (f" (not {unknown[0]!r})" if unknown else ""))
     cfg = LoadConfig(rooms=a.rooms, players=a.players, rate=a.rate, moves_per_player=a.moves_per_player,
                      duration=a.duration, workers=a.workers, port=a.port, database=a.database, tiles=a.tiles, games=games,
-                     clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)))
+                     clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)),
+                     spread=a.spread, flood_addresses=a.flood_addresses, flood_concurrency=a.flood_concurrency,
+                     flood_nice=a.flood_nice, flood_kinds=flood_kinds, flood_rate=a.flood_rate)
+    if a.flood:
+        return flood_main(cfg, repeat=a.repeat, baseline=not a.no_baseline, json_path=a.json)
     report = run_benchmark(cfg)
     print(format_report(report))
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=2))
     return 0 if report["passed"] else 1
+
+
+def flood_main(cfg: LoadConfig, *, repeat: int, baseline: bool, json_path: str | None) -> int:
+    """``--flood``: ``repeat`` pairs of runs on fresh servers, alternating so that both phases
+    see the same machine — a baseline (per-address limits on, no flood) and the flood run —
+    then both side by side.  Exit status 0 when every flood run passed."""
+    import dataclasses
+
+    runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "flood": []} if baseline else {"flood": []}
+    for i in range(repeat):
+        for phase, reports in runs.items():
+            if not cfg.quiet:
+                print(f"-- {phase} run {i + 1} of {repeat} (load average {os.getloadavg()[0]:.2f})",
+                      file=sys.stderr, flush=True)
+            report = run_benchmark(dataclasses.replace(cfg, spread=True, flood=phase == "flood"))
+            print(format_report(report), flush=True)
+            print(flush=True)
+            reports.append(report)
+    print(format_comparison(runs))
+    passed = all(r["passed"] for r in runs["flood"])
+    print(f"\n{'PASS' if passed else 'FAIL'}: every flood run (of {repeat}) kept p99 < {TARGET_P99_MS:g} ms with no "
+          "errors among the honest players, and the server held the flood to its per-address limits"
+          if passed else f"\nFAIL: {sum(not r['passed'] for r in runs['flood'])} of {repeat} flood runs failed")
+    if json_path:
+        Path(json_path).write_text(json.dumps({"runs": runs, "passed": passed}, indent=2))
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

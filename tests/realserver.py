@@ -76,8 +76,7 @@ class BoundTransport(WebSocketTransport):
     reading, and the server's close frame is never seen)."""
 
     def __init__(self, url: str, source: str, **extra: Any) -> None:
-        super().__init__(url)
-        self.source = source
+        super().__init__(url, source=source)
         self.extra = {"max_queue": None} | extra
 
     async def connect(self) -> None:

@@ -3,6 +3,8 @@ WebSockets on loopback, clients in this process."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from realserver import load_benchmark
@@ -43,3 +45,62 @@ def test_room_options_are_valid_for_both_games() -> None:
         assert opts["min_players"] == cfg.players and opts["bots"] == []
     with pytest.raises(ValueError, match="unknown game"):
         load.room_options(cfg, "chess")
+
+
+@pytest.mark.slow
+def test_tiny_flood_run_is_refused_while_the_rooms_play() -> None:
+    """``--flood`` at a tiny size: the server keeps its per-address limits, the honest rooms come
+    from addresses of their own and get every broadcast, the flood from 127.0.66.6 is refused
+    (rooms, connections, messages) and held to the limits.  No latency threshold here: that is
+    the benchmark's verdict, not a unit test's (a loaded machine would make it flaky)."""
+    load = load_benchmark()
+    cfg = load.LoadConfig(rooms=2, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, grace=1.0,
+                          games=("ricochet-robots",), quiet=True, flood=True, flood_concurrency=2, flood_nice=0)
+    report = load.run_benchmark(cfg)
+    text = load.format_report(report)
+    assert report["per_address_limits"] and report["errors"] == 0, text
+    assert report["moves_broadcast"] >= 4, text
+    assert report["broadcasts"] == report["broadcasts_expected"] == 2 * report["moves_broadcast"], text
+    flood = report["flood"]
+    kinds = flood["kinds"]
+    assert flood["addresses"] == ["127.0.66.6"]
+    assert flood["bounded"] and flood["limits_reached"], text
+    assert kinds["rooms"]["accepted"] <= 10 < kinds["rooms"]["attempts"], text  # room_burst 10, then 2 a minute
+    assert kinds["rooms"]["refused"] > 0 and kinds["connections"]["refused"] > 0, text
+    assert kinds["messages"]["refused"] > 0 and kinds["lobby"]["accepted"] > 0, text
+    assert flood["server_connections_max"] <= 4 + 32, text  # honest + connections_per_address
+    assert "flood from 127.0.66.6" in text and "bounded: yes" in text
+
+
+def test_honest_rooms_have_addresses_of_their_own() -> None:
+    load = load_benchmark()
+    assert [load.room_source(i) for i in (0, 1, 249, 250)] == ["127.0.100.1", "127.0.100.2", "127.0.100.250",
+                                                               "127.0.101.1"]
+    assert load.flood_source(0) == "127.0.66.6"
+    assert load.flood_source(0) not in {load.room_source(i) for i in range(load.MAX_SPREAD_ROOMS)}
+    with pytest.raises(ValueError, match="addresses of their own"):
+        load.room_source(load.MAX_SPREAD_ROOMS)
+
+
+def test_websocket_transport_connects_from_its_source_address() -> None:
+    """``WebSocketTransport(source=…)``: the server sees that address (what the flood benchmark
+    and the per-address tests rely on)."""
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from ricochet.server.client import WebSocketTransport
+
+    async def main() -> list[str | None]:
+        async def echo_address(ws: ServerConnection) -> None:
+            await ws.send(ws.remote_address[0])
+
+        async with serve(echo_address, "127.0.0.1", 0) as server:
+            port = server.sockets[0].getsockname()[1]
+            seen = []
+            for source in ("127.0.9.9", None):
+                t = WebSocketTransport(f"ws://127.0.0.1:{port}/", source=source)
+                await t.connect()
+                seen.append(await t.recv())
+                await t.close()
+            return seen
+
+    assert asyncio.run(main()) == ["127.0.9.9", "127.0.0.1"]

@@ -50,18 +50,23 @@ class Transport(Protocol):
 
 
 class WebSocketTransport:
-    """A real WebSocket (``ws://host:port/ws/ROOM``)."""
+    """A real WebSocket (``ws://host:port/ws/ROOM``).  ``source``: the local address to connect
+    from (default: the system's choice).  On Linux every ``127.x.y.z`` reaches a server on
+    loopback and counts there as another client address (its per-address limits): the load
+    benchmark spreads its simulated players that way."""
 
-    def __init__(self, url: str, *, open_timeout: float = 10.0) -> None:
+    def __init__(self, url: str, *, open_timeout: float = 10.0, source: str | None = None) -> None:
         self.url = url
         self.open_timeout = open_timeout
+        self.source = source
         self.ws: Any = None
         self.close_reason: str | None = None
 
     async def connect(self) -> None:
         from websockets.asyncio.client import connect
 
-        self.ws = await connect(self.url, open_timeout=self.open_timeout, max_size=2**22)
+        bind: dict[str, Any] = {} if self.source is None else {"local_addr": (self.source, 0)}
+        self.ws = await connect(self.url, open_timeout=self.open_timeout, max_size=2**22, **bind)
 
     async def send(self, text: str) -> None:
         from websockets.exceptions import ConnectionClosed
