@@ -585,8 +585,96 @@ def test_idle_rooms_unload_and_load_again_and_empty_ones_expire(tmp_path: Path) 
         h.client.portal.call(h.manager.sweep)
         assert h.manager.rooms == {}  # both idle: unloaded, not forgotten
         room = h.loaded(rid)
-        assert room.version == version and room.state.round.standing[ann.id].moves == 3
+        assert room.state.round.standing[ann.id].moves == 3
+        # The sand clock ran out before the room was let go, the demonstration's clock was
+        # paused as it went and resumed as it came back.
+        assert [json.loads(text)["type"] for _, text in room.log if _ > version] == [
+            "clock_ran_out", "demonstration_started", "game_paused", "game_resumed"]
         h.t += 600
         h.client.portal.call(h.manager.sweep)
         assert h.client.get(f"/api/rooms/{empty}").status_code == 404  # never started, nobody came: deleted
         assert h.client.get(f"/api/rooms/{rid}").status_code == 200  # a game is kept
+
+
+def test_a_room_let_go_while_a_clock_runs_resumes_with_the_time_it_had_left(tmp_path: Path) -> None:
+    """Nobody waits for a clock that ran out while nobody was there: the room's clocks stop when it
+    is let go (``game_paused``) and run again, as far from running out, when it is loaded."""
+    from ricochet.server.limits import ServerLimits
+
+    with Harness(tmp_path, limits=ServerLimits.unlimited(idle_seconds=20)) as h:
+        rid, ann, bob = started(h)
+        ann.ok(type="bid", moves=3)
+        left = h.manager.rooms[rid].state.round.clock_deadline - h.t
+        assert left == 60
+        ann.ws.close()
+        bob.ws.close()
+        gone(h, rid, 0)
+        h.t += 25
+        h.client.portal.call(h.manager.sweep)
+        assert rid not in h.manager.rooms
+        h.t += 3600  # an hour later someone comes back
+        room = h.loaded(rid)
+        state = room.state
+        assert state.phase == "bidding" and state.paused_at is None and state.round.standing[ann.id].moves == 3
+        assert state.round.clock_deadline - h.t == pytest.approx(left - 25)
+        paused, resumed = (json.loads(text) for _, text in list(room.log)[-2:])
+        assert paused["type"] == "game_paused" and resumed["type"] == "game_resumed"
+        assert resumed["paused_for"] == pytest.approx(3600) and resumed["at"] - paused["at"] == pytest.approx(3600)
+        h.advance(left - 25 - 1)
+        assert room.state.phase == "bidding"
+        h.advance(2)
+        assert room.state.phase == "demonstration" and room.state.round.demonstrator == ann.id
+        back = h.connect(rid)
+        assert back.hello(seat_token=ann.token)["type"] == "welcome"
+
+
+def test_a_paused_game_keeps_its_clocks_still_and_an_action_resumes_it() -> None:
+    """The game interface alone, for every game with a clock: ``pause`` stops the clocks (no
+    deadline), ``resume`` moves each clock by the pause, an action resumes a paused game first."""
+    from ricochet.games import get_game
+    from ricochet.games.table import GamePaused, GameResumed
+
+    kind = get_game("ricochet-robots")
+    state = kind.new(kind.config(kind.normalize_options({}), seed=7))
+    for player, name in (("p1", "Ann"), ("p2", "Bob")):
+        state, _ = kind.apply(state, kind.join(player, name), 0.0)
+    state, _ = kind.apply(state, kind.start("p1"), 1.0)
+    assert kind.pause(state, 2.0) == (state, [])  # thinking: no clock runs, nothing to stop
+    state, _ = kind.apply(state, kind.parse_action(state, "p2", {"type": "bid", "moves": 5}), 10.0)
+    due = kind.deadline(state)
+    assert due == 70.0
+    paused, events = kind.pause(state, 30.0)
+    assert events == [GamePaused(30.0)] and kind.deadline(paused) is None
+    assert kind.tick(paused, 500.0) == (paused, [])  # nothing runs out meanwhile
+    assert kind.pause(paused, 40.0) == (paused, [])
+    resumed, events = kind.resume(paused, 530.0)
+    assert events == [GameResumed(500.0, 530.0)] and kind.deadline(resumed) == due + 500
+    again, events = kind.apply(paused, kind.parse_action(paused, "p1", {"type": "bid", "moves": 4}), 530.0)
+    assert [type(e) for e in events][:1] == [GameResumed] and kind.deadline(again) == due + 500
+
+
+def test_every_game_moves_each_of_its_clocks_by_the_pause() -> None:
+    """``clocks_shifted`` of each game's state moves every time a deadline is counted from."""
+    from dataclasses import replace
+
+    from ricochet.games import get_game
+
+    micro = get_game("micro-robots")
+    state = micro.new(micro.config(micro.normalize_options({}), seed=3))
+    for player, name in (("p1", "Ann"), ("p2", "Bob")):
+        state, _ = micro.apply(state, micro.join(player, name), 0.0)
+    state, _ = micro.apply(state, micro.start("p1"), 1.0)
+    due = micro.deadline(state)
+    assert state.phase == "racing" and due == 1.0 + 180
+    paused, _ = micro.pause(state, 50.0)
+    resumed, events = micro.resume(paused, 1050.0)
+    assert [e.type for e in events] == ["game_resumed"] and micro.deadline(resumed) == due + 1000
+
+    rambots = get_game("rambots")
+    ram = replace(rambots.new(rambots.config(rambots.normalize_options({}), seed=3)), programming_since=1.0,
+                  next_step=7.5).clocks_shifted(10.0)
+    assert (ram.programming_since, ram.next_step) == (11.0, 17.5)
+
+    pyramids = get_game("pyramids")
+    pyr = pyramids.new(pyramids.config(pyramids.normalize_options({}), seed=3))
+    assert replace(pyr, intermission_until=4.0).clocks_shifted(2.0).intermission_until == 6.0

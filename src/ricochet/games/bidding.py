@@ -364,6 +364,15 @@ class BiddingState(TableState):
     def robots(self) -> tuple[Any, ...]:
         return self.position.robots if self.position else ()
 
+    def clocks_shifted(self, dt: float) -> Any:
+        rnd = self.round
+        if rnd is not None:
+            rnd = replace(rnd, drawn_at=rnd.drawn_at + dt,
+                          clock_deadline=None if rnd.clock_deadline is None else rnd.clock_deadline + dt,
+                          demo_deadline=None if rnd.demo_deadline is None else rnd.demo_deadline + dt)
+        until = None if self.intermission_until is None else self.intermission_until + dt
+        return replace(self, round=rnd, intermission_until=until)
+
 
 def _attempt_dict(a: Attempt, *, paths: bool = True) -> dict[str, Any]:
     d = {"player": a.player, "bid": a.bid, "moves": encode(a.moves), "paths": encode(a.paths),
@@ -432,7 +441,7 @@ class BiddingGame(TableGame):
         return state.config.rules
 
     # -- Game ---------------------------------------------------------------------------------
-    def deadline(self, state: Any) -> float | None:
+    def clock(self, state: Any) -> float | None:
         rnd = state.round
         if state.phase == "bidding" and rnd is not None:
             return rnd.clock_deadline  # type: ignore[no-any-return]
@@ -621,7 +630,7 @@ class BiddingGame(TableGame):
     def run_clocks(self, tx: Tx, now: float) -> None:
         # Every clock of a round runs out "now" (the time of the tick), not at its deadline: the
         # logs of existing rooms were written that way.
-        while True:
+        while tx.state.paused_at is None:
             s = tx.state
             rnd = s.round
             if s.phase == "bidding" and rnd is not None and rnd.clock_deadline is not None \

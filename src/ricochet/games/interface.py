@@ -188,6 +188,15 @@ class Game(abc.ABC):
     def deadline(self, state: Any) -> float | None:
         """When :meth:`tick` has something to do next (``None``: only an action can change things)."""
 
+    def pause(self, state: Any, now: float) -> tuple[Any, list[Any]]:
+        """Nobody is left to play: stop the clocks (the server lets the room go).
+        Default: nothing to stop."""
+        return state, []
+
+    def resume(self, state: Any, now: float) -> tuple[Any, list[Any]]:
+        """Someone is back: the clocks run again from where they stopped.  Default: nothing."""
+        return state, []
+
     @abc.abstractmethod
     def event_from_dict(self, data: Mapping[str, Any]) -> Any:
         """An event back from its ``to_dict()`` form (a stored log)."""

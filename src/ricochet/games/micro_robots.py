@@ -281,6 +281,14 @@ class MicroState(TableState):
     last_roller: str | None = None
     intermission_until: float | None = None
 
+    def clocks_shifted(self, dt: float) -> MicroState:
+        rnd = self.round
+        if rnd is not None:
+            rnd = replace(rnd, rolled_at=rnd.rolled_at + dt,
+                          demo_deadline=None if rnd.demo_deadline is None else rnd.demo_deadline + dt)
+        until = None if self.intermission_until is None else self.intermission_until + dt
+        return replace(self, round=rnd, intermission_until=until)
+
     @property
     def supply(self) -> int:
         """Chips in the general supply (one lies on the target during a round)."""
@@ -317,7 +325,7 @@ class MicroRobots(TableGame):
     """Micro Robots on the platform (see the module docstring)."""
 
     name: ClassVar[str] = "micro-robots"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "Micro Robots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
@@ -357,7 +365,7 @@ class MicroRobots(TableGame):
         return MicroState(config=config)
 
     # -- the table --------------------------------------------------------------------------------------
-    def deadline(self, state: MicroState) -> float | None:
+    def clock(self, state: MicroState) -> float | None:
         rnd = state.round
         if state.phase == "racing" and rnd is not None:
             return rnd.rolled_at + state.config.reroll_seconds

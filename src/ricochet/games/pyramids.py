@@ -434,7 +434,7 @@ class Pyramids(BiddingGame):
     """Ricochet Pyramids on the platform (see the module docstring)."""
 
     name: ClassVar[str] = "pyramids"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "Ricochet Pyramids"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")

@@ -393,7 +393,7 @@ class RicochetRobots(BiddingGame):
     """Ricochet Robots on the platform (see the module docstring)."""
 
     name: ClassVar[str] = GAME_NAME
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "Ricochet Robots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")

@@ -1,7 +1,10 @@
 """The table every game shares: seated players, the host, starting and ending.
 
 * actions :class:`Join`, :class:`Leave`, :class:`Start`, :class:`EndGame`;
-* events :class:`PlayerJoined`, :class:`PlayerLeft`, :class:`GameEnded`;
+* events :class:`PlayerJoined`, :class:`PlayerLeft`, :class:`GameEnded`, and
+  :class:`GamePaused` / :class:`GameResumed` (the clocks stop while nobody is at
+  the table: the server lets the room go and pauses it, and resumes it when
+  someone comes back);
 * :class:`TableState`, the fields every game's state has (games subclass it);
 * :class:`Tx`, a transaction that folds each event into the state as it is
   emitted, and :func:`decide_table`, the checks and events of the shared actions.
@@ -33,6 +36,8 @@ __all__ = [
     "MAX_NAME",
     "EndGame",
     "GameEnded",
+    "GamePaused",
+    "GameResumed",
     "Join",
     "Leave",
     "Phase",
@@ -115,7 +120,26 @@ class GameEnded(Event):
     at: float
 
 
-TABLE_EVENTS: tuple[type[Event], ...] = (PlayerJoined, PlayerLeft, GameEnded)
+@dataclass(frozen=True)
+class GamePaused(Event):
+    """Nobody is left at the table: every clock stops where it is (no deadline
+    passes while the game is paused)."""
+
+    type: ClassVar[str] = "game_paused"
+    at: float
+
+
+@dataclass(frozen=True)
+class GameResumed(Event):
+    """Someone is back: the clocks run again, each ``paused_for`` seconds later
+    than it would have run out (:meth:`TableState.clocks_shifted`)."""
+
+    type: ClassVar[str] = "game_resumed"
+    paused_for: float
+    at: float
+
+
+TABLE_EVENTS: tuple[type[Event], ...] = (PlayerJoined, PlayerLeft, GameEnded, GamePaused, GameResumed)
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -173,6 +197,8 @@ class TableState:
     host: str | None = None
     winners: tuple[str, ...] = ()
     end_reason: str | None = None
+    paused_at: float | None = None
+    """Since when the clocks stand still (:class:`GamePaused`), or ``None``."""
 
     def __post_init__(self) -> None:
         if type(self.phase) is not Phase:
@@ -195,6 +221,12 @@ class TableState:
     def name_of(self, player_id: str | None) -> str:
         p = self.player(player_id) if player_id is not None else None
         return p.name if p else str(player_id)
+
+    def clocks_shifted(self, dt: float) -> Any:
+        """This state with every clock ``dt`` seconds later (after a pause of
+        ``dt`` seconds).  Games with clocks override it and shift each time a
+        deadline is counted from."""
+        return self
 
     def with_player(self, player_id: str, **changes: Any) -> tuple[PlayerState, ...]:
         """The players with one of them changed."""
@@ -219,7 +251,11 @@ def evolve_table(s: Any, event: Event) -> Any | None:
             s = replace(s, host=next(iter(s.seated), None))
         return s
     if isinstance(event, GameEnded):
-        return replace(s, phase=Phase.OVER, winners=event.winners, end_reason=event.reason)
+        return replace(s, phase=Phase.OVER, winners=event.winners, end_reason=event.reason, paused_at=None)
+    if isinstance(event, GamePaused):
+        return replace(s, paused_at=event.at)
+    if isinstance(event, GameResumed):
+        return replace(s.clocks_shifted(event.paused_for), paused_at=None)
     return None
 
 
@@ -394,9 +430,11 @@ class TableGame(Game):
     def apply(self, state: Any, action: Any, now: float) -> tuple[Any, list[Event]]:
         """Clocks are run up to ``now`` first (their events come first), then the
         action is decided.  A refused action raises :class:`GameError` and
-        changes nothing — not even the clocks: tick first to keep those."""
+        changes nothing — not even the clocks: tick first to keep those.  An
+        action in a paused game resumes it first (someone is evidently there)."""
         tx = Tx(self.evolve, state)
         now = now_of(state, now)
+        self._resume(tx, now)
         self.run_clocks(tx, now)
         self.decide(tx, action, now)
         return tx.state, tx.events
@@ -405,6 +443,36 @@ class TableGame(Game):
         tx = Tx(self.evolve, state)
         self.run_clocks(tx, now_of(state, now))
         return tx.state, tx.events
+
+    def deadline(self, state: Any) -> float | None:
+        """The game's :meth:`clock`, or ``None`` while the game is paused."""
+        return None if state.paused_at is not None else self.clock(state)
+
+    @abc.abstractmethod
+    def clock(self, state: Any) -> float | None:
+        """When the game's running clock runs out (``None``: no clock runs)."""
+
+    def pause(self, state: Any, now: float) -> tuple[Any, list[Event]]:
+        """Stop the clocks (:class:`GamePaused`) after running out those already due;
+        nothing when no clock runs or the game is paused already."""
+        tx = Tx(self.evolve, state)
+        now = now_of(state, now)
+        self.run_clocks(tx, now)
+        if tx.state.paused_at is None and self.clock(tx.state) is not None:
+            tx.emit(GamePaused(now))
+        return tx.state, tx.events
+
+    def resume(self, state: Any, now: float) -> tuple[Any, list[Event]]:
+        """Start the clocks again (:class:`GameResumed`), each as far from running
+        out as when they stopped; nothing when the game is not paused."""
+        tx = Tx(self.evolve, state)
+        self._resume(tx, now_of(state, now))
+        return tx.state, tx.events
+
+    def _resume(self, tx: Tx, now: float) -> None:
+        paused_at = tx.state.paused_at
+        if paused_at is not None:
+            tx.emit(GameResumed(round(max(0.0, now - paused_at), 3), now))
 
     def run_clocks(self, tx: Tx, now: float) -> None:
         """Every deadline up to ``now``, in order, each at its own time."""

@@ -959,6 +959,7 @@ class RoomManager:
                  for s in await self.storage.seats(row.id)]
         room = Room(self, row, seats)
         room.load_events(await self.storage.events(row.id, row.game), await self.storage.last_version(row.id))
+        await self._clocks(room, room.kind.resume, "resume")
         self.rooms[room.id] = room
         self._activate(room)
         return room
@@ -1042,6 +1043,7 @@ class RoomManager:
         async with room.lock:
             if self.rooms.get(room.id) is not room or room.attached:
                 return False
+            await self._clocks(room, room.kind.pause, "pause")
             room.unloaded = True
             del self.rooms[room.id]
             room.stop()
@@ -1050,6 +1052,18 @@ class RoomManager:
         for s in list(room.sessions):  # the bots' in-process connections
             s.disconnect()
         return True
+
+    async def _clocks(self, room: Room, change: Callable[[Any, float], tuple[Any, list[Any]]], what: str) -> None:
+        """Pause a room's clocks as it is let go, resume them as it is loaded (the game's
+        ``pause``/``resume``: nobody is kept waiting for a clock that ran out while nobody
+        was there).  If the events cannot be stored, the room goes on as it is (a paused
+        game resumes at its next action)."""
+        try:
+            _, events = change(room.state, self.now())
+            if events:
+                await room._commit(events)
+        except Exception:
+            log.warning("room %s: could not %s its clocks", room.id, what, exc_info=True)
 
     def abandoned(self, room: Room, now: float) -> bool:
         """A room that never started, with nobody connected and nothing happening for ``lobby_ttl_seconds``."""

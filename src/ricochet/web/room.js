@@ -605,6 +605,11 @@ export function describe(ev, nameOf, state, game = gameOf(state?.game)) {
   switch (ev.type) {
     case "player_joined": return t("ev.player_joined", { name: ev.name });
     case "player_left": return p("player_left");
+    case "game_paused": return t("ev.game_paused");
+    case "game_resumed": {
+      const s = ev.paused_for ?? 0;
+      return t("ev.game_resumed", { time: s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h` });
+    }
     case "game_started": return t("ev.game_started");
     case "bid_placed": return p("bid_placed", { moves: movesText(ev.moves) });
     case "clock_started": return p("clock_started");

@@ -293,6 +293,10 @@ class RamState(TableState):
     """This round's executed instructions, in order."""
     next_step: float | None = None
 
+    def clocks_shifted(self, dt: float) -> RamState:
+        return replace(self, programming_since=self.programming_since + dt,
+                       next_step=None if self.next_step is None else self.next_step + dt)
+
     def color_of(self, player: str) -> str:
         return dict(self.colors)[player]
 
@@ -328,7 +332,7 @@ class RamBots(TableGame):
     """RAMbots on the platform (see the module docstring)."""
 
     name: ClassVar[str] = "rambots"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "RAMbots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
@@ -357,7 +361,7 @@ class RamBots(TableGame):
     def new(self, config: RamConfig) -> RamState:
         return RamState(config=config)
 
-    def deadline(self, state: RamState) -> float | None:
+    def clock(self, state: RamState) -> float | None:
         if state.phase == "execution":
             return state.next_step
         if state.phase == "programming" and state.config.programming_seconds > 0:
