@@ -151,6 +151,33 @@ def test_shared_codes_and_accounts(db: str) -> None:
         assert c.get("/api/trainer/me").json()["player"] is None
 
 
+def test_logging_in_keeps_what_was_played_before(db: str) -> None:
+    """Puzzles played anonymously in this browser join the account at login: a game the account
+    never trained in comes with its rating; a puzzle the account played already keeps its play."""
+    with client(db) as c:
+        rr = c.get("/api/puzzles/daily").json()
+        ada = _solve(c, rr, _solution(rr))
+        assert c.post("/api/trainer/claim", json={"name": "Ada", "password": "correct horse"}).status_code == 200
+        c.post("/api/trainer/logout", json={})
+        c.cookies.clear()
+        micro = c.get("/api/puzzles/daily", params={"game": "micro-robots"}).json()
+        anon = _solve(c, micro, _solution(micro))
+        _solve(c, rr, [])  # the account's daily, failed while logged out
+        anonymous = c.get("/api/trainer/me").json()
+        assert anonymous["player"]["name"] is None and "micro-robots" in anonymous["profiles"]
+        r = c.post("/api/trainer/login", json={"name": "Ada", "password": "correct horse"})
+        assert r.status_code == 200 and r.json()["merged"] == {"games": 1, "plays": 1}, r.text
+        me = c.get("/api/trainer/me").json()
+        assert me["profiles"]["micro-robots"]["rating"] == anon["rating"]["after"]
+        assert me["profiles"]["ricochet-robots"]["rating"] == ada["rating"]["after"]  # the account's stays
+        again = c.get("/api/puzzles/daily", params={"game": "micro-robots"}).json()
+        assert again["played"] is not None and again["played"]["result"] == "optimal"
+        assert c.get("/api/puzzles/daily").json()["played"]["result"] == "optimal"
+        c.post("/api/trainer/logout", json={})
+        r = c.post("/api/trainer/login", json={"name": "Ada", "password": "correct horse"})
+        assert r.json()["merged"] == {"games": 0, "plays": 0}
+
+
 def test_puzzle_requests_are_limited_per_address_and_bodies_are_bounded(db: str) -> None:
     with client(db, puzzles_per_minute=1, puzzle_burst=2) as c:
         code = c.get("/api/puzzles/daily").json()["code"]

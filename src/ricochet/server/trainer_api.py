@@ -513,7 +513,9 @@ def trainer_routes() -> list[Route]:
         if not ok or who is None:
             t.logins.failed(key, now)
             raise ApiError(401, "bad_login", "wrong name or password")
-        return {"player": {"id": who.id, "name": who.name}, "_cookie": t.signer.sign(who.id, now)}
+        # What this browser did before logging in (anonymously) is not lost: it joins the account.
+        merged = await t.store.merge_into(player, who.id) if player is not None else {"games": 0, "plays": 0}
+        return {"player": {"id": who.id, "name": who.name}, "merged": merged, "_cookie": t.signer.sign(who.id, now)}
 
     async def logout(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         await _body(request)

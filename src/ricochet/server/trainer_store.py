@@ -174,6 +174,38 @@ class TrainerStore:
         except sa.exc.IntegrityError:
             return False
 
+    async def merge_into(self, anonymous_id: str, player_id: str) -> dict[str, int]:
+        """What an anonymous player did before logging in goes to the account ``player_id``:
+        the games the account never trained in (rating, streak and history as they are), and
+        the plays of puzzles the account has not played (so a daily puzzle solved before
+        logging in counts as played).  Where both trained in a game the account's rating
+        stays (two rating histories cannot be joined).  The anonymous player is then deleted.
+        Nothing happens when ``anonymous_id`` has a name or is the account itself."""
+        if anonymous_id == player_id:
+            return {"games": 0, "plays": 0}
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(players.select().where(players.c.id == anonymous_id))).first()
+            if row is None or row.name_key is not None:
+                return {"games": 0, "plays": 0}
+            own = set((await conn.execute(sa.select(profiles.c.game)
+                                          .where(profiles.c.player_id == player_id))).scalars())
+            theirs = set((await conn.execute(sa.select(profiles.c.game)
+                                             .where(profiles.c.player_id == anonymous_id))).scalars())
+            games = sorted(theirs - own)
+            if games:
+                await conn.execute(profiles.update().where(profiles.c.player_id == anonymous_id,
+                                                           profiles.c.game.in_(games)).values(player_id=player_id))
+                await conn.execute(history.update().where(history.c.player_id == anonymous_id,
+                                                          history.c.game.in_(games)).values(player_id=player_id))
+            played = sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id)
+            moved = await conn.execute(plays.update().where(plays.c.player_id == anonymous_id,
+                                                            plays.c.puzzle_id.not_in(played))
+                                       .values(player_id=player_id))
+            for table in (plays, history, profiles):
+                await conn.execute(table.delete().where(table.c.player_id == anonymous_id))
+            await conn.execute(players.delete().where(players.c.id == anonymous_id))
+            return {"games": len(games), "plays": int(moved.rowcount or 0)}
+
     # -- profiles -----------------------------------------------------------------------------------
     async def profile(self, player_id: str, game: str) -> Profile:
         async with self.engine.connect() as conn:

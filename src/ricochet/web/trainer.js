@@ -476,8 +476,9 @@ export function mountTrainer(root, opts = {}) {
       e.preventDefault();
       const action = e.submitter?.value || "claim";
       try {
-        await api(`/api/trainer/${action}`, { method: "POST", body: { name: name.value, password: password.value } });
-        toast(t(action === "claim" ? "tr.claimed" : "tr.logged_in", { name: name.value.trim() }));
+        const out = await api(`/api/trainer/${action}`, { method: "POST", body: { name: name.value, password: password.value } });
+        const kept = out?.merged?.plays || out?.merged?.games ? ` ${t("tr.merged")}` : "";
+        toast(t(action === "claim" ? "tr.claimed" : "tr.logged_in", { name: name.value.trim() }) + kept);
         s.me = await api(`/api/trainer/me?game=${s.game}`);
         if (action === "login") load(); else render();
       } catch (err) { toast(offline(err) ? t("tr.offline_hint") : err.message, "error", 8000); }
