@@ -678,3 +678,15 @@ def test_every_game_moves_each_of_its_clocks_by_the_pause() -> None:
     pyramids = get_game("pyramids")
     pyr = pyramids.new(pyramids.config(pyramids.normalize_options({}), seed=3))
     assert replace(pyr, intermission_until=4.0).clocks_shifted(2.0).intermission_until == 6.0
+
+
+def test_the_service_worker_lists_every_static_file_under_a_version(h: Harness) -> None:
+    r = h.client.get("/sw.js")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+    assert r.headers["cache-control"] == "no-cache" and "script-src 'self'" in r.headers["content-security-policy"]
+    head = r.text.splitlines()[:2]
+    version = json.loads(head[0].removeprefix("const VERSION = ").removesuffix(";"))
+    assets = json.loads(head[1].removeprefix("const ASSETS = ").removesuffix(";"))
+    assert len(version) == 16 and "/static/app.js" in assets and "/static/games/rambots/game.js" in assets
+    assert "/static/sw.js" not in assets and all(h.client.get(a).status_code == 200 for a in assets)
+    assert "self.addEventListener(\"fetch\"" in r.text

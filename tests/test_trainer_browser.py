@@ -186,3 +186,26 @@ def test_solving_offline_is_sent_when_back_online(browser: Any, base_url: str) -
     assert page.locator(".tr-result .offline-banner").count() == 0
     assert _rating(page) > 1500
     ctx.close()
+
+
+def test_the_trainer_opens_offline_once_visited(browser: Any, base_url: str) -> None:
+    """The service worker keeps the pages, their files and the daily puzzle: with the network
+    cut, a reload still opens the trainer on today's puzzle, and it can be played."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.goto(f"{base_url}/train?game=micro-robots&mode=daily")
+    page.wait_for_selector("html[data-offline-ready]", state="attached", timeout=20_000)
+    page.reload()  # now through the service worker: the daily puzzle is kept too
+    page.wait_for_selector("#tr-title:has-text('Daily #')")
+    route = _solution(page)
+    ctx.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#tr-title:has-text('Daily #')")
+    for row, col in route:
+        page.click(f'.move-to[data-cell="{row},{col}"]')
+    page.wait_for_selector("#tr-headline:has-text('Optimal')")
+    assert page.locator(".tr-result .offline-banner").count() == 1
+    page.goto(f"{base_url}/")  # any page of the site opens (the lobby then says it is offline)
+    page.wait_for_selector("#lang", state="attached")
+    ctx.set_offline(False)
+    ctx.close()

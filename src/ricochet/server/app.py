@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -169,6 +170,22 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         if page.is_file():
             return FileResponse(page, media_type="text/html")
         return HTMLResponse(PLACEHOLDER)
+
+    async def service_worker(request: Request) -> Response:
+        """The service worker (``web/sw.js``) with the list of files it keeps for offline use
+        and a version that changes with them (a new version replaces the old cache)."""
+        source = web / "sw.js"
+        if not source.is_file():
+            return _error(404, "not_found", "no service worker in this build")
+        files = sorted(p for p in web.rglob("*") if p.is_file() and p.suffix in (".js", ".css", ".html", ".svg")
+                       and p.name != "sw.js" and "__pycache__" not in p.parts)
+        digest = hashlib.sha256()
+        for p in files:
+            digest.update(p.relative_to(web).as_posix().encode() + b"\0" + p.read_bytes())
+        assets = [f"/static/{p.relative_to(web).as_posix()}" for p in files if p.name != "index.html"]
+        head = f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\nconst ASSETS = {json.dumps(assets)};\n"
+        return Response(head + source.read_text(), media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
         manager = manager_of(request)
@@ -410,6 +427,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         Route("/train", index),
         Route("/train/{rest:path}", index),
         *trainer_routes(),
+        Route("/sw.js", service_worker),
         Route("/api/health", health),
         Route("/api/options", options),
         Route("/api/rooms", list_rooms, methods=["GET"]),

@@ -84,3 +84,12 @@ if (train) {
 } else {
   mountLobby(root);
 }
+
+// Offline use: the service worker keeps the pages and their files (sw.js says what and how).
+// <html data-offline-ready> once it controls this page (what a test can wait for).
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* no offline use: the site works as before */ });
+  const ready = () => { if (navigator.serviceWorker.controller) document.documentElement.dataset.offlineReady = "1"; };
+  navigator.serviceWorker.addEventListener("controllerchange", ready);
+  ready();
+}
