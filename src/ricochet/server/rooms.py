@@ -139,6 +139,8 @@ class Room:
         self.away: dict[str, float] = {}
         """Seated people without a connection, since when (their seat expires after the grace period)."""
         self.unloaded = False
+        self.stopped = False
+        """Set by :meth:`stop`: the ticker ends."""
 
     # -- loading ----------------------------------------------------------------------------
     def load_events(self, rows: list[Any], last_version: int = 0) -> None:
@@ -381,13 +383,15 @@ class Room:
 
     def stop(self) -> None:
         """Cancel the ticker and background tasks (the room is unloaded or the server stops)."""
+        self.stopped = True  # the ticker also checks this: wait_for may swallow a cancellation (Python 3.11)
+        self.wake.set()
         if self.ticker is not None:
             self.ticker.cancel()
         for t in list(self.tasks):
             t.cancel()
 
     async def _tick_loop(self) -> None:
-        while True:
+        while not self.stopped:
             self.wake.clear()
             deadline = self.next_deadline()
             if deadline is None:
