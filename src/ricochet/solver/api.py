@@ -640,14 +640,14 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 # Submitted in order; the pool hands each to the next free worker.
                 futures = [pool.submit(_solve_chunk, task) for task in tasks]
                 for task, fut in zip(tasks, futures, strict=True):
-                    for i, answer in zip(task, fut.result(), strict=True):
-                        answers[i] = answer
+                    for i, got in zip(task, fut.result(), strict=True):
+                        answers[i] = got
         finally:
             _BATCH = []
     out = []
-    for answer, item in zip(answers, items, strict=True):
-        assert answer is not None
-        stripped, sol = answer
+    for maybe, item in zip(answers, items, strict=True):
+        assert maybe is not None
+        stripped, sol = maybe
         out.append(dataclasses.replace(sol, puzzle=item[0]) if stripped else sol)
     return out
 
