@@ -59,10 +59,12 @@ __all__ = [
     "CliError",
     "Command",
     "add_command",
+    "add_lazy_command",
     "add_output_arguments",
     "add_rules_argument",
     "add_source_arguments",
     "load",
+    "load_command",
     "load_puzzle",
     "main",
     "named_rules",
@@ -103,12 +105,15 @@ class _Parser(argparse.ArgumentParser):
 # -- the command table ----------------------------------------------------------
 @dataclass(frozen=True)
 class Command:
-    """A sub-command: its name, one-line help, argument builder and runner."""
+    """A sub-command: its name, one-line help, argument builder and runner.
+    ``module``: where it is defined, for a command registered with
+    :func:`add_lazy_command` and not imported yet."""
 
     name: str
     help: str
     build: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace], int]
+    module: str | None = None
 
 
 COMMANDS: dict[str, Command] = {}
@@ -123,8 +128,29 @@ def add_command(name: str, help: str, build_parser: Callable[[argparse.ArgumentP
     COMMANDS[name] = Command(name, help, build_parser, run)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with every registered sub-command."""
+def add_lazy_command(name: str, help: str, module: str) -> None:
+    """Register sub-command ``name`` defined in ``module`` (which calls
+    :func:`add_command` for it when imported): the module is imported only
+    when the command runs or shows its help, so ``ricochet show`` does not
+    load the solver's or the server's command modules."""
+    def unloaded(*_: object) -> NoReturn:
+        raise RuntimeError(f"command {name!r}: module {module} did not register it")
+    COMMANDS[name] = Command(name, help, unloaded, unloaded, module)
+
+
+def load_command(name: str) -> None:
+    """Import the module of a lazily registered command (nothing if it is loaded or unknown)."""
+    cmd = COMMANDS.get(name)
+    if cmd is not None and cmd.module is not None:
+        import importlib
+
+        importlib.import_module(cmd.module)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with every registered sub-command (``only``: with
+    the arguments of that command alone, the others listed with their help:
+    building them all would import what each one needs for its options)."""
     parser = _Parser(prog="ricochet", description="Ricochet Robots and Ricochet Pyramids: show, check, solve and "
                      "make puzzles.",
                      epilog="Run 'ricochet COMMAND --help' for the options of a command.")
@@ -135,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
         # Also accepted after the command name; SUPPRESS keeps a --debug given before it.
         p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-        cmd.build(p)
+        if cmd.module is None and only in (None, cmd.name):  # a lazy command is loaded when it runs (main)
+            cmd.build(p)
         p.set_defaults(_run=cmd.run)
     return parser
 
@@ -721,9 +748,14 @@ add_command("board", "assemble a board from four tiles; print it or its JSON", b
 add_command("check", "check a solution of a puzzle", build_check, run_check)
 add_command("random", "print random puzzles", build_random, run_random)
 add_command("demo", "the puzzle of the day, with a short how-to", build_demo, run_demo)
-from . import solve_cli  # noqa: F401  -- registers `solve` and `bench`
-from . import tablebase_cli as _tablebase_cli  # noqa: F401 - registers "tablebase" (its work is imported lazily)
-from .server import serve_cli as _serve_cli  # noqa: F401 - registers "serve"
+# Defined in their own modules, imported when they run (main) or by whoever imports them.
+add_lazy_command("solve", "solve puzzles of a JSON Lines file optimally, one JSON answer per line",
+                 "ricochet.solve_cli")
+add_lazy_command("bench", "benchmark the solver (ASP 2015, random and hard puzzles)", "ricochet.solve_cli")
+add_lazy_command("tablebase", "every position of a board and target solved at once (build, query, stats, study)",
+                 "ricochet.tablebase_cli")
+add_lazy_command("serve", "start the web server: play in the browser with friends and bots",
+                 "ricochet.server.serve_cli")
 
 
 # -- main ----------------------------------------------------------------------------------------
@@ -775,8 +807,12 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.reconfigure(errors="replace")
         except (AttributeError, ValueError):
             pass
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    # The command that runs: the first word that is not an option (none: the demo).  Its module
+    # is imported if it is registered lazily, and only its own arguments are built.
+    wanted = next((a for a in argv if not a.startswith("-")), "demo")
+    load_command(wanted)
+    parser = build_parser(only=wanted)
     debug = "--debug" in argv
     try:
         args = parser.parse_args(argv)

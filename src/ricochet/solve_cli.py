@@ -79,7 +79,7 @@ def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
     try:
         sol = solve(puzzle, max_moves=options.max_moves, time_limit=options.time_limit,
                     all_solutions=options.all_solutions, fewest_robots=options.fewest_robots,
-                    max_solutions=options.max_solutions)
+                    max_solutions=options.max_solutions, check=options.check)
     except SolverError as e:
         return {"id": puzzle.id, "moves": None, "error": f"internal solver error: {e}"}, INTERNAL
     obj = sol.to_json()
@@ -228,8 +228,9 @@ output: one JSON object per puzzle, in input order, flushed as soon as it is kno
   {"id": ..., "moves": N, "solution": [[robot_index, "N"|"E"|"S"|"W"], ...], "seconds": ...}
   a transparent robot's move is [robot_index, "N", [x, y]] (where it stops);
   unsolved: "moves": null and "reason"; --all adds "solutions" (every optimal
-  solution); --check adds "optimal_ok" (true/false, null when the file gives no
-  "optimal"); a malformed line: {"id": null, "line": N, "moves": null, "error": "..."}
+  solution); --check replays every answer through the engine and adds
+  "optimal_ok" (true/false, null when the file gives no "optimal");
+  a malformed line: {"id": null, "line": N, "moves": null, "error": "..."}
   (and a message on stderr; the other lines are still solved).
   --format text: one line per puzzle instead, "5 moves: RN RE RN YE RS".
 
@@ -272,7 +273,8 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                         help="worker processes (default: all cores; 1: solve in this process)")
     parser.add_argument("--check", action="store_true",
-                        help='compare with the file\'s "optimal" and add "optimal_ok"')
+                        help='replay every answer through the engine and compare with the file\'s "optimal" '
+                             '(adds "optimal_ok")')
     parser.add_argument("--progress", action="store_true",
                         help="show progress on stderr (puzzles done / total, elapsed time)")
 
@@ -449,13 +451,18 @@ DEFAULT_DATA = REPO.parent / "shared" / "data"
 DEFAULT_HARD = REPO / "benchmarks" / "hard.jsonl"
 SETS = ("asp", "random", "hard")
 
-# Published numbers of the C solver (the issue), and our targets.
+# Published numbers of the C solver (the issue; another machine, 2 processes of ours), and our targets.
 THEIRS = {"asp": 47.0, "random": 1.8e-3, "25-move": 9.0}
 TARGETS = {"asp": 20.0, "random": 1.0e-3, "25-move": 4.0, "memory_mib": 2048.0}
+PEERS_MODULE = REPO / "benchmarks" / "peers.py"
 
 
 @dataclass
 class BenchRow:
+    """One set's figures: ``wall`` etc. on ``jobs`` processes (``solve_many``),
+    ``wall1`` in one process (``solve`` in a loop, here), ``peer`` the other
+    solvers' seconds on the puzzles they can take (with ours on the same ones)."""
+
     name: str
     count: int
     wall: float
@@ -468,6 +475,10 @@ class BenchRow:
     ok: bool
     longest: tuple[int, float] | None = None  # (optimal length, seconds) of the longest puzzle
     solutions: list[Any] = field(default_factory=list, repr=False)
+    jobs: int = 1
+    wall1: float | None = None
+    peers: list[tuple[str, int, float, float, int]] = field(default_factory=list)
+    """(peer, puzzles it took, its seconds, ours in one process on those, answers that differ)."""
 
 
 def peak_mib() -> float:
@@ -491,16 +502,28 @@ def _read_set(path: Path, limit: int | None = None) -> list[Puzzle]:
     return puzzles[:limit] if limit is not None else puzzles
 
 
-def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None) -> BenchRow:
+def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None, single: bool,
+               peers: Sequence[Any]) -> BenchRow:
     from .puzzle import check_solution
-    from .solver import solve_many
+    from .solver import solve, solve_many
 
-    t0 = time.perf_counter()
-    sols = solve_many(puzzles, processes=jobs, chunksize=8 if name == "random" else 1, time_limit=time_limit)
-    wall = time.perf_counter() - t0
+    ones = []
+    wall1 = None
+    if single or peers:
+        # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
+        t0 = time.perf_counter()
+        ones = [solve(p, time_limit=time_limit) for p in puzzles]
+        wall1 = time.perf_counter() - t0
+    sols = ones
+    wall = wall1 or 0.0
+    if jobs > 1 or not ones:
+        t0 = time.perf_counter()
+        sols = solve_many(puzzles, processes=jobs, time_limit=time_limit)
+        wall = time.perf_counter() - t0
     secs = [s.seconds for s in sols]
     nodes = sum(s.nodes for s in sols)
     solved = [s for s in sols if s.solved]
+    # Every answer replayed by the engine here (the solver itself no longer does by default).
     valid = sum(1 for s in solved if check_solution(s.puzzle, s.moves).ok)
     with_opt = [s for s in sols if s.puzzle.optimal is not None]
     exact = sum(1 for s in with_opt if s.solved and s.length == s.puzzle.optimal)
@@ -508,14 +531,27 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     if with_opt:
         parts.append(f"{exact}/{len(with_opt)} optimal")
     parts.append(f"{valid}/{len(sols)} valid")
-    ok = exact == len(with_opt) and valid == len(sols)
+    same = all(a.length == b.length for a, b in zip(ones, sols)) if ones else True
+    if not same:
+        parts.append("one process and N processes DISAGREE")
+    ok = exact == len(with_opt) and valid == len(sols) and same
     longest = None
     if with_opt:
         top = max(with_opt, key=lambda s: (s.puzzle.optimal or 0, s.seconds))
         longest = (top.puzzle.optimal or 0, top.seconds)
-    return BenchRow(name, len(sols), wall, statistics.median(secs) if secs else 0.0,
-                    wall / len(sols) if sols else 0.0, max(secs, default=0.0),
-                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols)
+    row = BenchRow(name, len(sols), wall, statistics.median(secs) if secs else 0.0,
+                   wall / len(sols) if sols else 0.0, max(secs, default=0.0),
+                   nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols,
+                   jobs, wall1 if single else None)
+    for peer in peers:
+        run = peer.run(puzzles)
+        taken = [i for i, n in enumerate(run.lengths) if n is not None]
+        ours = sum(ones[i].seconds for i in taken)
+        differ = sum(1 for i in taken if run.lengths[i] != ones[i].length)
+        row.peers.append((peer.name, len(taken), run.total, ours, differ))
+        if differ:
+            row.ok = False
+    return row
 
 
 def _fmt_s(x: float) -> str:
@@ -529,20 +565,49 @@ def _fmt_s(x: float) -> str:
 
 
 def format_table(rows: Sequence[BenchRow]) -> str:
-    header = ("set", "count", "wall", "median", "mean/puzzle", "max", "states/s", "peak MiB", "check")
-    body = [(r.name, str(r.count), _fmt_s(r.wall), _fmt_s(r.median), _fmt_s(r.mean), _fmt_s(r.max),
-             f"{r.states_per_second / 1e6:.1f} M", f"{r.peak_mib:.0f}", r.check) for r in rows]
+    """The sets' figures: one process (``1-proc wall``, per puzzle) and N processes (``N-proc wall``,
+    speed-up), per-puzzle median and max, states/s, peak memory, checks."""
+    header = ("set", "count", "1-proc wall", "1-proc/puzzle", "N-proc wall", "N", "speed-up", "median", "max",
+              "states/s", "peak MiB", "check")
+    body = []
+    for r in rows:
+        one = r.wall1
+        body.append((r.name, str(r.count), _fmt_s(one) if one is not None else "-",
+                     _fmt_s(one / r.count) if one is not None and r.count else "-",
+                     _fmt_s(r.wall) if r.jobs > 1 else "-", str(r.jobs),
+                     f"{one / r.wall:.2f}x" if one is not None and r.jobs > 1 and r.wall > 0 else "-",
+                     _fmt_s(r.median), _fmt_s(r.max), f"{r.states_per_second / 1e6:.1f} M", f"{r.peak_mib:.0f}",
+                     r.check))
     widths = [max(len(h), *(len(b[i]) for b in body)) for i, h in enumerate(header)]
+    last = len(header) - 1
     lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths)),
              "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) if i in (0, 8) else c.rjust(w) for i, (c, w) in enumerate(zip(b, widths)))
+    lines += ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(b, widths)))
               for b in body]
+    return "\n".join(lines)
+
+
+def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
+    """Same-run comparison per core: each peer on one thread against our one process, on the
+    puzzles the peer can take (ours timed by ``Solution.seconds``, end to end inside ``solve``)."""
+    lines = ["same run, per core (peer: one thread; ours: one process, the same puzzles):",
+             "  set      peer                      puzzles   peer        ours        ours/peer  answers"]
+    any_row = False
+    for r in rows:
+        for name, n, theirs, ours, differ in r.peers:
+            any_row = True
+            ratio = f"{ours / theirs:8.2f}" if theirs > 0 else "       -"
+            lines.append(f"  {r.name:<8} {name:<25} {n:>7}   {_fmt_s(theirs):>9}   {_fmt_s(ours):>9}   {ratio}   "
+                         + ("all equal" if not differ else f"{differ} DIFFER"))
+    lines += [f"  {w}" for w in wanted]
+    if not any_row and not wanted:
+        return ""
     return "\n".join(lines)
 
 
 def format_comparison(rows: Sequence[BenchRow], quick: bool) -> str:
     by = {r.name: r for r in rows}
-    lines = ["comparison with the published C solver (the issue; 2-core machine):",
+    lines = ["targets (the C solver's published figures, another machine; ours on N processes):",
              "  what                 ours        C solver    ours/C   target     met"]
 
     def row(what: str, ours: float, theirs: float, target: float) -> None:
@@ -573,10 +638,59 @@ def format_comparison(rows: Sequence[BenchRow], quick: bool) -> str:
     return "\n".join(lines)
 
 
+def load_peers(peer_c: Path | None) -> tuple[list[Any], list[str]]:
+    """The peer solvers to compare with (adapters from ``benchmarks/peers.py`` of this
+    checkout), and a line for each one that cannot run."""
+    notes = []
+    peers: list[Any] = []
+    if peer_c is None:
+        notes.append("C solver (fogleman/Ricochet): not compared (--peer-c PATH: its _ricochet library, "
+                     "built from its source by its build_ricochet script; see benchmarks/peers.py)")
+        return peers, notes
+    if not PEERS_MODULE.exists():
+        notes.append(f"C solver: not compared ({PEERS_MODULE} is missing: the adapters live in a source checkout)")
+        return peers, notes
+    if not Path(peer_c).exists():
+        notes.append(f"C solver: not compared ({peer_c}: no such file)")
+        return peers, notes
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ricochet_bench_peers", PEERS_MODULE)
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.get(spec.name) or importlib.util.module_from_spec(spec)
+    if spec.name not in sys.modules:
+        sys.modules[spec.name] = module  # its dataclasses look themselves up there
+        spec.loader.exec_module(module)
+    try:
+        peers.append(module.CSolver(peer_c))
+    except OSError as e:
+        notes.append(f"C solver: not compared ({peer_c}: {e})")
+    return peers, notes
+
+
+def startup_seconds(repeat: int = 3) -> float:
+    """Median time from starting ``python -m ricochet solve CODE`` (a 2-move puzzle, numba's
+    cache warm) to its first answer on stdout."""
+    import subprocess
+
+    code = "1A3B4A2A.r52ge9bdey0e.r41"
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "ricochet", "solve", code], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        assert proc.stdout is not None
+        proc.stdout.readline()
+        times.append(time.perf_counter() - t0)
+        proc.wait()
+    return statistics.median(times)
+
+
 def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int | None = None,
                   data: Path = DEFAULT_DATA, hard: Path = DEFAULT_HARD, time_limit: float | None = None,
-                  stream: TextIO | None = None) -> list[BenchRow]:
-    """Run the benchmark sets and print the table and the comparison to ``stream``.
+                  stream: TextIO | None = None, single: bool = True, peer_c: Path | None = None,
+                  startup: bool = True) -> list[BenchRow]:
+    """Run the benchmark sets and print the table and the comparisons to ``stream``.
 
     - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
       their recorded optimal lengths;
@@ -584,8 +698,12 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     - ``hard``: ``benchmarks/hard.jsonl``.
 
     ``quick``: 12 ASP puzzles, 100 random ones, the 2 shortest hard ones.
-    Every set runs through :func:`~ricochet.solver.solve_many` on ``jobs``
-    processes (default all cores) after a warm-up that is not counted."""
+    Each set is solved in one process (``solve`` in a loop; ``single=False``
+    skips it) and on ``jobs`` processes (:func:`~ricochet.solver.solve_many`,
+    default all cores), after a warm-up that is not counted.  ``peer_c``: the C
+    solver's library, run on the same puzzles in this process (one thread) for
+    a per-core ratio.  ``startup``: also time a fresh ``ricochet solve`` to its
+    first answer."""
     from .generate import random_puzzles
 
     stream = stream or sys.stdout
@@ -599,8 +717,13 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         stream.flush()
 
     huge = "hugetlb=1" in os.environ.get("GLIBC_TUNABLES", "")
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        load = "?"
     say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores, "
-        f"{'huge' if huge else 'normal'} pages" + (", --quick" if quick else ""))
+        f"{'huge' if huge else 'normal'} pages, load average {load}" + (", --quick" if quick else ""))
+    peers, notes = load_peers(peer_c)
     t = time.perf_counter()
     from .solver import solve, warm_up
 
@@ -624,11 +747,24 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
             say(f"{name}: no puzzles, skipped")
             continue
         say(f"{name}: {len(puzzles)} puzzles ...")
-        rows.append(_bench_set(name, puzzles, min(jobs, len(puzzles)), time_limit))
+        rows.append(_bench_set(name, puzzles, min(jobs, len(puzzles)), time_limit, single, peers))
     say("")
     say(format_table(rows))
     say("")
+    peer_text = format_peers(rows, notes)
+    if peer_text:
+        say(peer_text)
+        say("")
+    if startup:
+        say(f"start-up: `python -m ricochet solve CODE` to its first answer: {_fmt_s(startup_seconds())} "
+            "(median of 3, numba's cache warm)")
+        say("")
     say(format_comparison(rows, quick))
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+        say(f"load average at the end: {load}")
+    except OSError:
+        pass
     return rows
 
 
@@ -645,6 +781,13 @@ def build_bench(parser: argparse.ArgumentParser) -> None:
                         help=f"the hard puzzles (default {DEFAULT_HARD})")
     parser.add_argument("--time-limit", type=float, default=None, metavar="S",
                         help="per-puzzle time limit (default: none)")
+    parser.add_argument("--no-single", dest="single", action="store_false",
+                        help="skip the one-process run of each set (only the --jobs figures)")
+    parser.add_argument("--peer-c", type=Path, default=None, metavar="PATH",
+                        help="the C solver (fogleman/Ricochet) built by its build_ricochet script: compare with "
+                             "it in the same run (see benchmarks/peers.py)")
+    parser.add_argument("--no-startup", dest="startup", action="store_false",
+                        help="do not time a fresh `ricochet solve` to its first answer")
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -653,7 +796,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if not sets:
         raise CliError("--sets: name at least one of asp, random, hard")
     rows = run_benchmark(sets, quick=args.quick, jobs=args.jobs, data=args.data, hard=args.hard,
-                         time_limit=args.time_limit)
+                         time_limit=args.time_limit, single=args.single, peer_c=args.peer_c, startup=args.startup)
     return EXIT_OK if all(r.ok for r in rows) else EXIT_FAIL
 
 

@@ -36,7 +36,7 @@ def solve_puzzle(puzzle: Puzzle, time_limit: float = TIME_LIMIT, max_moves: int 
     """The solver's answer for one puzzle, by its rules (runs in the server's worker process)."""
     from ..solver import solve
 
-    sol = solve(puzzle, time_limit=time_limit, max_moves=max_moves)
+    sol = solve(puzzle, time_limit=time_limit, max_moves=max_moves, check=True)  # replayed by the engine
     return Answer(str(sol.status), sol.length if sol.solved else None, tuple(sol.moves) if sol.solved else ())
 
 

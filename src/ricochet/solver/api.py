@@ -17,8 +17,11 @@ must-ricochet) included:
   optimal solutions, and past A*'s memory cap.  The transparent robot's
   weighted moves make both cost-bounded rather than depth-bounded.
 
-Every solution is replayed through the engine's
-:func:`~ricochet.puzzle.check_solution` before it is returned.
+With ``check=True`` a solution is replayed through the engine's
+:func:`~ricochet.puzzle.check_solution` before it is returned (the server, the
+trainer and ``ricochet solve --check`` ask for it); otherwise it comes back as
+the search found it, and its paths are replayed only when someone reads
+:attr:`Solution.paths`.
 
 >>> from ricochet.board import Board
 >>> from ricochet.position import Position, Robot
@@ -36,7 +39,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
-import math
 import os
 import threading
 import time
@@ -55,7 +57,7 @@ from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel
-from .tables import board_tables, lower_bound, robot_tables
+from .tables import keyed_board_tables, lower_bound, lower_bound_for, robot_tables, robot_tables_for
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
@@ -226,6 +228,7 @@ class _Table:
 
 
 _TABLE = _Table()
+_NO_PASSABLE = np.zeros(1, dtype=np.uint8)
 
 
 class _Search:
@@ -235,20 +238,25 @@ class _Search:
         pos = puzzle.position
         board = pos.board
         goal = puzzle.target
+        robots = pos.robots
         self.puzzle, self.rules, self.candidates = puzzle, rules, list(candidates)
-        bt = board_tables(board, rules, goal)
+        colors = tuple(r.color for r in robots)
+        key, bt = keyed_board_tables(board, rules, goal)
         self.bt = bt
         n = bt.cells
         self.N, self.W, self.H = n, bt.width, bt.height
-        self.R = len(pos.robots)
-        self.tr = next((i for i, r in enumerate(pos.robots) if r.color == "transparent"), -1)
-        rt = robot_tables(board, rules, goal, tuple(r.color for r in pos.robots))
+        self.R = len(robots)
+        self.tr = colors.index("transparent") if "transparent" in colors else -1
+        # Only the transparent robot's moves read the passable sides.
+        self.passable = bt.passable if self.tr >= 0 else _NO_PASSABLE
+        rt = robot_tables_for(key, bt, colors)
         self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
         self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
-        self.h = {t: lower_bound(board, rules, goal, pos.robots[t].color, goal) for t in candidates}
-        self.pos0 = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
-        self.target = board.index(goal)
-        self.bits = max(1, math.ceil(math.log2(n)))
+        w = bt.width
+        self.target = goal[0] + w * goal[1]
+        self.h = {t: lower_bound_for(key, bt, colors[t], self.target) for t in candidates}
+        self.pos0 = np.array([x + w * y for x, y in (r.cell for r in robots)], dtype=np.int64)
+        self.bits = max(1, (n - 1).bit_length())
         self.max_moves_per_node = self.R * 4 + (4 * n if self.tr >= 0 else 0)
         last = pos.last_move if rules.no_straight_back else None
         self.last_r, self.last_h = (last[0], last[1].index) if last else (-1, 0)
@@ -265,7 +273,7 @@ class _Search:
         # transparent robot's choices, one-way openings and towers (a robot
         # leaving a tower cannot return onto it) break reversibility, and with
         # must-ricochet going out and back can earn the target robot its turn.
-        self.no_undo = (not self.bt.has_diagonals and self.tr < 0 and not bool(self.bt.openm.any())
+        self.no_undo = (not bt.has_diagonals and self.tr < 0 and not bt.has_openings
                         and not board.towers and not rules.must_ricochet)
 
     def sort_helpers(self, t: int) -> bool:
@@ -293,9 +301,9 @@ class _Search:
             t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
-            bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, self.bits, self.sort_helpers(t), self.no_undo,
+            bt.wall, bt.openm, bt.obst, bt.diag, self.passable, self.bits, self.sort_helpers(t), self.no_undo,
             max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0)
-        return status, cost, expanded, [(int(a), int(b), int(c)) for a, b, c in zip(r, d, e)]
+        return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
             ) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
@@ -309,7 +317,7 @@ class _Search:
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.turned0[t], self.t_head0[t],
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
-            bt.wall, bt.openm, bt.obst, bt.diag, bt.passable,
+            bt.wall, bt.openm, bt.obst, bt.diag, self.passable,
             self.bits, self.sort_helpers(t), _TABLE.array, _TABLE.mask,
             budget, all_mode, sol_r, sol_d, sol_e, self.max_moves_per_node, self.no_undo, self.gen)
         self.filled += filled
@@ -325,12 +333,8 @@ class _Search:
 
 
 def _to_moves(search: _Search, seq: list[tuple[int, int, int]]) -> tuple[Move, ...]:
-    board = search.puzzle.position.board
-    out = []
-    for r, d, e in seq:
-        stop = board.cell(e) if r == search.tr else None
-        out.append(Move(r, DIRECTIONS[d], stop))
-    return tuple(out)
+    tr, w = search.tr, search.W
+    return tuple(Move(r, DIRECTIONS[d], (e % w, e // w) if r == tr else None) for r, d, e in seq)
 
 
 def _one_at_a_time(fn: F) -> F:
@@ -372,7 +376,7 @@ def warm_up() -> None:
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
           time_limit: float | None = None, any_robot: bool | None = None, all_solutions: bool = False,
           fewest_robots: bool = False, max_solutions: int = 1000, max_tt_bits: int = MAX_TT_BITS,
-          max_states: int = ASTAR_MAX_STATES) -> Solution:
+          max_states: int = ASTAR_MAX_STATES, check: bool = False) -> Solution:
     """An optimal solution of ``puzzle`` by its rules (``rules`` overrides
     them, kept for compatibility: prefer ``puzzle.with_rules(rules)``).
 
@@ -385,6 +389,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     - ``max_moves``: give up with status ``limit`` beyond that many moves;
       ``time_limit`` (seconds): status ``timeout``.
     - ``max_states``: memory cap of the A* phase (then IDA* continues).
+    - ``check``: replay the solution through the engine's
+      :func:`~ricochet.puzzle.check_solution` and raise :class:`SolverError`
+      if it refuses it or its cost is not the length found (a bug).  Without
+      it the search's answer is trusted (the property tests compare it with
+      the engine) and :attr:`Solution.paths` are replayed on first use.
     """
     if rules is not None:
         puzzle = puzzle.with_rules(rules)
@@ -441,7 +450,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
             return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
         if status == 1:
             return _finish(search, puzzle, rules, cost, t, seq, nodes, t0,
-                           all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts)
+                           all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts, check)
     rate = 5e6  # states per second, refined as we go
     first_bound = max(1, min(starts.values()))
     for bound in range(first_bound, max_moves + 1):
@@ -467,13 +476,13 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
                                               f"(none shorter than {bound} moves)", nodes=nodes)
             if status == 1:
                 return _finish(search, puzzle, rules, bound, t, found[0], nodes, t0,
-                               all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts)
+                               all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts, check)
     return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
 
 
 def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, seq: list[tuple[int, int, int]],
             nodes: int, t0: float, collect: bool, fewest: bool, max_solutions: int, order: list[int],
-            starts: dict[int, int]) -> Solution:
+            starts: dict[int, int], check: bool) -> Solution:
     best = _to_moves(search, seq)
     alternatives: list[tuple[Move, ...]] = []
     if collect:
@@ -485,12 +494,15 @@ def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, s
             alternatives.extend(_to_moves(search, s) for s in found)
         if fewest and alternatives:
             best = min(alternatives, key=lambda ms: len({m.robot for m in ms}))
-    verdict = check_solution(puzzle, best)
-    if not verdict.ok or verdict.cost != bound:
-        raise SolverError(f"solver produced a solution the engine refuses ({verdict.failure}); "
-                          f"puzzle {puzzle.id!r}")
+    paths = None  # replayed on first use
+    if check:
+        verdict = check_solution(puzzle, best)
+        if not verdict.ok or verdict.cost != bound:
+            raise SolverError(f"solver produced a solution the engine refuses ({verdict.failure}); "
+                              f"puzzle {puzzle.id!r}")
+        paths = verdict.paths
     return Solution(puzzle, Status.SOLVED, best, bound, None, time.perf_counter() - t0, nodes,
-                    tuple(alternatives), verdict.paths)
+                    tuple(alternatives), paths)
 
 
 def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **options: object) -> object:
@@ -558,22 +570,65 @@ def effort_estimate(puzzle: Puzzle, rules: Rules | None = None) -> int:
                for t in finishers)
 
 
+def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list[list[int]]:
+    """Tasks for :func:`solve_many`'s workers: the puzzles' indices in decreasing
+    ``effort``, the likely-long ones one per task and the rest in chunks that
+    grow towards the end of the list (to ``max_chunk``), where the puzzles are
+    cheap and a task's round trip between processes (a few hundred
+    microseconds) would cost more than solving them.  The workers take the
+    tasks in this order as they become free (dynamic scheduling): no worker is
+    handed a fixed share, so a long puzzle never waits behind another in one
+    worker's chunk while other workers are idle.
+
+    >>> schedule([0, 9, 3, 1], 2)
+    [[1], [2], [3], [0]]
+    >>> [len(t) for t in schedule([2] * 6 + [0] * 60, 2)]
+    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 5, 6, 8, 10, 5, 3, 1, 1, 1]
+    """
+    order = sorted(range(len(effort)), key=lambda i: -effort[i])
+    tasks: list[list[int]] = []
+    k = 0
+    first_chunk = -1
+    while k < len(order):
+        # Singles: the puzzles that need helper moves (effort > 0: nearly all the
+        # solving time), and at least four per process at the head of the list.
+        if effort[order[k]] > 0 or k < 4 * processes:
+            size = 1
+        else:
+            # Then chunks growing by one every 2 * processes puzzles, never more
+            # than an even share of what is left.
+            first_chunk = k if first_chunk < 0 else first_chunk
+            size = max(1, min(max_chunk, (k - first_chunk) // (2 * processes) + 1, (len(order) - k) // processes))
+        tasks.append(order[k:k + size])
+        k += size
+    return tasks
+
+
+def _solve_chunk(indices: list[int]) -> list[tuple[bool, Solution]]:
+    return [_solve_indexed(i) for i in indices]
+
+
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
-               chunksize: int = 8, **options: object) -> list[Solution]:
+               chunksize: int = 16, **options: object) -> list[Solution]:
     """Solve many puzzles on every core (``processes``, default: all); the
     answers come in the puzzles' order.  Options are those of :func:`solve`.
     With one process (or one puzzle) everything runs here, without worker
     start-up.
 
-    The workers get the puzzles in decreasing :func:`effort_estimate`: a
-    long puzzle started late would leave the other cores idle at the end of
-    the batch (longest-first scheduling)."""
+    The workers first compute every puzzle's :func:`effort_estimate` (in
+    parallel), then take tasks from :func:`schedule` as they become free:
+    the likely-long puzzles first and one per task, cheap ones later in
+    chunks of at most ``chunksize`` (a long puzzle started late would leave
+    the other cores idle at the end of the batch: longest-first, dynamic
+    scheduling)."""
     global _BATCH
     items = [(p, rules, options) for p in puzzles]
     procs = processes or os.cpu_count() or 1
     if procs <= 1 or len(items) <= 1:
         return [_solve_one(a) for a in items]
+    procs = min(procs, len(items))
     warm_up()  # once here, not once per forked worker
+    answers: list[tuple[bool, Solution] | None] = [None] * len(items)
     with _BATCH_LOCK:
         _BATCH = items
         try:
@@ -581,18 +636,21 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 # The estimates build most of the search tables too: in the workers, in parallel.
                 effort = list(pool.map(_estimate_indexed, range(len(items)),
                                        chunksize=max(1, len(items) // (4 * procs))))
-                order = sorted(range(len(items)), key=lambda i: -effort[i])
-                # The likely-long tenth one at a time (a chunk of them would be
-                # one long task), the rest in chunks.
-                head = len(order) // 10
-                first = pool.map(_solve_indexed, order[:head])
-                rest = pool.map(_solve_indexed, order[head:], chunksize=max(1, chunksize))
-                answers = [*first, *rest]
+                tasks = schedule(effort, procs, max(1, chunksize))
+                # Submitted in order; the pool hands each to the next free worker.
+                futures = [pool.submit(_solve_chunk, task) for task in tasks]
+                for task, fut in zip(tasks, futures, strict=True):
+                    for i, got in zip(task, fut.result(), strict=True):
+                        answers[i] = got
         finally:
             _BATCH = []
-    in_order = [answer for _, answer in sorted(zip(order, answers, strict=True), key=lambda pair: pair[0])]
-    return [dataclasses.replace(sol, puzzle=item[0]) if stripped else sol
-            for (stripped, sol), item in zip(in_order, items, strict=True)]
+    out = []
+    for maybe, item in zip(answers, items, strict=True):
+        assert maybe is not None
+        stripped, sol = maybe
+        out.append(dataclasses.replace(sol, puzzle=item[0]) if stripped else sol)
+    return out
 
 
-__all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "hint", "solve", "solve_many"]
+__all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "hint", "schedule", "solve",
+           "solve_many"]

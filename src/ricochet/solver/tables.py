@@ -6,12 +6,13 @@ beyond the encoding (a wall bit, an opening bit, an obstacle, a mirror)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
+from numba import njit
 
 from ..board import ROBOT_COLORS, Board
-from ..geometry import DIRECTIONS, Cell
+from ..geometry import Cell
 from ..rules import Rules
 from . import kernel
 
@@ -31,12 +32,20 @@ class BoardTables:
     obst: np.ndarray
     diag: np.ndarray
     dcol: np.ndarray
-    passable: np.ndarray
     has_diagonals: bool
+    has_openings: bool
+    """Whether an opening is in play (``openm`` not all zero)."""
+    board: Board
 
     @property
     def cells(self) -> int:
         return self.width * self.height
+
+    @cached_property
+    def passable(self) -> np.ndarray:
+        """Per cell, the sides the transparent robot may pass (built on first use:
+        only a transparent robot needs it)."""
+        return _passable(self.board)
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,31 +66,125 @@ def physics_key(board: Board, rules: Rules, goal: Cell | None) -> tuple[object, 
     return (board, rules.diagonals, rules.openings, rules.goal_tower_passthrough, tower_goal)
 
 
+def _walls(board: Board) -> np.ndarray:
+    """The board's wall masks as a new uint8 array (through bytes: a tenth of np.array's time)."""
+    return np.frombuffer(bytes(board.walls), dtype=np.uint8).copy()
+
+
+@njit(cache=True)
+def passable_sides(W, H, wall, opened, blocked):  # type: ignore[no-untyped-def]
+    """Per cell, the sides the transparent robot may pass (``Board.wall_passable``):
+    a wall that is not an opening, between two cells that are both on the board
+    and not blocked."""
+    out = np.zeros(W * H, dtype=np.uint8)
+    for y in range(H):
+        for x in range(W):
+            c = y * W + x
+            if blocked[c]:
+                continue
+            for d in range(4):
+                nx = x + kernel.DX[d]
+                ny = y + kernel.DY[d]
+                if nx < 0 or ny < 0 or nx >= W or ny >= H or blocked[ny * W + nx]:
+                    continue
+                bit = 1 << d
+                if (wall[c] & bit) != 0 and (opened[c] & bit) == 0:
+                    out[c] |= bit
+    return out
+
+
 def _passable(board: Board) -> np.ndarray:
-    """Per cell, the sides the transparent robot may pass (Board.wall_passable), vectorised."""
-    w, h = board.width, board.height
-    walls = np.array(board.walls, dtype=np.uint8).reshape(h, w)
-    opened = np.zeros((h, w), dtype=np.uint8)
-    for (x, y), side in board.openings:
-        opened[y, x] |= int(side)
-    blocked = np.zeros((h + 2, w + 2), dtype=bool)  # padded: off the board counts as blocked
-    blocked[0, :] = blocked[-1, :] = blocked[:, 0] = blocked[:, -1] = True
-    for x, y in board.blocked:
-        blocked[y + 1, x + 1] = True
-    out = np.zeros((h, w), dtype=np.uint8)
-    for d in DIRECTIONS:
-        dx, dy = d.step((0, 0))
-        neighbour_blocked = blocked[1 + dy:h + 1 + dy, 1 + dx:w + 1 + dx]
-        ok = ((walls & int(d)) != 0) & ((opened & int(d)) == 0) & ~neighbour_blocked & ~blocked[1:-1, 1:-1]
-        out[ok] |= int(d)
-    return out.reshape(-1)
+    """Per cell, the sides the transparent robot may pass (Board.wall_passable)."""
+    n = board.width * board.height
+    opened = np.zeros(n, dtype=np.uint8)
+    for cell, side in board.openings:
+        opened[board.index(cell)] |= int(side)
+    blocked = np.zeros(n, dtype=np.uint8)
+    for cell in board.blocked:
+        blocked[board.index(cell)] = 1
+    return passable_sides(board.width, board.height, _walls(board), opened, blocked)  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def straight_paths(W, H, wall, obst):  # type: ignore[no-untyped-def]
+    """:func:`kernel.build_paths` for a board where every move is a straight
+    line (no diagonal, no opening in play): the same arrays, built in two
+    passes over the cells (each ray's length from its neighbour's, then the
+    cells), without the general walk's cycle checks."""
+    N = W * H
+    step = np.array([-W, 1, W, -1], dtype=np.int64)
+    run = np.zeros(N * 4, dtype=np.int32)
+    # run[c, d] = 0 at a wall or before an obstacle, else 1 + run[next, d]; each
+    # direction is swept so that the next cell is done first.
+    for k in range(N):
+        for d in range(4):
+            c = k if d == 0 or d == 3 else N - 1 - k
+            if (wall[c] & (1 << d)) != 0:
+                continue
+            nxt = c + step[d]
+            if obst[nxt]:
+                continue
+            run[c * 4 + d] = 1 + run[nxt * 4 + d]
+    start = np.empty(N * 4, dtype=np.int32)
+    total = 0
+    for i in range(N * 4):
+        start[i] = total
+        total += run[i]
+    cells = np.empty(total, dtype=np.int32)
+    heads = np.empty(total, dtype=np.int8)
+    for i in range(N * 4):
+        c = i // 4
+        d = i % 4
+        o = start[i]
+        for j in range(run[i]):
+            c += step[d]
+            cells[o + j] = c
+            heads[o + j] = d
+    return start, run, np.zeros(N * 4, dtype=np.uint8), cells, heads, np.zeros(total, dtype=np.uint8)
+
+
+@njit(cache=True)
+def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
+    """:func:`kernel.relaxed_distance` (the same numbers) where every move is a
+    straight line (:func:`straight_paths`): breadth-first outward from the
+    target; the cells whose path passes a cell ``x`` heading ``d`` are those
+    met walking back from ``x`` against ``d`` up to a wall, the last one
+    possibly an obstacle (a path leaves its own cell whatever stands there
+    and never enters an obstacle)."""
+    N = W * H
+    step = np.array([-W, 1, W, -1], dtype=np.int64)
+    dist = np.full(N, kernel.INF, dtype=np.int32)
+    queue = np.empty(N, dtype=np.int32)
+    dist[target] = 0
+    queue[0] = target
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        if obst[x]:
+            continue  # no path enters it
+        k = dist[x] + 1
+        for d in range(4):
+            c = x
+            while True:
+                prev = c - step[d]
+                if (wall[c] & (1 << ((d + 2) % 4))) != 0:
+                    break  # a wall (or the border) between prev and c
+                if dist[prev] == kernel.INF:
+                    dist[prev] = k
+                    queue[tail] = prev
+                    tail += 1
+                if obst[prev]:
+                    break
+                c = prev
+    return dist
 
 
 @lru_cache(maxsize=256)
 def _board_tables(board: Board, diagonals: bool, openings: bool, passthrough: bool,
                   tower_goal: Cell | None) -> BoardTables:
     n = board.width * board.height
-    wall = np.array(board.walls, dtype=np.uint8)
+    wall = _walls(board)
     openm = np.zeros(n, dtype=np.uint8)
     if openings:
         for cell, side in board.openings:
@@ -98,9 +201,8 @@ def _board_tables(board: Board, diagonals: bool, openings: bool, passthrough: bo
         for dg in board.diagonals:
             diag[board.index(dg.cell)] = DIAGONAL_CODE[dg.orientation]
             dcol[board.index(dg.cell)] = COLOR_INDEX[dg.color]
-    passable = _passable(board)
-    return BoardTables(board.width, board.height, wall, openm, obst, diag, dcol, passable,
-                       bool(diagonals and board.diagonals))
+    return BoardTables(board.width, board.height, wall, openm, obst, diag, dcol,
+                       bool(diagonals and board.diagonals), bool(openm.any()), board)
 
 
 def board_tables(board: Board, rules: Rules, goal: Cell | None) -> BoardTables:
@@ -108,10 +210,20 @@ def board_tables(board: Board, rules: Rules, goal: Cell | None) -> BoardTables:
     return _board_tables(*physics_key(board, rules, goal))
 
 
+def keyed_board_tables(board: Board, rules: Rules, goal: Cell | None) -> tuple[tuple[object, ...], BoardTables]:
+    """:func:`physics_key` and :func:`board_tables` at once, for
+    :func:`robot_tables_for` and :func:`lower_bound_for`."""
+    key = physics_key(board, rules, goal)
+    return key, _board_tables(*key)  # type: ignore[arg-type]
+
+
 @lru_cache(maxsize=1024)
 def _path_tables(key: tuple[object, ...], color_class: int) -> PathTables:
     t = _board_tables(*key)  # type: ignore[arg-type]
-    arrays = kernel.build_paths(t.width, t.height, t.wall, t.openm, t.obst, t.diag, t.dcol, color_class)
+    if not t.has_diagonals and not t.has_openings:
+        arrays = straight_paths(t.width, t.height, t.wall, t.obst)
+    else:
+        arrays = kernel.build_paths(t.width, t.height, t.wall, t.openm, t.obst, t.diag, t.dcol, color_class)
     return PathTables(*arrays)
 
 
@@ -130,28 +242,59 @@ def _color_class(t: BoardTables, color: str) -> int:
 
 @lru_cache(maxsize=1024)
 def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
-    tables = [_path_tables(key, c) for c in classes]
-    offsets = np.cumsum([0] + [len(t.cells) for t in tables[:-1]])
-    return PathTables(np.stack([t.start + off for t, off in zip(tables, offsets)]).astype(np.int32),
-                       np.stack([t.length for t in tables]).astype(np.int32),
-                       np.stack([t.cyclic for t in tables]),
-                       np.concatenate([t.cells for t in tables]),
-                       np.concatenate([t.heads for t in tables]),
-                       np.concatenate([t.defl for t in tables]))
+    unique = sorted(set(classes))
+    if len(unique) == 1:
+        # One physics for every robot (no diagonal tells them apart): rows repeated, cells shared.
+        t = _path_tables(key, classes[0])
+        return PathTables(*repeat_rows(t.start, t.length, t.cyclic, len(classes)), t.cells, t.heads, t.defl)
+    tables = {c: _path_tables(key, c) for c in unique}
+    offsets, total = {}, 0
+    for c in unique:
+        offsets[c] = total
+        total += len(tables[c].cells)
+    return PathTables(np.stack([tables[c].start + offsets[c] for c in classes]).astype(np.int32),
+                      np.stack([tables[c].length for c in classes]).astype(np.int32),
+                      np.stack([tables[c].cyclic for c in classes]),
+                      np.concatenate([tables[c].cells for c in unique]),
+                      np.concatenate([tables[c].heads for c in unique]),
+                      np.concatenate([tables[c].defl for c in unique]))
+
+
+@njit(cache=True)
+def repeat_rows(start, length, cyclic, rows):  # type: ignore[no-untyped-def]
+    """One path table's per-ray arrays repeated ``rows`` times (a row per robot)."""
+    n = start.shape[0]
+    s = np.empty((rows, n), dtype=start.dtype)
+    ln = np.empty((rows, n), dtype=length.dtype)
+    c = np.empty((rows, n), dtype=cyclic.dtype)
+    for r in range(rows):
+        s[r] = start
+        ln[r] = length
+        c[r] = cyclic
+    return s, ln, c
 
 
 def robot_tables(board: Board, rules: Rules, goal: Cell | None, colors: tuple[str, ...]) -> PathTables:
     """The (cached) path tables of robots of these colours, stacked as the
     kernels read them: ``start``/``length``/``cyclic`` have a row per robot,
     in order, and ``start`` indexes the concatenated ``cells``/``heads``/``defl``."""
-    t = board_tables(board, rules, goal)
-    return _robot_tables(physics_key(board, rules, goal), tuple(_color_class(t, c) for c in colors))
+    key = physics_key(board, rules, goal)
+    return robot_tables_for(key, _board_tables(*key), colors)  # type: ignore[arg-type]
+
+
+def robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str, ...]) -> PathTables:
+    """:func:`robot_tables` given the board's :func:`physics_key` and tables."""
+    if not t.has_diagonals:
+        return _robot_tables(key, (4,) * len(colors))
+    return _robot_tables(key, tuple(_color_class(t, c) for c in colors))
 
 
 @lru_cache(maxsize=4096)
 def _distance(key: tuple[object, ...], color_class: int, target: int) -> np.ndarray:
-    p = _path_tables(key, color_class)
     t = _board_tables(*key)  # type: ignore[arg-type]
+    if not t.has_diagonals and not t.has_openings:
+        return straight_distance(t.width, t.height, t.wall, t.obst, target)  # type: ignore[no-any-return]
+    p = _path_tables(key, color_class)
     return kernel.relaxed_distance(t.cells, p.start, p.length, p.cells, target)
 
 
@@ -164,5 +307,15 @@ def lower_bound(board: Board, rules: Rules, goal: Cell | None, color: str, targe
         h = np.ones(n, dtype=np.int32)
         h[ti] = 0
         return h
-    t = board_tables(board, rules, goal)
-    return _distance(physics_key(board, rules, goal), _color_class(t, color), ti)
+    key = physics_key(board, rules, goal)
+    return lower_bound_for(key, _board_tables(*key), color, ti)  # type: ignore[arg-type]
+
+
+def lower_bound_for(key: tuple[object, ...], t: BoardTables, color: str, target: int) -> np.ndarray:
+    """:func:`lower_bound` given the board's :func:`physics_key` and tables and the
+    target's cell index."""
+    if color == "transparent":
+        h = np.ones(t.cells, dtype=np.int32)
+        h[target] = 0
+        return h
+    return _distance(key, 4 if not t.has_diagonals else _color_class(t, color), target)

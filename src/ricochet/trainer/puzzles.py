@@ -294,7 +294,7 @@ def generate(game: str, length: int, style: str | None = None, seed: object = 0,
         elif cand is not None:
             if cand.active is not None and cand.position.robots[cand.active].cell == cand.target:
                 continue  # Pyramids: the seed redraws a robot already on its goal tower
-            sol = solve(cand, RULES[game], max_moves=length, time_limit=left)
+            sol = solve(cand, RULES[game], max_moves=length, time_limit=left, check=True)
             if not sol.solved or sol.length is None or sol.length < LENGTHS[game][0]:
                 continue
             found = _finish_grid(game, style, cand, sol.length, sol.moves)
@@ -345,7 +345,7 @@ def from_code(game: str, code: str, *, time_limit: float | None = 20.0) -> Train
         style = "random"
     from ..solver import solve
 
-    sol = solve(pz, RULES[game], max_moves=LENGTHS[game][1] + 10, time_limit=time_limit)
+    sol = solve(pz, RULES[game], max_moves=LENGTHS[game][1] + 10, time_limit=time_limit, check=True)
     if not sol.solved or sol.length is None or sol.length == 0:
         raise TrainerError(f"code: this puzzle has no solution the trainer can use ({sol.reason or sol.status})")
     return _finish_grid(game, style, pz, sol.length, sol.moves)
