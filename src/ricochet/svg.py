@@ -308,18 +308,8 @@ def _picture(obj: Board | Position | Puzzle, *, size: int = 512, path: Path | Se
              coordinates: bool = False, chip: Target | tuple[str, str] | None = None,
              tower_colors: Mapping[Cell, tuple[str, str]] | None = None,
              robot_extra: Mapping[int, str] | None = None) -> str:
-    """Draws for :func:`svg` and :func:`animate` (``robot_extra``: markup
-    added inside robot *i*'s group).
-
-    ``size`` is the width in pixels of the longer side.  ``path`` is a move
-    path (or a list of them, e.g. a whole solution from
-    :meth:`Position.replay`) drawn as arrows in the moving robot's colour.
-    ``coordinates`` adds column letters (or numbers on boards wider than 26)
-    and row numbers.  ``chip`` is the target chip shown on the centre block;
-    by default the printed target under a puzzle's goal, if any.
-    ``tower_colors``: the (top, bottom) colours of Ricochet Pyramids towers by
-    cell (boards know only where towers stand); without, towers are stone.
-    """
+    """Draws for :func:`svg` and :func:`animate` (the arguments as :func:`svg`
+    says; ``robot_extra``: markup added inside robot *i*'s group)."""
     board, position, goal = unpack(obj, "svg")
     assert isinstance(board, Board)
     if not isinstance(size, int) or size <= 0:
