@@ -50,6 +50,9 @@ TRANSPARENT = 5
 TT_MIN_REMAINING = 0
 # Blocker sets kept per cell and slack (kernel.blocker_sets); beyond, the cell's checks give up.
 MAX_SETS = 64
+# The sets of slack 1 and more cost a millisecond or more to build: only after this
+# many checks past level 0 (until then the solo search runs unfiltered).
+SETS_FULL_AFTER = 4096
 
 
 @njit(cache=True, inline="always")
@@ -853,11 +856,14 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @njit(cache=True)
-def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
+def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp, qtab, qrows):
     """Whether robot ``t`` alone, from ``c0`` among the others standing still
     (``occ``, with ``c0`` already cleared), stops on ``target`` within
     ``hdist[c0] + slack`` moves.  Each move may lower the relaxed distance by
-    one or spend slack; a cell is searched again only with more slack left."""
+    one or spend slack; a cell is searched again only with more slack left.
+    With the blocker sets (:func:`blocker_sets`, slacks below
+    ``qtab.shape[0]``), a stop is searched from only if some relaxed route
+    from it has every blocker standing already (a real route is one)."""
     top = 0
     ws[2, 0] = c0
     ws[3, 0] = 0
@@ -892,6 +898,8 @@ def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
             continue
         ws[0, end] = stamp
         ws[1, end] = left
+        if left < qtab.shape[0] and not sets_within(end, 0, left, occ, qtab, qrows):
+            continue
         top += 1
         ws[2, top] = end
         ws[3, top] = 0
@@ -947,7 +955,7 @@ def _subset(a, b):
 
 
 @njit(cache=True)
-def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, max_sets):
+def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks, max_sets):
     """The blocker sets of robot ``t``'s relaxed routes to the target, for the
     checks of :func:`bound_rises`.
 
@@ -955,14 +963,14 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, max_se
     and may stop at a ray's end or on a cell whose next cell on the ray is
     occupied; its blocker set is those next cells.  For slack s (0 to
     ``max_level`` - 2) and cell c, the minimal blocker sets of the routes
-    from c of at most ``hdist[c] + s`` moves, each a row (size, cells
-    ascending) of the returned array; ``table[s, 0, c]`` is the first row,
+    from c of at most ``hdist[c] + s`` moves (s below ``slacks``), each a
+    row (size, cells ascending) of the returned array; ``table[s, 0, c]`` is the first row,
     ``table[s, 1, c]`` the count (-1: more than ``max_sets``, unknown).
     Sets larger than any check can use (R - 1 robots standing plus the free
     blockers) are left out.  A route of slack s consumes hdist[e] - hdist[c] + 1
     of it per move c → e, so the table is built slack by slack, cells by
     increasing hdist."""
-    S = max(1, max_level)
+    S = slacks
     width = R - 1 + max(0, max_level - 1)
     table = np.zeros((S, 2, N), dtype=np.int32)
     rows = np.empty((1024, width + 1), dtype=np.int32)
@@ -1069,6 +1077,8 @@ def sets_within(c0, k, s, occ, qtab, qrows):
         for i in range(qrows[q, 0]):
             if occ[qrows[q, 1 + i]] == 0:
                 miss += 1
+                if miss > k:
+                    break
         if miss <= k:
             return True
     return False
@@ -1100,7 +1110,7 @@ def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows,
     # blockers all stand already: without one, no need to search for it.
     if rises and (qtab.shape[0] <= level or sets_within(c0, 0, level, occ, qtab, qrows)):
         ws[7, 0] += 1
-        rises = not solo_within(c0, t, target, occ, hdist, level, ptab, pcells, ws, ws[7, 0])
+        rises = not solo_within(c0, t, target, occ, hdist, level, ptab, pcells, ws, ws[7, 0], qtab, qrows)
     for q in range(R):
         occ[pos[q]] = 0
     return rises
@@ -1188,7 +1198,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     # short puzzles never do); until then the level-0 check searches unfiltered.
     qtab = np.zeros((0, 2, 1), dtype=np.int32)
     qrows = np.zeros((1, 1), dtype=np.int32)
-    sets_ready = max_level < 2
+    sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
+    checks = 0
     # The bound's functions are inlined: one array for the three ray tables
     # (each array argument of an inlined call costs reference counting).
     ptab = np.empty((3, R, N * 4), dtype=np.int32)
@@ -1243,7 +1254,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if n_it < 0:
                 F += 1
                 continue
-            if not sets_ready and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0:
+            if sets_stage < 2 and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0 and (
+                    sets_stage == 0 or checks > SETS_FULL_AFTER):
                 need_sets = True
                 break
             nxt = items[2 * n_it + 1]
@@ -1269,6 +1281,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if g + hh + level != F:
                 continue  # stale: this state was reached more cheaply since
             if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
+                if level > 0:
+                    checks += 1
                 if bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
                     # Raised by one: back in the queue one layer later (evaluated
                     # further only if it comes up again).
@@ -1389,8 +1403,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 head[f2] = nitems
                 nitems += 1
         if need_sets:
-            qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, MAX_SETS)
-            sets_ready = True
+            sets_stage = 2 if checks > SETS_FULL_AFTER else 1
+            qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level,
+                                       max_level if sets_stage == 2 else 1, MAX_SETS)
             continue
         if not grow:
             break
