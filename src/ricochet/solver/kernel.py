@@ -1067,7 +1067,9 @@ def sets_within(c0, k, s, occ, qtab, qrows):
     """Whether some blocker set of slack ``s`` from ``c0`` (:func:`blocker_sets`)
     has at most ``k`` cells without a robot (``occ``): then the target robot
     may finish in ``hdist + s`` moves with ``k`` helper moves, relaxed.  True
-    also when the set list is unknown (too long)."""
+    also when the set list is unknown (too long, or that slack not built)."""
+    if s >= qtab.shape[0]:
+        return True
     cnt = qtab[s, 1, c0]
     if cnt < 0:
         return True
@@ -1108,7 +1110,7 @@ def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows,
             break
     # A route alone, among the robots as they stand, is a relaxed route whose
     # blockers all stand already: without one, no need to search for it.
-    if rises and (qtab.shape[0] <= level or sets_within(c0, 0, level, occ, qtab, qrows)):
+    if rises and sets_within(c0, 0, level, occ, qtab, qrows):
         ws[7, 0] += 1
         rises = not solo_within(c0, t, target, occ, hdist, level, ptab, pcells, ws, ws[7, 0], qtab, qrows)
     for q in range(R):
