@@ -1283,16 +1283,30 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if g + hh + level != F:
                 continue  # stale: this state was reached more cheaply since
             if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
-                if level > 0:
-                    checks += 1
-                if bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
-                    # Raised by one: back in the queue one layer later (evaluated
-                    # further only if it comes up again).
-                    rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
-                    if F + 1 <= max_cost:
+                # Raised: back in the queue as many layers later (evaluated further
+                # only if it comes up again).  In a long search (every set built)
+                # the next level is checked at once: the state would come up again
+                # in the next layer anyway; in a short one most never do.
+                up = 0
+                final = False
+                while True:
+                    if level + up > 0:
+                        checks += 1
+                    if not bound_rises(level + up, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
+                        final = True
+                        break
+                    up += 1
+                    if level + up >= max_level or sets_stage < 2:
+                        break
+                if up > 0:
+                    nw = w1 + (np.uint64(up) << np.uint64(60))
+                    if final:
+                        nw |= FINAL
+                    rec[2 * i + 1] = nw
+                    if F + up <= max_cost:
                         items[2 * nitems] = i
-                        items[2 * nitems + 1] = head[F + 1]
-                        head[F + 1] = nitems
+                        items[2 * nitems + 1] = head[F + up]
+                        head[F + up] = nitems
                         nitems += 1
                     continue
                 rec[2 * i + 1] = w1 | FINAL
