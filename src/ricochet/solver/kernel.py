@@ -48,6 +48,11 @@ TRANSPARENT = 5
 # States this close to the bound are searched rather than looked up: the
 # table's memory miss costs more than their few remaining moves.
 TT_MIN_REMAINING = 0
+# Blocker sets kept per cell and slack (kernel.blocker_sets); beyond, the cell's checks give up.
+MAX_SETS = 64
+# The sets of slack 1 and more cost a millisecond or more to build: only after this
+# many checks past level 0 (until then the solo search runs unfiltered).
+SETS_FULL_AFTER = 4096
 
 
 @njit(cache=True, inline="always")
@@ -851,11 +856,14 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @njit(cache=True)
-def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
+def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp, qtab, qrows):
     """Whether robot ``t`` alone, from ``c0`` among the others standing still
     (``occ``, with ``c0`` already cleared), stops on ``target`` within
     ``hdist[c0] + slack`` moves.  Each move may lower the relaxed distance by
-    one or spend slack; a cell is searched again only with more slack left."""
+    one or spend slack; a cell is searched again only with more slack left.
+    With the blocker sets (:func:`blocker_sets`, slacks below
+    ``qtab.shape[0]``), a stop is searched from only if some relaxed route
+    from it has every blocker standing already (a real route is one)."""
     top = 0
     ws[2, 0] = c0
     ws[3, 0] = 0
@@ -890,6 +898,8 @@ def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
             continue
         ws[0, end] = stamp
         ws[1, end] = left
+        if left < qtab.shape[0] and not sets_within(end, 0, left, occ, qtab, qrows):
+            continue
         top += 1
         ws[2, top] = end
         ws[3, top] = 0
@@ -898,122 +908,211 @@ def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp):
 
 
 @njit(cache=True)
-def descent_steps(t, hdist, pstart, plen, pcells, N):
-    """For robot ``t``: per (cell, direction), the ray positions whose cell is
-    one closer to the target by ``hdist`` (the only stops a route of exactly
-    hdist moves can make).  Returns (first and count as rows of one array, positions)."""
-    first = np.zeros(N * 4, dtype=np.int32)
-    count = np.zeros(N * 4, dtype=np.int32)
-    total = 0
-    for idx in range(N * 4):
-        c = idx // 4
-        o = pstart[t, idx]
-        for j in range(plen[t, idx]):
-            e = pcells[o + j]
-            if e != c and hdist[e] == hdist[c] - 1:
-                total += 1
-    positions = np.empty(max(total, 1), dtype=np.int32)
+def _add_cell(row, x, out, max_size):
+    """``out`` = the ascending set ``row`` (size in column 0) plus cell ``x``
+    (-1: nothing to add); False when it would exceed ``max_size``."""
+    n = row[0]
     k = 0
-    for idx in range(N * 4):
-        c = idx // 4
-        o = pstart[t, idx]
-        first[idx] = k
-        for j in range(plen[t, idx]):
-            e = pcells[o + j]
-            if e != c and hdist[e] == hdist[c] - 1:
-                positions[k] = j
+    placed = x < 0
+    for i in range(n):
+        v = row[1 + i]
+        if not placed and x <= v:
+            placed = True
+            if x < v:
+                if k >= max_size:
+                    return False
+                out[1 + k] = x
                 k += 1
-        count[idx] = k - first[idx]
-    table = np.empty((2, N * 4), dtype=np.int32)
-    table[0] = first
-    table[1] = count
-    return table, positions
+        if k >= max_size:
+            return False
+        out[1 + k] = v
+        k += 1
+    if not placed:
+        if k >= max_size:
+            return False
+        out[1 + k] = x
+        k += 1
+    out[0] = k
+    return True
 
 
 @njit(cache=True)
-def one_blocker_within(c0, t, target, occ, ptab, pcells, dtab, dpos, ws, stamp,
-                       max_steps):
-    """Whether robot ``t`` can stop on ``target`` in ``hdist[c0]`` moves when
-    one helper move may put a blocker on one cell B, in a relaxation of the
-    real moves: rays pass through robots, and a stop is allowed at a ray's
-    end, before a robot standing now (``occ``), or before B (the same B for
-    the whole route).  Only descending stops are tried (:func:`descent_steps`).
-    True also when the search exceeds ``max_steps`` (the caller then keeps
-    the weaker bound)."""
-    top = 0
-    ws[2, 0] = c0
-    ws[3, 0] = 0
-    ws[5, 0] = 0
-    ws[6, 0] = -1
-    ws[0, c0] = stamp
-    ws[1, c0] = -1
-    steps = 0
-    while top >= 0:
-        c = ws[2, top]
-        d = ws[3, top]
-        if d == 4:
-            top -= 1
-            continue
-        idx = c * 4 + d
-        k = ws[5, top]
-        if k >= dtab[1, idx]:
-            ws[3, top] = d + 1
-            ws[5, top] = 0
-            continue
-        ws[5, top] = k + 1
-        steps += 1
-        if steps > max_steps:
-            return True
-        j = dpos[dtab[0, idx] + k]
-        o = ptab[0, t, idx]
-        e = pcells[o + j]
-        B = ws[6, top]
-        # The ray's last cell is a wall stop (or, on a cycling ray, allowed
-        # anyway: a relaxation may over-allow); elsewhere a robot must stand next.
-        if j < ptab[1, t, idx] - 1:
-            nxt = pcells[o + j + 1]
-            if not occ[nxt]:
-                if B < 0:
-                    B = nxt
-                elif B != nxt:
+def _subset(a, b):
+    """Whether the ascending set ``a`` is contained in ``b`` (sizes in column 0)."""
+    na = a[0]
+    nb = b[0]
+    if na > nb:
+        return False
+    j = 0
+    for i in range(na):
+        v = a[1 + i]
+        while j < nb and b[1 + j] < v:
+            j += 1
+        if j >= nb or b[1 + j] != v:
+            return False
+        j += 1
+    return True
+
+
+@njit(cache=True)
+def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks, max_sets):
+    """The blocker sets of robot ``t``'s relaxed routes to the target, for the
+    checks of :func:`bound_rises`.
+
+    A relaxed route moves along the robot-free rays (passing through robots)
+    and may stop at a ray's end or on a cell whose next cell on the ray is
+    occupied; its blocker set is those next cells.  For slack s (0 to
+    ``max_level`` - 2) and cell c, the minimal blocker sets of the routes
+    from c of at most ``hdist[c] + s`` moves (s below ``slacks``), each a
+    row (size, cells ascending) of the returned array; ``table[s, 0, c]`` is the first row,
+    ``table[s, 1, c]`` the count (-1: more than ``max_sets``, unknown).
+    Sets larger than any check can use (R - 1 robots standing plus the free
+    blockers) are left out.  A route of slack s consumes hdist[e] - hdist[c] + 1
+    of it per move c → e, so the table is built slack by slack, cells by
+    increasing hdist."""
+    S = slacks
+    width = R - 1 + max(0, max_level - 1)
+    table = np.zeros((S, 2, N), dtype=np.int32)
+    rows = np.empty((1024, width + 1), dtype=np.int32)
+    m = 0
+    cand = np.empty((256, width + 1), dtype=np.int32)
+    order = np.argsort(hdist, kind="mergesort")
+    for s in range(S):
+        size_cap = R - 1 + max(0, max_level - 1 - s)
+        for oi in range(N):
+            c = order[oi]
+            if hdist[c] >= INF:
+                break
+            nc = 0
+            unknown = False
+            if c == target:
+                cand[0, 0] = 0
+                nc = 1
+            else:
+                if s > 0:
+                    first = table[s - 1, 0, c]
+                    cnt = table[s - 1, 1, c]
+                    if cnt < 0:
+                        unknown = True
+                    else:
+                        for q in range(first, first + cnt):
+                            if nc >= cand.shape[0]:
+                                cand = _grown_rows(cand)
+                            cand[nc, :] = rows[q, :]
+                            nc += 1
+                for d in range(4):
+                    if unknown:
+                        break
+                    idx = c * 4 + d
+                    o = pstart[t, idx]
+                    L = plen[t, idx]
+                    for j in range(L):
+                        e = pcells[o + j]
+                        if e == c or hdist[e] >= INF:
+                            continue
+                        used = hdist[e] - hdist[c] + 1
+                        if used > s:
+                            continue
+                        s2 = s - used
+                        need = -1 if j == L - 1 else pcells[o + j + 1]
+                        first = table[s2, 0, e]
+                        cnt = table[s2, 1, e]
+                        if cnt < 0:
+                            unknown = True
+                            break
+                        for q in range(first, first + cnt):
+                            if nc >= cand.shape[0]:
+                                cand = _grown_rows(cand)
+                            if _add_cell(rows[q], need, cand[nc], size_cap):
+                                nc += 1
+            table[s, 0, c] = m
+            if unknown:
+                table[s, 1, c] = -1
+                continue
+            # Keep the minimal sets: smallest first, each unless a kept one is inside it.
+            sizes = np.empty(nc, dtype=np.int64)
+            for i in range(nc):
+                sizes[i] = cand[i, 0]
+            kept = 0
+            for i in np.argsort(sizes, kind="mergesort"):
+                covered = False
+                for q in range(m, m + kept):
+                    if _subset(rows[q], cand[i]):
+                        covered = True
+                        break
+                if covered:
                     continue
-        if e == target:
+                if kept >= max_sets:
+                    unknown = True
+                    break
+                if m + kept >= rows.shape[0]:
+                    rows = _grown_rows(rows)
+                rows[m + kept, :] = cand[i, :]
+                kept += 1
+            table[s, 1, c] = -1 if unknown else kept
+            if not unknown:
+                m += kept
+    return table, rows[:max(m, 1)].copy()
+
+
+@njit(cache=True)
+def _grown_rows(a):
+    out = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@njit(cache=True, inline="always")
+def sets_within(c0, k, s, occ, qtab, qrows):
+    """Whether some blocker set of slack ``s`` from ``c0`` (:func:`blocker_sets`)
+    has at most ``k`` cells without a robot (``occ``): then the target robot
+    may finish in ``hdist + s`` moves with ``k`` helper moves, relaxed.  True
+    also when the set list is unknown (too long, or that slack not built)."""
+    if s >= qtab.shape[0]:
+        return True
+    cnt = qtab[s, 1, c0]
+    if cnt < 0:
+        return True
+    first = qtab[s, 0, c0]
+    for q in range(first, first + cnt):
+        miss = 0
+        for i in range(qrows[q, 0]):
+            if occ[qrows[q, 1 + i]] == 0:
+                miss += 1
+                if miss > k:
+                    break
+        if miss <= k:
             return True
-        # A failed (cell, B) fails again: remember one B per cell.
-        if ws[0, e] == stamp and ws[1, e] == B:
-            continue
-        ws[0, e] = stamp
-        ws[1, e] = B
-        top += 1
-        ws[2, top] = e
-        ws[3, top] = 0
-        ws[5, top] = 0
-        ws[6, top] = B
     return False
 
 
 @njit(cache=True)
-def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
-    """Whether the bound h = min(D0, 1 + D1, 2 + hdist) exceeds hdist + level
-    (level 0 or 1), D0 being the target robot's distance while the others
-    stand still and D1 a lower bound on its moves when one helper moves
-    (:func:`one_blocker_within`): a solution moves no helper, one, or more.
-    The bound is consistent; A* raises it one step at a time, lazily, as a
-    state comes up (see astar).  Scratch arrays: :func:`bound_workspace`."""
+def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
+    """Whether the bound h = min over k of (k + D_k), capped at
+    hdist + max_level, exceeds hdist + level: D_0 is the target robot's
+    distance while the others stand still, D_k (k ≥ 1) a lower bound on its
+    moves when k helper moves put k new blockers (the relaxed routes of
+    :func:`blocker_sets`: rays pass through robots, a stop needs a ray's end,
+    a robot or a new blocker next).  A solution moves k helpers for some k;
+    the bound is consistent (a helper move turns a standing robot into a new
+    blocker: D_k of the child ≥ D_(k+1) of the parent).  A* raises it one
+    step at a time, lazily, as a state comes up (see astar).  Level l rises
+    when D_0 > hdist + l and, for k = 1..l, no set of slack l - k has at most
+    k free cells.  Scratch arrays: :func:`bound_workspace`."""
     c0 = pos[t]
     for q in range(R):
         occ[pos[q]] = 1
     occ[c0] = 0
-    ws[7, 0] += 1
-    # level 0: no route alone in hdist moves.  level 1: none alone in
-    # hdist + 1, none in hdist with one new blocker.
-    if level == 0:
-        rises = not solo_within(c0, t, target, occ, hdist, 0, ptab, pcells, ws, ws[7, 0])
-    else:
-        rises = not one_blocker_within(c0, t, target, occ, ptab, pcells, dtab, dpos, ws, ws[7, 0], 4096)
-        if rises:
-            ws[7, 0] += 1
-            rises = not solo_within(c0, t, target, occ, hdist, 1, ptab, pcells, ws, ws[7, 0])
+    rises = True
+    for k in range(level, 0, -1):
+        if sets_within(c0, k, level - k, occ, qtab, qrows):
+            rises = False
+            break
+    # A route alone, among the robots as they stand, is a relaxed route whose
+    # blockers all stand already: without one, no need to search for it.
+    if rises and sets_within(c0, 0, level, occ, qtab, qrows):
+        ws[7, 0] += 1
+        rises = not solo_within(c0, t, target, occ, hdist, level, ptab, pcells, ws, ws[7, 0], qtab, qrows)
     for q in range(R):
         occ[pos[q]] = 0
     return rises
@@ -1032,9 +1131,9 @@ def _h_any(pos, R, hdist):
 @njit(cache=True)
 def bound_workspace(N):
     """Scratch rows of :func:`bound_rises`, one array (every array an inlined
-    function receives costs reference counting): 0 seen stamp, 1 slack or
-    blocker seen, 2-6 the depth-first stack (cell, direction, slack, ray
-    position, blocker), 7 the stamp counter in column 0."""
+    function receives costs reference counting): 0 seen stamp, 1 slack seen,
+    2-4 the depth-first stack of :func:`solo_within` (cell, direction,
+    slack), 7 the stamp counter in column 0."""
     return np.zeros((8, N + 2), dtype=np.int64)
 
 
@@ -1056,7 +1155,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     parent+1 (32 bits), g (8), the move (robot 3, direction 2) and the rule
     state (last robot+1 3, last heading 2, turned 1, target heading+1 3).
 
-    The bound is h = hdist + level, level 0 to ``max_level`` (at most 2) from
+    The bound is h = hdist + level, level 0 to ``max_level`` (at most 3) from
     :func:`bound_rises`, computed lazily: a state is queued at f = g + hdist
     (or its parent's f, which a consistent bound allows: pathmax); each time
     it comes up, one more step is checked and, if the bound rises, it is
@@ -1097,9 +1196,12 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = bound_workspace(N)
-    # Built when a state first needs the level-2 check (most short puzzles never do).
-    dtab, dpos = descent_steps(t, hdist, pstart, plen, pcells, 0)
-    descent_ready = max_level < 2
+    # The blocker sets: built when a state first needs a check past level 0 (most
+    # short puzzles never do); until then the level-0 check searches unfiltered.
+    qtab = np.zeros((0, 2, 1), dtype=np.int32)
+    qrows = np.zeros((1, 1), dtype=np.int32)
+    sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
+    checks = 0
     # The bound's functions are inlined: one array for the three ray tables
     # (each array argument of an inlined call costs reference counting).
     ptab = np.empty((3, R, N * 4), dtype=np.int32)
@@ -1141,7 +1243,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     # of the inner loop first makes sure one expansion fits.
     while True:
         grow = False
-        need_descent = False
+        need_sets = False
         while F <= max_cost:
             if goal_cost <= F:
                 out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
@@ -1154,8 +1256,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if n_it < 0:
                 F += 1
                 continue
-            if not descent_ready and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0:
-                need_descent = True
+            if sets_stage < 2 and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0 and (
+                    sets_stage == 0 or checks > SETS_FULL_AFTER):
+                need_sets = True
                 break
             nxt = items[2 * n_it + 1]
             head[F] = nxt
@@ -1180,14 +1283,30 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if g + hh + level != F:
                 continue  # stale: this state was reached more cheaply since
             if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
-                if bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, dtab, dpos, ws):
-                    # Raised by one: back in the queue one layer later (evaluated
-                    # further only if it comes up again).
-                    rec[2 * i + 1] = w1 + (np.uint64(1) << np.uint64(60))
-                    if F + 1 <= max_cost:
+                # Raised: back in the queue as many layers later (evaluated further
+                # only if it comes up again).  In a long search (every set built)
+                # the next level is checked at once: the state would come up again
+                # in the next layer anyway; in a short one most never do.
+                up = 0
+                final = False
+                while True:
+                    if level + up > 0:
+                        checks += 1
+                    if not bound_rises(level + up, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
+                        final = True
+                        break
+                    up += 1
+                    if level + up >= max_level or sets_stage < 2:
+                        break
+                if up > 0:
+                    nw = w1 + (np.uint64(up) << np.uint64(60))
+                    if final:
+                        nw |= FINAL
+                    rec[2 * i + 1] = nw
+                    if F + up <= max_cost:
                         items[2 * nitems] = i
-                        items[2 * nitems + 1] = head[F + 1]
-                        head[F + 1] = nitems
+                        items[2 * nitems + 1] = head[F + up]
+                        head[F + up] = nitems
                         nitems += 1
                     continue
                 rec[2 * i + 1] = w1 | FINAL
@@ -1299,9 +1418,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 items[2 * nitems + 1] = head[f2]
                 head[f2] = nitems
                 nitems += 1
-        if need_descent:
-            dtab, dpos = descent_steps(t, hdist, pstart, plen, pcells, N)
-            descent_ready = True
+        if need_sets:
+            sets_stage = 2 if checks > SETS_FULL_AFTER else 1
+            qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level,
+                                       max_level if sets_stage == 2 else 1, MAX_SETS)
             continue
         if not grow:
             break
