@@ -117,6 +117,9 @@ class LoadConfig:
     """A command put before the server's, e.g. a profiler: ``("py-spy", "record", "-o", "x.txt", "--")``."""
     """Where the server's output goes (default: a file in the temporary directory, shown on failure)."""
     quiet: bool = False
+    trainer_pool: int = 2
+    """The server's ``--trainer-pool`` (2, its default: the trainer makes puzzles ahead in the
+    background from 20 s after start, niced, during the measured window)."""
     spread: bool = False
     """Each room's creation and its players' connections from an address of its own
     (:func:`room_source`), and the server's per-address limits on (its defaults) instead of
@@ -859,7 +862,7 @@ class Server:
     ``limits``: ``--limit NAME=VALUE`` texts (the server's tests use this class too)."""
 
     def __init__(self, port: int, database: str, log_path: Path, prefix: tuple[str, ...] = (),
-                 limits: tuple[str, ...] = SERVER_LIMITS) -> None:
+                 limits: tuple[str, ...] = SERVER_LIMITS, extra: tuple[str, ...] = ()) -> None:
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log_path = log_path
@@ -868,7 +871,8 @@ class Server:
         self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [*prefix, sys.executable, "-m", "ricochet", "serve", "--host", "127.0.0.1", "--port", str(port),
-             "--database", database, "--log-level", "warning", *(a for lim in limits for a in ("--limit", lim))],
+             "--database", database, "--log-level", "warning", *(a for lim in limits for a in ("--limit", lim)),
+             *extra],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
 
     def wait_healthy(self, timeout: float = 90.0) -> None:
@@ -1005,7 +1009,8 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     try:
         t_launch = time.monotonic()
         server = Server(port, database, log_path, tuple(cfg.server_prefix),
-                        limits=() if cfg.limited else SERVER_LIMITS)
+                        limits=() if cfg.limited else SERVER_LIMITS,
+                        extra=("--trainer-pool", str(cfg.trainer_pool)))
         server.wait_healthy()
         say(f"server up on 127.0.0.1:{port} in {time.monotonic() - t_launch:.1f} s (pid {server.proc.pid})")
 
@@ -1365,6 +1370,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-baseline", action="store_true", help="with --flood: the flood runs only")
     ap.add_argument("--repeat", type=int, default=1,
                     help="with --flood: this many baseline + flood pairs, alternating; medians reported")
+    ap.add_argument("--trainer-pool", type=int, default=d.trainer_pool,
+                    help="the server's --trainer-pool (0: no puzzles made in the background)")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args(argv)
     if a.flood and not (1 <= a.flood_addresses <= 200 and a.flood_concurrency >= 1 and a.repeat >= 1):
@@ -1384,7 +1391,8 @@ def main(argv: list[str] | None = None) -> int:
                      duration=a.duration, workers=a.workers, port=a.port, database=a.database, tiles=a.tiles, games=games,
                      clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)),
                      spread=a.spread, flood_addresses=a.flood_addresses, flood_concurrency=a.flood_concurrency,
-                     flood_nice=a.flood_nice, flood_kinds=flood_kinds, flood_rate=a.flood_rate)
+                     flood_nice=a.flood_nice, flood_kinds=flood_kinds, flood_rate=a.flood_rate,
+                     trainer_pool=a.trainer_pool)
     if a.flood:
         return flood_main(cfg, repeat=a.repeat, baseline=not a.no_baseline, json_path=a.json)
     report = run_benchmark(cfg)

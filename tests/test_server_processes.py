@@ -94,3 +94,25 @@ def test_sigterm_right_after_start_leaves_nothing(tmp_path: Path) -> None:
     for p in left:
         os.kill(p, signal.SIGKILL)
     assert not left, f"left behind: {left}"
+
+
+def test_a_background_worker_takes_only_the_cpu_nobody_else_wants() -> None:
+    """The trainer's worker (``SolverService(nice=19)``) is niced and, on Linux, SCHED_IDLE: the
+    puzzles it makes ahead never slow the rooms' moves (measured: benchmarks/README "Server load")."""
+    import asyncio
+
+    from ricochet.games.interface import Job
+    from ricochet.server.solving import SolverService
+
+    async def probe(service: SolverService) -> tuple[int, int]:
+        nice = await service.run(Job(("nice",), os.getpriority, (os.PRIO_PROCESS, 0)))
+        policy = await service.run(Job(("policy",), os.sched_getscheduler, (0,)))
+        return nice, policy
+
+    background, normal = SolverService(nice=19), SolverService()
+    try:
+        assert asyncio.run(probe(background)) == (19, os.SCHED_IDLE)
+        assert asyncio.run(probe(normal)) == (os.getpriority(os.PRIO_PROCESS, 0), os.SCHED_OTHER)
+    finally:
+        background.close()
+        normal.close()

@@ -21,6 +21,9 @@ def build_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                         help="change one of the server's limits, e.g. rooms_per_minute=10 or max_connections=20000 "
                              "(0 turns a limit off; the names are those of ricochet.server.limits.ServerLimits)")
+    parser.add_argument("--trainer-pool", type=int, default=2, metavar="N",
+                        help="puzzles of each length the trainer makes ahead, in the background, from 20 s "
+                             "after start (default 2; 0: none, every puzzle is made when asked for)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another site whose pages may open game sockets, e.g. https://example.org "
                              "(the server's own pages always may)")
@@ -39,6 +42,8 @@ def run_serve(args: argparse.Namespace) -> int:
 
     if not 0 < args.port < 65536:
         raise CliError(f"--port must be from 1 to 65535, got {args.port}")
+    if not 0 <= args.trainer_pool <= 100:
+        raise CliError(f"--trainer-pool must be from 0 to 100, got {args.trainer_pool}")
     limits = ServerLimits()
     try:
         for text in args.limit:
@@ -70,7 +75,9 @@ def run_serve(args: argparse.Namespace) -> int:
     # (measured: p99 move-to-broadcast latency several times lower under load) for little overhead.
     import sys
     sys.setswitchinterval(0.001)
-    app = create_app(url, limits=limits, allowed_origins=origins)
+    from .trainer_api import TrainerOptions
+
+    app = create_app(url, limits=limits, allowed_origins=origins, trainer=TrainerOptions(pool=args.trainer_pool))
     # The garbage collector's full (generation 2) passes stop the event loop for as long as they scan
     # every tracked object: ~100 ms with a few hundred rooms in play, every couple of seconds under
     # load, and every move in flight waits.  Everything imported so far (modules, classes, functions:

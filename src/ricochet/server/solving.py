@@ -31,13 +31,19 @@ __all__ = ["Answer", "SolverService"]
 log = logging.getLogger("ricochet.server")
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, nice: int = 0) -> None:
     """In the worker, first thing.  Ctrl+C reaches the whole process group, but stopping
     is the server's business (it shuts the worker down); without this the worker prints a
     traceback.  And the worker must die with its server, even a server killed with
     ``kill -9`` (which runs no clean-up): Linux's parent-death signal, and a watchdog
     for the time before it was set (or a system without it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice > 0:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+        if nice >= 19 and hasattr(os, "SCHED_IDLE"):
+            with contextlib.suppress(OSError):  # Linux: only the CPU time nobody else wants
+                os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     with contextlib.suppress(Exception):
         import ctypes
 
@@ -60,10 +66,12 @@ class SolverService:
 
     ``mode``: ``"process"`` (one worker process; the default for ``serve``),
     ``"thread"`` (a worker thread; fine for the tiny boards of tests) or a
-    custom ``solve_fn(puzzle) -> Answer`` run in a thread (the puzzle carries its rules)."""
+    custom ``solve_fn(puzzle) -> Answer`` run in a thread (the puzzle carries its rules).
+    ``nice``: the worker process's niceness (background work yields the CPU to the rooms)."""
 
     def __init__(self, mode: str = "process", *, time_limit: float = 30.0, max_moves: int = 40,
-                 solve_fn: Callable[[Puzzle], Answer] | None = None, cache_size: int = 512) -> None:
+                 solve_fn: Callable[[Puzzle], Answer] | None = None, cache_size: int = 512,
+                 nice: int = 0) -> None:
         if mode not in ("process", "thread"):
             raise ValueError(f"mode must be 'process' or 'thread', got {mode!r}")
         self.mode = mode
@@ -73,13 +81,14 @@ class SolverService:
         self._executor: Executor | None = None
         self._cache: OrderedDict[Any, asyncio.Future[Answer]] = OrderedDict()
         self._cache_size = cache_size
+        self.nice = nice
 
     def _pool(self) -> Executor:
         if self._executor is None:
             if self.mode == "process" and self.solve_fn is None:
                 # spawn: a forked child of a process with threads (uvicorn, aiosqlite) may deadlock.
                 self._executor = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                                     initializer=_worker_init, initargs=(os.getpid(),))
+                                                     initializer=_worker_init, initargs=(os.getpid(), self.nice))
             else:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="solver")
         return self._executor

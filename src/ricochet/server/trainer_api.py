@@ -102,7 +102,8 @@ class Trainer:
         # With the real worker, the trainer has a worker process of its own: making puzzles (or
         # solving a flood of shared codes) never delays a room's solver jobs, nor the other way round.
         self._own_solver = real_worker
-        self.solver = SolverService() if real_worker else solver
+        # Niced: puzzles are made (the pool above all) with the CPU the rooms leave.
+        self.solver = SolverService(nice=19) if real_worker else solver
         self.now = now
         self._signer: A.CookieSigner | None = None
         self.logins = A.LoginLimiter()
