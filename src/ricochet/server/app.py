@@ -61,6 +61,8 @@ SECURITY_HEADERS = (
 )
 """On every HTTP answer: our own scripts and styles only, never in a frame, no referrer."""
 HELLO_TIMEOUT_CODE = 4408
+LOBBY_SECONDS = 1.0
+"""How long one answer of ``GET /api/rooms`` (the lobby) is served before it is made again."""
 REPLAY_STATES_KEPT = 32
 """Game states at the end of replay pages kept for the next page (so paging stays linear)."""
 
@@ -202,8 +204,16 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                                                              "burst": lim.message_burst,
                                                              "body_bytes": lim.body_bytes}})
 
+    lobby: list[Any] = [0.0, b""]  # [fresh until (monotonic), the answer]
+
     async def list_rooms(request: Request) -> Response:
-        return JSONResponse({"rooms": manager_of(request).public_rooms()})
+        # Everyone gets the same lobby: made at most once per LOBBY_SECONDS, so a crowd (or a
+        # flood) polling it costs what sending the bytes costs, not a summary of every room each.
+        now = time.monotonic()
+        if now >= lobby[0] or not realtime:  # (tests on a fake clock see every change at once)
+            lobby[1] = json.dumps({"rooms": manager_of(request).public_rooms()}, separators=(",", ":")).encode()
+            lobby[0] = now + LOBBY_SECONDS
+        return Response(lobby[1], media_type="application/json")
 
     async def create_room(request: Request) -> Response:
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -389,6 +399,9 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                     data = msg["bytes"]
                 if data is not None:
                     await session.receive(data)
+                    pause = session.read_pause()
+                    if pause > 0:  # over its rate: read on when it may send again (TCP holds the rest)
+                        await asyncio.sleep(pause)
         except Exception as e:  # noqa: BLE001 - a socket that went away mid-read: a normal end
             log.debug("room %s: connection ended: %r", rid, e)
         finally:

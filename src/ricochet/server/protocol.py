@@ -41,7 +41,10 @@ MAX_MESSAGE_BYTES = 4096
 MAX_BODY_BYTES = 16 * 1024
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20
-FLOOD_DROPS = 100
+DROP_PAUSE = 0.25
+"""At most this many seconds a connection is not read after one of its messages was dropped by
+the rate limits (until it may send again)."""
+FLOOD_DROPS = 20
 """Dropped messages within :data:`FLOOD_WINDOW` seconds after which the connection is closed."""
 FLOOD_WINDOW = 10.0
 MAX_NAME = 32

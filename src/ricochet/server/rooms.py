@@ -618,6 +618,8 @@ class Session:
         self.welcomed = False
         self.closed = False
         self.drops: deque[float] = deque()
+        self.throttled = False
+        """A message was just dropped by the rate limits (see :meth:`read_pause`)."""
         self._holds_room = not bot
         if self._holds_room:
             room.attached += 1
@@ -662,8 +664,24 @@ class Session:
         m = self.manager
         if self.address is not None and not m.address_buckets.take(self.address):
             return False
-        key = ("seat", self.room.id, self.player) if self.player is not None else ("connection", self.number)
-        return m.message_buckets.take(key)
+        return m.message_buckets.take(self._bucket_key())
+
+    def _bucket_key(self) -> tuple[Any, ...]:
+        return ("seat", self.room.id, self.player) if self.player is not None else ("connection", self.number)
+
+    def read_pause(self) -> float:
+        """After a dropped message: how long to read nothing more from this connection (the
+        time until it may send again, at most :data:`protocol.DROP_PAUSE`).  A flooder is then
+        held back by TCP itself: each of its connections costs the server at most one read,
+        parse and answer per pause, not one per message it manages to write."""
+        if not self.throttled:
+            return 0.0
+        self.throttled = False
+        m = self.manager
+        wait = m.message_buckets.wait(self._bucket_key())
+        if self.address is not None:
+            wait = max(wait, m.address_buckets.wait(self.address))
+        return min(wait, P.DROP_PAUSE)
 
     # -- input ------------------------------------------------------------------------------------
     async def receive(self, text: str | bytes) -> None:
@@ -671,6 +689,7 @@ class Session:
         if self.closed:
             return
         if not self._allowed():
+            self.throttled = True
             now = time.monotonic()
             self.drops.append(now)
             while self.drops and self.drops[0] < now - P.FLOOD_WINDOW:
