@@ -13,12 +13,8 @@ Set RICOCHET_WEB_URL to run against a server that is already up.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import socket
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,55 +22,14 @@ from pathlib import Path
 
 import pytest
 
+from browserkit import KEYS, chromium, playwright_or_skip, served
+
 # One worker runs the browser tests and the real-server attacks (test_server_hardening), one after
 # the other: both load the machine, and side by side the browsers' timeouts run out.
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 SHOTS = Path("/tmp")
-KEYS = {"N": "ArrowUp", "E": "ArrowRight", "S": "ArrowDown", "W": "ArrowLeft"}
-
-if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def _real_server(tmp_path: Path) -> Iterator[str]:
-    try:
-        import uvicorn
-
-        from ricochet.server.app import create_app
-    except ImportError as e:  # pragma: no cover - depends on the server package being there
-        pytest.skip(f"the server package is not available: {e}")
-    app = create_app(database_url=f"sqlite+aiosqlite:///{tmp_path / 'browser.db'}")
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(f"{base}/api/health", timeout=1):
-                break
-        except OSError:
-            time.sleep(0.1)
-    else:
-        raise RuntimeError("the server did not come up within 20 s")
-    try:
-        yield base
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+sync_api = playwright_or_skip()
 
 
 @pytest.fixture(scope="module")
@@ -83,16 +38,19 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if url:
         yield url.rstrip("/")
         return
-    with _real_server(tmp_path_factory.mktemp("web")) as base:
+    try:
+        from ricochet.server.app import create_app
+    except ImportError as e:  # pragma: no cover - depends on the server package being there
+        pytest.skip(f"the server package is not available: {e}")
+    db = tmp_path_factory.mktemp("web") / "browser.db"
+    with served(create_app(database_url=f"sqlite+aiosqlite:///{db}")) as base:
         yield base
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(sync_api) as b:
         yield b
-        b.close()
 
 
 def _get(url: str) -> dict:
@@ -144,6 +102,39 @@ def _watch_errors(page, name: str, errors: list[str]) -> None:
     page.on("console", lambda m: errors.append(f"{name} console: {m.text}") if m.type == "error" else None)
 
 
+def _create_room(page, base_url: str, nickname: str, game: str | None = None, *, selects: dict[str, str] | None = None,
+                 checks: tuple[str, ...] = (), rules: dict[str, str] | None = None,
+                 rule_checks: tuple[str, ...] = ()) -> str:
+    """From the lobby: the nickname, the game's card, the form's selects and check boxes, then the
+    rules panel's fields and check boxes; create.  The new room's id, once its page is open."""
+    page.goto(base_url + "/")
+    page.fill("#nickname", nickname)
+    if game is not None:
+        page.click(f".game-card[data-game={game}]")
+    for name, value in (selects or {}).items():
+        page.select_option(f"#create-form select[name={name}]", value)
+    for name in checks:
+        page.check(f"#create-form input[name={name}]")
+    if rules or rule_checks:
+        page.click("#create-form details.rules summary")
+    for name in rule_checks:
+        page.check(f"#create-form input[name={name}]")
+    for name, value in (rules or {}).items():
+        page.fill(f"#create-form input[name={name}]", value)
+    page.click("#create-form button[type=submit]")
+    page.wait_for_url("**/r/*")
+    return page.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+
+
+def _add_bots(page, level: str, count: int, seated: int) -> None:
+    """The host adds ``count`` bots of ``level`` to ``seated`` players, each seen in the list in turn
+    (no wait_for_function: the CSP forbids eval)."""
+    page.select_option("#bot-level", level)
+    for k in range(count):
+        page.click("#add-bot")
+        page.locator(".player-list li").nth(seated + k).wait_for()
+
+
 def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     t0 = time.time()
     errors: list[str] = []
@@ -157,13 +148,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
 
     # Ann creates a room from the lobby with a short sand clock (long enough for
     # both bids and the checks below on a loaded machine).
-    ann.goto(base_url + "/")
-    ann.fill("#nickname", "Ann <i>")
-    ann.click("#create-form details.rules summary")
-    ann.fill("#create-form input[name=clock_seconds]", "12")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url("**/r/*")
-    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    room_id = _create_room(ann, base_url, "Ann <i>", rules={"clock_seconds": "12"})
     ann.wait_for_selector("#start")
 
     # Bob (a French browser) opens the link, watches, then takes a seat.
@@ -174,9 +159,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
     assert bob.locator("html").get_attribute("lang") == "fr"
 
     # Ann adds a slow bot (a beginner thinks 20-40 s: no bid within the clock) and starts.
-    ann.select_option("#bot-level", "beginner")
-    ann.click("#add-bot")
-    ann.locator(".player-list li").nth(2).wait_for()  # no wait_for_function: the CSP forbids eval
+    _add_bots(ann, "beginner", 1, seated=2)
     ann.click("#start")
     for page in (ann, bob):
         page.wait_for_selector("#round-info .target-name")
@@ -278,15 +261,7 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
     for page in (ann, eve):
         page.set_default_timeout(20000)
 
-    ann.goto(base_url + "/")
-    ann.fill("#nickname", "Ann")
-    ann.click(".game-card[data-game=pyramids]")
-    ann.click("#create-form details.rules summary")
-    ann.fill("#create-form input[name=clock_seconds]", "5")
-    ann.fill("#create-form input[name=min_moves]", "2")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url("**/r/*")
-    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    room_id = _create_room(ann, base_url, "Ann", "pyramids", rules={"clock_seconds": "5", "min_moves": "2"})
     api = f"{base_url}/api/rooms/{room_id}"
     ann.wait_for_selector("#start")
     assert _get(api)["game"] == "pyramids"
@@ -305,10 +280,7 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
     # A spectator on a phone (French) watches.
     eve.goto(f"{base_url}/r/{room_id}?watch=1")
     eve.wait_for_selector(".board-svg .tower")
-    ann.select_option("#bot-level", "beginner")
-    ann.click("#add-bot")
-    ann.click("#add-bot")
-    ann.locator(".player-list li").nth(2).wait_for()  # no wait_for_function: the CSP forbids eval
+    _add_bots(ann, "beginner", 2, seated=1)
     ann.click("#start")
 
     shots = False
@@ -400,14 +372,8 @@ def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(ba
     _watch_errors(eve, "eve", errors)
     for page in (ann, eve):
         page.set_default_timeout(20000)
-    ann.goto(base_url + "/")
-    ann.fill("#nickname", "Ann")
-    ann.click(".game-card[data-game=micro-robots]")
-    ann.select_option("#create-form select[name=arrangement]", "A0B0C0D0")
-    ann.check("#create-form input[name=spectator_chat]")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url("**/r/*")
-    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    room_id = _create_room(ann, base_url, "Ann", "micro-robots", selects={"arrangement": "A0B0C0D0"},
+                           checks=("spectator_chat",))
     api = f"{base_url}/api/rooms/{room_id}"
     ann.wait_for_selector("#start")
     eve.goto(base_url + "/")
@@ -418,9 +384,7 @@ def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(ba
     eve.press("#chat-input", "Enter")
     ann.wait_for_selector(".chat-line:has-text('Eve (watching)'):has-text('bonne chance')")
     eve.wait_for_selector(".chat-line:has-text('Eve (spectateur)')")
-    ann.select_option("#bot-level", "beginner")
-    ann.click("#add-bot")
-    ann.locator(".player-list li").nth(1).wait_for()  # no wait_for_function: the CSP forbids eval
+    _add_bots(ann, "beginner", 1, seated=1)
     ann.click("#start")
 
     failed = False
@@ -484,20 +448,11 @@ def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, br
     ann = ctx.new_page()
     _watch_errors(ann, "ann", errors)
     ann.set_default_timeout(20000)
-    ann.goto(base_url + "/")
-    ann.fill("#nickname", "Ann")
-    ann.click(".game-card[data-game=ricochet-robots]")
-    ann.click("#create-form details.rules summary")
-    ann.check("#create-form input[name=transparent]")
-    ann.fill("#create-form input[name=clock_seconds]", "5")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url("**/r/*")
-    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rule_checks=("transparent",),
+                           rules={"clock_seconds": "5"})
     api = f"{base_url}/api/rooms/{room_id}"
     ann.wait_for_selector("#start")
-    ann.select_option("#bot-level", "beginner")
-    ann.click("#add-bot")
-    ann.locator(".player-list li").nth(1).wait_for()  # no wait_for_function: the CSP forbids eval
+    _add_bots(ann, "beginner", 1, seated=1)
     ann.click("#start")
     ann.wait_for_selector("#robot-transparent")
     ann.fill("#bid-input", "30")
@@ -554,21 +509,10 @@ def test_a_rambots_game_of_a_human_and_two_bots_to_a_win(base_url: str, browser)
     ann = ctx.new_page()
     _watch_errors(ann, "ann", errors)
     ann.set_default_timeout(30000)
-    ann.goto(base_url + "/")
-    ann.fill("#nickname", "Ann")
-    ann.click(".game-card[data-game=rambots]")
-    ann.click("#create-form details.rules summary")
-    ann.fill("#create-form input[name=step_seconds]", "0.3")
-    ann.click("#create-form button[type=submit]")
-    ann.wait_for_url("**/r/*")
-    room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+    room_id = _create_room(ann, base_url, "Ann", "rambots", rules={"step_seconds": "0.3"})
     api = f"{base_url}/api/rooms/{room_id}"
     ann.wait_for_selector("#start")
-    ann.select_option("#bot-level", "expert")
-    ann.click("#add-bot")
-    ann.locator(".player-list li").nth(1).wait_for()  # no wait_for_function: the CSP forbids eval
-    ann.click("#add-bot")
-    ann.locator(".player-list li").nth(2).wait_for()
+    _add_bots(ann, "expert", 2, seated=1)
     ann.click("#start")
     # The goal stack for the player on her left: one piece of each colour, top first.
     ann.wait_for_selector("#ram-editor .ram-pool .piece-btn")
@@ -629,14 +573,7 @@ def test_a_typed_bid_survives_other_bids_and_a_server_outage(browser, tmp_path: 
     for page in (ann, bob):
         page.set_default_timeout(20000)
     try:
-        ann.goto(base + "/")
-        ann.fill("#nickname", "Ann")
-        ann.click(".game-card[data-game=ricochet-robots]")
-        ann.click("#create-form details.rules summary")
-        ann.fill("#create-form input[name=clock_seconds]", "120")
-        ann.click("#create-form button[type=submit]")
-        ann.wait_for_url("**/r/*")
-        room_id = ann.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+        room_id = _create_room(ann, base, "Ann", "ricochet-robots", rules={"clock_seconds": "120"})
         bob.goto(f"{base}/r/{room_id}")
         bob.fill("#join-name", "Bob")
         bob.click("#join button[type=submit]")

@@ -5,13 +5,13 @@ seed.  Every table is replayed from its event log (also via JSON) at teardown.""
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gametable import GameTable
 from ricochet.games import GameError
 from ricochet.games.micro_robots import (
     CHIPS,
@@ -25,7 +25,7 @@ from ricochet.games.micro_robots import (
     best_route,
     exact_route,
 )
-from ricochet.games.table import Join, Leave, Start
+from ricochet.games.table import Join, Leave
 from ricochet.micro import (
     SHIPPED,
     Arrangement,
@@ -131,39 +131,9 @@ def test_exact_n_agrees_with_brute_force_for_every_pair_up_to_8(code: str):
 
 
 # -- the game ------------------------------------------------------------------------------------------------
-class Table:
+class Table(GameTable):
     def __init__(self, config: MicroConfig) -> None:
-        self.config = config
-        self.state = G.new(config)
-        self.log: list = []
-
-    def do(self, action, now: float) -> list:
-        self.state, events = G.apply(self.state, action, now)
-        self.log += events
-        return events
-
-    def tick(self, now: float) -> list:
-        self.state, events = G.tick(self.state, now)
-        self.log += events
-        return events
-
-    def emit(self, *events) -> None:
-        for e in events:
-            self.state = G.evolve(self.state, e)
-            self.log.append(e)
-
-    def refused(self, action, now: float, match: str) -> GameError:
-        before = self.state
-        with pytest.raises(GameError, match=match) as info:
-            G.apply(self.state, action, now)
-        assert self.state is before
-        return info.value
-
-    def seat(self, *names: str, start: bool = True) -> None:
-        for n in names:
-            self.do(Join(n.lower(), n), 0)
-        if start:
-            self.do(Start(names[0].lower()), 0)
+        super().__init__(G, config)
 
     def win(self, player: str, now: float) -> None:
         """``player`` announces the shortest route and plays it."""
@@ -172,13 +142,6 @@ class Table:
         self.do(Announce(player, len(route) - 1), now)
         for c in route[1:]:
             self.do(MoveRobot(player, c), now)
-
-    def check_replay(self) -> None:
-        assert G.fold(self.config, self.log) == self.state
-        text = json.dumps([e.to_dict() for e in self.log])
-        assert G.fold(self.config, [G.event_from_dict(d) for d in json.loads(text)]) == self.state
-        json.dumps(G.view(self.state, None))
-
 
 @pytest.fixture
 def table():

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gametable import GameTable
 from ricochet.games import GameError, get_game
 from ricochet.games.bidding import Demonstrate, GiveUp, PlaceBid, TurnClock
 from ricochet.games.events import encode
@@ -43,27 +44,17 @@ N, E, S, W = Direction.N, Direction.E, Direction.S, Direction.W
 
 
 # -- helpers ----------------------------------------------------------------------------------------
-class Table:
+class Table(GameTable):
     """A game under test: the live state and its event log.  After each action
     the game's jobs (the solver's check of each goal) run at once, as the server
     runs them in its worker."""
 
     def __init__(self, config: PyramidsConfig, *, jobs: bool = True) -> None:
-        self.config = config
-        self.state = PYRAMIDS.new(config)
-        self.log: list = []
+        super().__init__(PYRAMIDS, config)
         self.run_jobs = jobs
 
-    def emit(self, *events) -> None:
-        """Fold events that happened (a set-up the test chooses)."""
-        for e in events:
-            self.state = PYRAMIDS.evolve(self.state, e)
-            self.log.append(e)
-
     def do(self, action, now: float) -> list:
-        self.state, events = PYRAMIDS.apply(self.state, action, now)
-        self.log += events
-        return events + (self.jobs(now) if self.run_jobs else [])
+        return super().do(action, now) + (self.jobs(now) if self.run_jobs else [])
 
     def jobs(self, now: float) -> list:
         out = []
@@ -75,28 +66,7 @@ class Table:
         return out
 
     def tick(self, now: float) -> list:
-        self.state, events = PYRAMIDS.tick(self.state, now)
-        self.log += events
-        return events + (self.jobs(now) if self.run_jobs else [])
-
-    def refused(self, action, now: float, match: str) -> GameError:
-        before = self.state
-        with pytest.raises(GameError, match=match) as info:
-            PYRAMIDS.apply(self.state, action, now)
-        assert self.state is before
-        return info.value
-
-    def seat(self, *names: str, start: bool = True, now: float = 0.0) -> None:
-        for n in names:
-            self.do(Join(n.lower(), n), now)
-        if start:
-            self.do(Start(names[0].lower()), now)
-
-    def check_replay(self) -> None:
-        assert PYRAMIDS.fold(self.config, self.log) == self.state
-        text = json.dumps([e.to_dict() for e in self.log])
-        assert PYRAMIDS.fold(self.config, [PYRAMIDS.event_from_dict(d) for d in json.loads(text)]) == self.state
-        json.dumps(PYRAMIDS.view(self.state, None))
+        return super().tick(now) + (self.jobs(now) if self.run_jobs else [])
 
 
 @pytest.fixture

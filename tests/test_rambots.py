@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gametable import GameTable
 from ricochet.games import GameError
 from ricochet.games.rambots import (
     RAMBOTS,
@@ -27,7 +28,7 @@ from ricochet.games.rambots import (
 )
 from ricochet.games.rambots.bot import goal_stack_for, plan_program
 from ricochet.games.rambots.engine import COLORS, order_key, why_first
-from ricochet.games.table import Join, Leave, Start
+from ricochet.games.table import Join, Leave
 
 G = RAMBOTS
 TREES = tuple(sorted(Piece(size, c) for c in COLORS for size in (1, 2, 3)))
@@ -254,26 +255,12 @@ def test_smallest_first_then_colour_then_rambot_precedence():
 
 
 # -- the game ----------------------------------------------------------------------------------------------------------
-class Room:
+class Room(GameTable):
     def __init__(self, config: RamConfig) -> None:
-        self.config = config
-        self.state = G.new(config)
-        self.log: list = []
-
-    def do(self, action, now: float) -> list:
-        self.state, events = G.apply(self.state, action, now)
-        self.log += events
-        return events
-
-    def tick(self, now: float) -> list:
-        self.state, events = G.tick(self.state, now)
-        self.log += events
-        return events
+        super().__init__(G, config, view=False)
 
     def start(self, *names: str) -> None:
-        for n in names:
-            self.do(Join(n.lower(), n), 0)
-        self.do(Start(names[0].lower()), 0)
+        self.seat(*names)
 
     def goals(self, now: float = 1) -> None:
         for p, c in self.state.colors:
@@ -281,12 +268,6 @@ class Room:
                 continue
             nb = self.state.color_of(self.state.left_of(p))
             self.do(SetGoals(p, goal_stack_for(self.state.table, c, nb, "expert", 1)), now)
-
-    def check_replay(self) -> None:
-        assert G.fold(self.config, self.log) == self.state
-        text = json.dumps([e.to_dict() for e in self.log])
-        assert G.fold(self.config, [G.event_from_dict(d) for d in json.loads(text)]) == self.state
-
 
 @pytest.fixture
 def room():

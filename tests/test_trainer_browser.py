@@ -11,12 +11,6 @@ Screenshots (desktop and a 390×844 phone) go to /tmp/trainer-*.png.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import socket
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,53 +18,29 @@ from typing import Any
 
 import pytest
 
+from browserkit import KEYS, chromium, playwright_or_skip, served
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-KEYS = {"N": "ArrowUp", "E": "ArrowRight", "S": "ArrowDown", "W": "ArrowLeft"}
 SHOTS = Path("/tmp")
-
-if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+sync_api = playwright_or_skip()
 
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from ricochet.server.app import create_app
     from ricochet.server.trainer_api import TrainerOptions
 
     db = tmp_path_factory.mktemp("trainer") / "trainer.db"
     app = create_app(f"sqlite+aiosqlite:///{db}", trainer=TrainerOptions(secret=b"browser-test-secret-0123", pool=0))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        with contextlib.suppress(OSError), urllib.request.urlopen(f"{base}/api/health", timeout=1):
-            break
-        time.sleep(0.1)
-    try:
+    with served(app) as base:
         yield base
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium(sync_api) as b:
         yield b
-        b.close()
 
 
 def _puzzle_on(page: Any) -> tuple[str, str]:

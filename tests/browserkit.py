@@ -1,0 +1,67 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright, and the real
+server (uvicorn) in a thread of the test process on a free port."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_server_kill import _free_port
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+KEYS = {"N": "ArrowUp", "E": "ArrowRight", "S": "ArrowDown", "W": "ArrowLeft"}
+
+
+def playwright_or_skip() -> Any:
+    """``playwright.sync_api``, or the calling test module is skipped (no Chromium, no Playwright)."""
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)", allow_module_level=True)
+    return pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+
+@contextlib.contextmanager
+def chromium(sync_api: Any) -> Iterator[Any]:
+    """A headless Chromium browser for the duration of the block."""
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextlib.contextmanager
+def served(app: Any, timeout: float = 30.0) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free loopback port: its base URL, once it answers
+    ``/api/health``; stopped after the block."""
+    import uvicorn
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/health", timeout=1):
+                    break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError(f"the server did not come up within {timeout:g} s") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
