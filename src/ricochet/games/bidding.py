@@ -630,7 +630,7 @@ class BiddingGame(TableGame):
     def run_clocks(self, tx: Tx, now: float) -> None:
         # Every clock of a round runs out "now" (the time of the tick), not at its deadline: the
         # logs of existing rooms were written that way.
-        while tx.state.paused_at is None:
+        while True:
             s = tx.state
             rnd = s.round
             if s.phase == "bidding" and rnd is not None and rnd.clock_deadline is not None \

@@ -440,8 +440,10 @@ class TableGame(Game):
         return tx.state, tx.events
 
     def tick(self, state: Any, now: float) -> tuple[Any, list[Event]]:
+        """Clocks that are due run out (none while the game is paused)."""
         tx = Tx(self.evolve, state)
-        self.run_clocks(tx, now_of(state, now))
+        if state.paused_at is None:
+            self.run_clocks(tx, now_of(state, now))
         return tx.state, tx.events
 
     def deadline(self, state: Any) -> float | None:
@@ -455,10 +457,12 @@ class TableGame(Game):
     def pause(self, state: Any, now: float) -> tuple[Any, list[Event]]:
         """Stop the clocks (:class:`GamePaused`) after running out those already due;
         nothing when no clock runs or the game is paused already."""
+        if state.paused_at is not None:
+            return state, []
         tx = Tx(self.evolve, state)
         now = now_of(state, now)
         self.run_clocks(tx, now)
-        if tx.state.paused_at is None and self.clock(tx.state) is not None:
+        if self.clock(tx.state) is not None:
             tx.emit(GamePaused(now))
         return tx.state, tx.events
 

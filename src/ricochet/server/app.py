@@ -173,12 +173,12 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
             return FileResponse(page, media_type="text/html")
         return HTMLResponse(PLACEHOLDER)
 
-    async def service_worker(request: Request) -> Response:
-        """The service worker (``web/sw.js``) with the list of files it keeps for offline use
-        and a version that changes with them (a new version replaces the old cache)."""
+    def service_worker_text() -> str | None:
+        """``web/sw.js`` headed by the list of files it keeps for offline use and a version that
+        changes with them (a new version replaces the old cache); ``None`` without it."""
         source = web / "sw.js"
         if not source.is_file():
-            return _error(404, "not_found", "no service worker in this build")
+            return None
         files = sorted(p for p in web.rglob("*") if p.is_file() and p.suffix in (".js", ".css", ".html", ".svg")
                        and p.name != "sw.js" and "__pycache__" not in p.parts)
         digest = hashlib.sha256()
@@ -186,8 +186,17 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
             digest.update(p.relative_to(web).as_posix().encode() + b"\0" + p.read_bytes())
         assets = [f"/static/{p.relative_to(web).as_posix()}" for p in files if p.name != "index.html"]
         head = f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\nconst ASSETS = {json.dumps(assets)};\n"
-        return Response(head + source.read_text(), media_type="text/javascript",
-                        headers={"Cache-Control": "no-cache"})
+        return head + source.read_text()
+
+    worker: list[str | None] = []  # made on first use: the web files do not change while the server runs
+
+    async def service_worker(request: Request) -> Response:
+        """The service worker (:func:`service_worker_text`); browsers ask for it on every visit."""
+        if not worker:
+            worker.append(service_worker_text())
+        if worker[0] is None:
+            return _error(404, "not_found", "no service worker in this build")
+        return Response(worker[0], media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     async def health(request: Request) -> Response:
         manager = manager_of(request)

@@ -300,9 +300,6 @@ class RamState(TableState):
     def color_of(self, player: str) -> str:
         return dict(self.colors)[player]
 
-    def player_of(self, color: str) -> str | None:
-        return next((p for p, c in self.colors if c == color), None)
-
     def left_of(self, player: str) -> str:
         """The player on ``player``'s left: the next one in seating order."""
         order = [p for p, _ in self.colors]
