@@ -465,7 +465,8 @@ def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, br
         rnd = state["round"]
         cost = rnd["cost"]
         choices = rnd["choices"]
-        through = [(d, opt) for d in "NESW" for opt in choices[d] if opt["cost"] >= 2]
+        # The page offers a choice only where a direction has more than one stop (one stop: it moves).
+        through = [(d, opt) for d in "NESW" if len(choices[d]) > 1 for opt in choices[d] if opt["cost"] >= 2]
         ann.click("#robot-transparent")
         if through:
             direction, opt = min(through, key=lambda x: x[1]["cost"])
@@ -478,7 +479,7 @@ def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, br
             passed = True
             break
         # nothing to pass through from here: an ordinary move, and look again
-        d = next(d for d in "NESW" if len(choices[d]) == 1)
+        d = next(d for d in "NESW" if len(choices[d]) == 1 and choices[d][0]["cost"] == 1)
         ann.keyboard.press(KEYS[d])
         ann.wait_for_selector(f"#phase[data-cost='{cost + 1}']")
     assert passed, "the transparent robot never met a wall it could pass"
