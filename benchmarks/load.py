@@ -614,9 +614,11 @@ class Flooder:
     each as fast as the server answers:
 
     * ``rooms``: ``POST /api/rooms`` (expect 429 ``rate_limited`` after ``room_burst``);
-    * ``lobby``: ``GET /api/rooms`` (no limit of its own: the cheap request an attacker repeats);
+    * ``lobby``: ``GET /api/rooms`` (no limit of its own but the pace of HTTP requests per
+      address, the cheap request an attacker repeats: expect 429 once its turns run out);
     * ``connections``: WebSockets to the rooms in play (their links), ``hello`` as a spectator,
-      kept open (expect ``too_many_connections`` beyond ``connections_per_address``);
+      kept open (expect ``too_many_connections`` beyond ``connections_per_address``, and
+      handshakes closed (403) beyond the pace of socket opens per address);
     * ``messages``: on every connection kept, ``ping`` / ``chat`` / ``hello`` as fast as it can
       (expect ``rate_limited`` errors, then a close 4429).
 
@@ -712,8 +714,11 @@ class Flooder:
                         await t.send(hello)
                     first = await asyncio.wait_for(t.recv(), 10)
                 except Exception as e:  # noqa: BLE001 - every failure is counted
-                    self.count("connections", "other", type(e).__name__)
                     await self.drop(t)
+                    if "HTTP 403" in str(e):  # the handshake closed by the server's pacing of socket opens
+                        self.count("connections", "refused", "paced (handshake 403)")
+                        continue
+                    self.count("connections", "other", type(e).__name__)
                     await asyncio.sleep(0.01)
                     continue
                 msg = json.loads(first) if first is not None else {"type": "closed"}
@@ -1276,7 +1281,8 @@ def format_flood(f: dict[str, Any]) -> list[str]:
         lines.append(f"  {kind:<12} {c['attempts']:>9} {f['rates'][kind]:>8.0f} {c['accepted']:>9} "
                      f"{c['refused']:>9} {c['other']:>7}")
     lines += [
-        ("  (refused: by the server's limits — 429 for rooms, too_many_connections for connections, "
+        ("  (refused: by the server's limits — 429 for rooms and lobby reads, too_many_connections or a "
+         "paced handshake (403) for connections, "
         "rate_limited for messages; messages accepted: handled, a pong, a welcome or a rules error; "
         f"{f['messages_unread']} messages were still unread when the server closed their connection)"),
         (f"  rooms accepted per address: max {f['rooms_accepted_max_per_address']} "

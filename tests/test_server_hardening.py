@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("heavy")]  # one worker,
 
 LIMITS = ("rooms_per_minute=6", "room_burst=5", "max_lobby_rooms=30", "max_rooms=60", "connections_per_address=50",
           "max_connections=450", "hello_seconds=1.5", "idle_seconds=2", "lobby_ttl_seconds=4", "sweep_seconds=0.5",
-          "replay_page=500")
+          "replay_page=500", "socket_burst=60")  # HTTP pacing: the defaults (item 9)
 P99 = 0.100
 STORED_ROOMS = 3000
 OPTIONS = P.normalize_options({"name": "earlier run", "tiles": "1A,2A,3A,4A", "clock_seconds": 60,
@@ -761,3 +762,63 @@ def test_8_clean_logs_and_a_said_shutdown(world: World, tmp_path: Path) -> None:
     quiet_log(other)
     print(f"\n8: 400 spectators left (200 closed, 200 vanished): log clean; probe p99 "
           f"{percentile(latencies, 99) * 1000:.1f} ms; SIGTERM: {seen[0]} to all 6 clients")
+
+
+# -- 9. a flood of requests ---------------------------------------------------------------------------------
+def test_9_a_request_flood_is_paced_and_its_refusals_held(world: World) -> None:
+    """One address with 100 requests in flight, each asked again as soon as it is answered:
+    held to the default pace (30 a second after 300, turns up to 2 s ahead), the rest refused
+    after 2 s; another address is answered at once and the probe keeps its p99."""
+    port = world.server.port
+    load = sys.modules.get("ricochet_load_benchmark")
+    assert load is not None  # loaded by ServerProcess
+    seconds = 5.0
+
+    async def flood() -> tuple[Counter[int], list[float], dict[str, Any]]:
+        statuses: Counter[int] = Counter()
+        refusal: dict[str, Any] = {}
+        end = time.monotonic() + seconds
+
+        async def loop() -> None:
+            conn = load.RawHttp(port, "127.0.9.1")
+            while time.monotonic() < end:
+                try:
+                    statuses[await conn.request("GET", "/api/rooms")] += 1
+                except OSError:
+                    statuses[0] += 1
+            conn.close()
+
+        async def honest() -> list[float]:
+            times = []
+            await asyncio.sleep(1.0)
+            for _ in range(10):
+                t0 = time.monotonic()
+                answer = await asyncio.to_thread(http, port, "GET", "/api/rooms", source="127.0.9.2")
+                assert answer[0] == 200
+                times.append(time.monotonic() - t0)
+                await asyncio.sleep(0.2)
+            refusal["answer"] = await asyncio.to_thread(http, port, "GET", "/api/rooms", source="127.0.9.1")
+            return times
+
+        *_, times = await asyncio.gather(*(loop() for _ in range(100)), honest())
+        return statuses, times, refusal
+
+    with Probe(port, "127.0.9.250") as probe:
+        t0 = time.monotonic()
+        statuses, honest, refusal = asyncio.run(flood())
+        took = time.monotonic() - t0
+        latencies = probe.stop()
+    served, refused = statuses[200], statuses[429]
+    # served: the burst, then 30 a second (the last turns given may come up to 2 s after the end)
+    assert 300 <= served <= 300 + 30 * (took + 2) + 10, statuses
+    # refused: each of the ~40 loops over the 60 turns waiting gets one refusal per 2 s
+    assert 0 < refused <= 100 * (took / 2 + 1), statuses
+    assert statuses[0] == 0, statuses  # nothing failed: a refusal is an answer
+    status, headers, body = refusal["answer"]
+    assert status == 429 and body["error"]["code"] == "rate_limited" and headers["connection"] == "close"
+    assert max(honest) < 0.1, honest  # another address is not held up
+    quiet_log(world.server)
+    assert_p99(latencies)
+    print(f"\n9: {served + refused} answers to one address in {took:.1f} s with 100 in flight: {served} served, "
+          f"{refused} refused; another address: slowest {max(honest) * 1000:.0f} ms; "
+          f"probe p99 {percentile(latencies, 99) * 1000:.1f} ms")

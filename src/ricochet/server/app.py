@@ -39,6 +39,7 @@ from ..games import GAMES, Game, get_game
 from . import protocol as P
 from .bodies import BodyTooBig, read_body
 from .limits import ServerLimits
+from .pacing import AddressPacing
 from .rooms import SEND_QUEUE, ConfigFactory, Refused, Room, RoomManager, Session, dumps, public_options
 from .solving import SolverService
 from .storage import EventRow, Storage
@@ -463,6 +464,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         routes.append(Mount("/static", app=StaticFiles(directory=web), name="static"))
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.add_middleware(AddressPacing, limits=limits)  # outside the routing: a refusal costs little
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -12,7 +12,7 @@ address), forgotten once full again so they cannot pile up.
 Traceback (most recent call last):
 ...
 ValueError: unknown limit 'rooms'; known: body_bytes, message_rate, message_burst, address_rate, \
-address_burst, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
+address_burst, http_rate, http_burst, socket_rate, socket_burst, pace_wait_seconds, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
 max_connections, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, replay_page, replay_workers
 """
 
@@ -43,6 +43,16 @@ class ServerLimits:
     address_rate: float = 50.0
     """Socket messages per second of all the connections from one client address."""
     address_burst: int = 100
+    http_rate: float = 30.0
+    """HTTP requests per second from one client address, after a burst of ``http_burst``; one over
+    it waits its turn, up to ``pace_wait_seconds``, then is refused (429): see :mod:`.pacing`."""
+    http_burst: int = 300
+    socket_rate: float = 2.0
+    """Socket opens per second from one client address, after a burst of ``socket_burst`` (paced
+    like HTTP requests; a refused one's handshake is closed)."""
+    socket_burst: int = 32
+    pace_wait_seconds: float = 2.0
+    """The longest a request over its address's rate waits for its turn before it is refused."""
     rooms_per_minute: float = 2.0
     """Rooms one client address may create per minute (after a burst of ``room_burst``)."""
     room_burst: int = 10
