@@ -162,7 +162,7 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0, out
     assert "states/s" in out and "peak MiB" in out
     assert "12/12 optimal" in out and "100/100 valid" in out
-    assert "C solver" in out
+    assert "C solver" in out and "DriftingDroids" in out
 
 
 def test_bench_unknown_set(capsys: pytest.CaptureFixture[str]) -> None:

@@ -479,6 +479,8 @@ class BenchRow:
     wall1: float | None = None
     peers: list[tuple[str, int, float, float, int]] = field(default_factory=list)
     """(peer, puzzles it took, its seconds, ours in one process on those, answers that differ)."""
+    peer_skipped: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    """(peer, {why: how many puzzles it left out})."""
 
 
 def peak_mib() -> float:
@@ -549,6 +551,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         ours = sum(ones[i].seconds for i in taken)
         differ = sum(1 for i in taken if run.lengths[i] != ones[i].length)
         row.peers.append((peer.name, len(taken), run.total, ours, differ))
+        if run.skipped:
+            row.peer_skipped.append((peer.name, dict(run.skipped)))
         if differ:
             row.ok = False
     return row
@@ -599,6 +603,10 @@ def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
             ratio = f"{ours / theirs:8.2f}" if theirs > 0 else "       -"
             lines.append(f"  {r.name:<8} {name:<25} {n:>7}   {_fmt_s(theirs):>9}   {_fmt_s(ours):>9}   {ratio}   "
                          + ("all equal" if not differ else f"{differ} DIFFER"))
+    for r in rows:
+        for name, skipped in r.peer_skipped:
+            why = "; ".join(f"{k} {w}" for w, k in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
+            lines.append(f"  left out ({r.name}, {name}): {why}")
     lines += [f"  {w}" for w in wanted]
     if not any_row and not wanted:
         return ""
@@ -638,21 +646,8 @@ def format_comparison(rows: Sequence[BenchRow], quick: bool) -> str:
     return "\n".join(lines)
 
 
-def load_peers(peer_c: Path | None) -> tuple[list[Any], list[str]]:
-    """The peer solvers to compare with (adapters from ``benchmarks/peers.py`` of this
-    checkout), and a line for each one that cannot run."""
-    notes = []
-    peers: list[Any] = []
-    if peer_c is None:
-        notes.append("C solver (fogleman/Ricochet): not compared (--peer-c PATH: its _ricochet library, "
-                     "built from its source by its build_ricochet script; see benchmarks/peers.py)")
-        return peers, notes
-    if not PEERS_MODULE.exists():
-        notes.append(f"C solver: not compared ({PEERS_MODULE} is missing: the adapters live in a source checkout)")
-        return peers, notes
-    if not Path(peer_c).exists():
-        notes.append(f"C solver: not compared ({peer_c}: no such file)")
-        return peers, notes
+def _peers_module() -> Any:
+    """``benchmarks/peers.py`` of this checkout, imported once."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("ricochet_bench_peers", PEERS_MODULE)
@@ -661,10 +656,41 @@ def load_peers(peer_c: Path | None) -> tuple[list[Any], list[str]]:
     if spec.name not in sys.modules:
         sys.modules[spec.name] = module  # its dataclasses look themselves up there
         spec.loader.exec_module(module)
-    try:
-        peers.append(module.CSolver(peer_c))
-    except OSError as e:
-        notes.append(f"C solver: not compared ({peer_c}: {e})")
+    return module
+
+
+def load_peers(peer_c: Path | None, peer_dd: Path | None = None) -> tuple[list[Any], list[str]]:
+    """The peer solvers to compare with (adapters from ``benchmarks/peers.py`` of this
+    checkout), and a line for each one that cannot run."""
+    notes = []
+    peers: list[Any] = []
+    if peer_c is None:
+        notes.append("C solver (fogleman/Ricochet): not compared (--peer-c PATH: its _ricochet library, "
+                     "built from its source by its build_ricochet script; see benchmarks/peers.py)")
+    if peer_dd is None:
+        notes.append("DriftingDroids (smack42, Java): not compared (--peer-dd PATH: its compiled "
+                     "driftingdroids.model classes, a directory or a jar; see benchmarks/peers.py)")
+    wanted = [(what, path) for what, path in (("C solver", peer_c), ("DriftingDroids", peer_dd)) if path is not None]
+    if not wanted:
+        return peers, notes
+    if not PEERS_MODULE.exists():
+        notes += [f"{what}: not compared ({PEERS_MODULE} is missing: the adapters live in a source checkout)"
+                  for what, _ in wanted]
+        return peers, notes
+    module = _peers_module()
+    if peer_c is not None:
+        if not Path(peer_c).exists():
+            notes.append(f"C solver: not compared ({peer_c}: no such file)")
+        else:
+            try:
+                peers.append(module.CSolver(peer_c))
+            except OSError as e:
+                notes.append(f"C solver: not compared ({peer_c}: {e})")
+    if peer_dd is not None:
+        try:
+            peers.append(module.DriftingDroids(peer_dd))
+        except (OSError, module.PeerError) as e:
+            notes.append(f"DriftingDroids: not compared ({e})")
     return peers, notes
 
 
@@ -689,7 +715,7 @@ def startup_seconds(repeat: int = 3) -> float:
 def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int | None = None,
                   data: Path = DEFAULT_DATA, hard: Path = DEFAULT_HARD, time_limit: float | None = None,
                   stream: TextIO | None = None, single: bool = True, peer_c: Path | None = None,
-                  startup: bool = True) -> list[BenchRow]:
+                  peer_dd: Path | None = None, startup: bool = True) -> list[BenchRow]:
     """Run the benchmark sets and print the table and the comparisons to ``stream``.
 
     - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
@@ -702,7 +728,9 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     skips it) and on ``jobs`` processes (:func:`~ricochet.solver.solve_many`,
     default all cores), after a warm-up that is not counted.  ``peer_c``: the C
     solver's library, run on the same puzzles in this process (one thread) for
-    a per-core ratio.  ``startup``: also time a fresh ``ricochet solve`` to its
+    a per-core ratio; ``peer_dd``: DriftingDroids' compiled model (a directory of
+    classes or a jar), run in one JVM per set (one thread, JIT warmed up first).
+    ``startup``: also time a fresh ``ricochet solve`` to its
     first answer."""
     from .generate import random_puzzles
 
@@ -723,7 +751,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         load = "?"
     say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores, "
         f"{'huge' if huge else 'normal'} pages, load average {load}" + (", --quick" if quick else ""))
-    peers, notes = load_peers(peer_c)
+    peers, notes = load_peers(peer_c, peer_dd)
     t = time.perf_counter()
     from .solver import solve, warm_up
 
@@ -786,6 +814,10 @@ def build_bench(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--peer-c", type=Path, default=None, metavar="PATH",
                         help="the C solver (fogleman/Ricochet) built by its build_ricochet script: compare with "
                              "it in the same run (see benchmarks/peers.py)")
+    parser.add_argument("--peer-dd", type=Path, default=None, metavar="PATH",
+                        help="DriftingDroids (smack42, Java): its compiled driftingdroids.model classes, a "
+                             "directory or a jar; compare with it in the same run (needs java and javac; see "
+                             "benchmarks/peers.py)")
     parser.add_argument("--no-startup", dest="startup", action="store_false",
                         help="do not time a fresh `ricochet solve` to its first answer")
 
@@ -796,7 +828,8 @@ def run_bench(args: argparse.Namespace) -> int:
     if not sets:
         raise CliError("--sets: name at least one of asp, random, hard")
     rows = run_benchmark(sets, quick=args.quick, jobs=args.jobs, data=args.data, hard=args.hard,
-                         time_limit=args.time_limit, single=args.single, peer_c=args.peer_c, startup=args.startup)
+                         time_limit=args.time_limit, single=args.single, peer_c=args.peer_c,
+                         peer_dd=args.peer_dd, startup=args.startup)
     return EXIT_OK if all(r.ok for r in rows) else EXIT_FAIL
 
 
