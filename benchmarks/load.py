@@ -558,8 +558,9 @@ def worker_main() -> int:
 
 # -- the flood (its own process: see Flooder) -----------------------------------------------------
 FLOOD_KINDS = ("rooms", "lobby", "connections", "messages")
-ADMISSION_REFUSALS = ("too_many_connections", "server_full", "server_restarting")
-"""The codes of a connection refused before it reaches a room (``RoomManager.admit``)."""
+ADMISSION_REFUSALS = ("too_many_connections", "server_full", "server_restarting", "rate_limited")
+"""The codes of a connection refused before it reaches a room (``RoomManager.admit``; ``rate_limited``:
+its address is cooling down after a connection closed for flooding, or its hello was dropped)."""
 
 
 class RawHttp:

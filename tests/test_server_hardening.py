@@ -767,7 +767,7 @@ def test_8_clean_logs_and_a_said_shutdown(world: World, tmp_path: Path) -> None:
 # -- 9. a flood of requests ---------------------------------------------------------------------------------
 def test_9_a_request_flood_is_paced_and_its_refusals_held(world: World) -> None:
     """One address with 100 requests in flight, each asked again as soon as it is answered:
-    held to the default pace (30 a second after 300, turns up to 2 s ahead), the rest refused
+    held to the default pace (30 a second after 60, turns up to 2 s ahead), the rest refused
     after 2 s; another address is answered at once and the probe keeps its p99."""
     port = world.server.port
     load = sys.modules.get("ricochet_load_benchmark")
@@ -810,7 +810,7 @@ def test_9_a_request_flood_is_paced_and_its_refusals_held(world: World) -> None:
         latencies = probe.stop()
     served, refused = statuses[200], statuses[429]
     # served: the burst, then 30 a second (the last turns given may come up to 2 s after the end)
-    assert 300 <= served <= 300 + 30 * (took + 2) + 10, statuses
+    assert 60 + 30 * (seconds - 1) <= served <= 60 + 30 * (took + 2) + 10, statuses
     # refused: each of the ~40 loops over the 60 turns waiting gets one refusal per 2 s
     assert 0 < refused <= 100 * (took / 2 + 1), statuses
     assert statuses[0] == 0, statuses  # nothing failed: a refusal is an answer

@@ -114,3 +114,26 @@ def test_socket_opens_over_the_rate_are_closed_before_the_handshake() -> None:
     assert refused.value.code == 1008 and "too many connection attempts" in refused.value.reason
     # HTTP requests are paced apart from socket opens
     assert client.get("/nothing").status_code == 404
+
+
+def test_the_listening_socket_keeps_receive_buffers_small() -> None:
+    """``ricochet serve`` binds its own socket: the connections it accepts inherit a small
+    receive buffer (see ``serve_cli.RECEIVE_BUFFER``), and a taken port is a clear error."""
+    import socket
+
+    from ricochet.server.serve_cli import RECEIVE_BUFFER, listening_socket
+
+    sock = listening_socket("127.0.0.1", 0)
+    try:
+        sock.listen()
+        port = sock.getsockname()[1]
+        # Linux doubles the value it is given (bookkeeping); the default is several times larger
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) <= 2 * RECEIVE_BUFFER
+        with socket.create_connection(("127.0.0.1", port)):
+            conn, _ = sock.accept()
+            with conn:
+                assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) <= 2 * RECEIVE_BUFFER
+        with pytest.raises(OSError):
+            listening_socket("127.0.0.1", port)  # taken (and listening): serve says "cannot listen on …"
+    finally:
+        sock.close()

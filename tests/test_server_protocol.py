@@ -5,6 +5,7 @@ private rooms and bots.  Time is a fake clock moved by the tests."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -418,6 +419,33 @@ def test_rate_limit_flood_closes(tmp_path: Path) -> None:
                 while True:
                     p.recv()
             assert e.value.code == 4429
+
+
+def test_a_flooding_address_cools_down(tmp_path: Path) -> None:
+    """After one of its connections is closed for flooding, an address's new connections are
+    refused (told why, closed 4429) for ``flood_cooldown_seconds``; then it may come back."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from ricochet.server.limits import ServerLimits
+
+    with Harness(tmp_path, rate=(0.001, 1), limits=ServerLimits.unlimited(flood_cooldown_seconds=0.5)) as h:
+        rid = h.room()
+        with h.socket(rid) as p:
+            for _ in range(P.FLOOD_DROPS + 3):
+                p.send(type="ping")
+            with pytest.raises(WebSocketDisconnect):
+                while True:
+                    p.recv()
+        with h.socket(rid) as q:
+            refused = q.recv()
+            assert refused["type"] == "error" and refused["code"] == "rate_limited"
+            assert "too many messages: new connections are refused for 1 s" in refused["message"]
+            with pytest.raises(WebSocketDisconnect) as e:
+                q.recv()
+            assert e.value.code == 4429
+        time.sleep(0.6)
+        with h.socket(rid) as r:
+            assert r.hello("Back")["type"] == "welcome"
 
 
 def test_chat_is_stored_raw_and_limited(h: Harness) -> None:

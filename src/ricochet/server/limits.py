@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 ValueError: unknown limit 'rooms'; known: body_bytes, message_rate, message_burst, address_rate, \
 address_burst, http_rate, http_burst, socket_rate, socket_burst, pace_wait_seconds, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
-max_connections, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, replay_page, replay_workers
+max_connections, flood_cooldown_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, replay_page, replay_workers
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ class ServerLimits:
     http_rate: float = 30.0
     """HTTP requests per second from one client address, after a burst of ``http_burst``; one over
     it waits its turn, up to ``pace_wait_seconds``, then is refused (429): see :mod:`.pacing`."""
-    http_burst: int = 300
+    http_burst: int = 60
     socket_rate: float = 2.0
     """Socket opens per second from one client address, after a burst of ``socket_burst`` (paced
     like HTTP requests; a refused one's handshake is closed)."""
-    socket_burst: int = 32
+    socket_burst: int = 8
     pace_wait_seconds: float = 2.0
     """The longest a request over its address's rate waits for its turn before it is refused."""
     rooms_per_minute: float = 2.0
@@ -64,6 +64,9 @@ class ServerLimits:
     """WebSocket connections open at once from one client address."""
     max_connections: int = 5000
     """WebSocket connections open at once on the whole server."""
+    flood_cooldown_seconds: float = 30.0
+    """After one of its connections is closed for sending too many messages, an address's new
+    connections are refused for this long (a flooder would otherwise reconnect and go on)."""
     hello_seconds: float = 10.0
     """A connection that has not said ``hello`` by then is closed."""
     idle_seconds: float = 120.0

@@ -25,6 +25,7 @@ import dataclasses
 import itertools
 import json
 import logging
+import math
 import random
 import secrets
 import string
@@ -697,6 +698,7 @@ class Session:
             if len(self.drops) > P.FLOOD_DROPS:
                 self.error("rate_limited", "too many messages: closing the connection")
                 self.close(4429, "rate limit")
+                self.manager.flooded(self.address)
                 return
             limits = self.manager.limits
             self.error("rate_limited", f"too many messages: at most {limits.message_burst} at once and "
@@ -908,6 +910,9 @@ class RoomManager:
         self.room_buckets = Buckets(limits.rooms_per_minute / 60, limits.room_burst)
         self.connections: dict[str, int] = {}
         """Open WebSocket connections by client address."""
+        self.cooling: dict[str, float] = {}
+        """Addresses whose new connections are refused until then (``time.monotonic``), after
+        one of their connections was closed for flooding (:meth:`flooded`)."""
         self.closing = False
         """Set once the server is stopping: new connections are turned away."""
         self._sweeper: asyncio.Task[None] | None = None
@@ -960,12 +965,23 @@ class RoomManager:
         if lim.max_connections and sum(self.connections.values()) >= lim.max_connections:
             return Refused(503, "server_full", f"the server has {lim.max_connections} connections open, "
                                                "the most it takes: try again in a minute")
+        until = self.cooling.get(address)
+        if until is not None and time.monotonic() < until:
+            return Refused(429, "rate_limited", "a connection from your address sent too many messages: new "
+                                                f"connections are refused for {math.ceil(until - time.monotonic())} s",
+                           close_code=4429)
         if lim.connections_per_address and self.connections.get(address, 0) >= lim.connections_per_address:
             return Refused(429, "too_many_connections",
                            f"{lim.connections_per_address} connections are open from your address, the most "
                            "allowed: close a tab (one connection per room is enough)", close_code=4429)
         self.connections[address] = self.connections.get(address, 0) + 1
         return None
+
+    def flooded(self, address: str | None) -> None:
+        """One of ``address``'s connections was closed for flooding: refuse its new ones for
+        ``flood_cooldown_seconds``."""
+        if address is not None and self.limits.flood_cooldown_seconds:
+            self.cooling[address] = time.monotonic() + self.limits.flood_cooldown_seconds
 
     def release(self, address: str) -> None:
         """A connection counted by :meth:`admit` ended."""
@@ -1115,6 +1131,8 @@ class RoomManager:
                     log.info("room %s expired: never started, nobody came", rid)
         for buckets in (self.message_buckets, self.address_buckets, self.room_buckets):
             buckets.prune()
+        clock = time.monotonic()
+        self.cooling = {a: until for a, until in self.cooling.items() if until > clock}
 
     async def _sweep_loop(self) -> None:
         while True:

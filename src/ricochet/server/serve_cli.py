@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 from typing import Any
 
 from ..cli import CliError, add_command, out
@@ -95,16 +96,43 @@ def run_serve(args: argparse.Namespace) -> int:
     # h11 parses HTTP: it refuses a request line or headers over 16 KiB as they come, where
     # httptools would keep reading a header of any length into memory.  Sockets are unaffected
     # (they leave HTTP at the upgrade) and HTTP requests are few (lobby, room creation, replays).
+    # No per-message compression: compressing every broadcast once per connection cost the event
+    # loop about 14 % of its time under load (py-spy), inflating a flooder's frames more; the
+    # messages are a few KiB of JSON.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                            timeout_graceful_shutdown=3, http="h11")
+                            timeout_graceful_shutdown=3, http="h11", ws_per_message_deflate=False)
     try:
-        _serve(app, config)
+        sock = listening_socket(args.host, args.port)
+        _serve(app, config, sock)
     except OSError as e:
         raise CliError(f"cannot listen on {args.host}:{args.port}: {e}") from None
     return 0
 
 
-def _serve(app: Any, config: Any) -> None:
+RECEIVE_BUFFER = 16 * 1024
+"""Each connection's kernel receive buffer (``SO_RCVBUF``, which Linux doubles).  The web server
+parses every frame of what it reads at once, so a client that writes as fast as it can (a
+flooder's thousands of tiny messages) costs one parse of a whole buffer per read: about 100 ms of
+the event loop for a default-sized one.  Small, it costs a few milliseconds, and TCP holds the
+rest back while the connection is throttled.  Our messages are at most 4 KiB, requests 16 KiB."""
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound as uvicorn binds it, with :data:`RECEIVE_BUFFER` (the
+    connections it accepts inherit it)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _serve(app: Any, config: Any, sock: socket.socket) -> None:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -117,7 +145,7 @@ def _serve(app: Any, config: Any) -> None:
                 await manager.announce_restart()
             await super().shutdown(sockets)
 
-    Server(config).run()
+    Server(config).run(sockets=[sock])
 
 
 add_command("serve", "start the web server: play in the browser with friends and bots", build_serve, run_serve)
