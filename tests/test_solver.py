@@ -81,6 +81,15 @@ def small_puzzles(draw: st.DrawFn, *, max_size: int = 7, max_robots: int = 4) ->
     return Puzzle(pos, target, active), rules, any_robot
 
 
+def solve_checking_at_once(puzzle: Puzzle, rules: Rules, any_robot: bool | None) -> api.Solution:
+    saved = api.CHECK_AFTER
+    api.CHECK_AFTER = 0
+    try:
+        return solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot)
+    finally:
+        api.CHECK_AFTER = saved
+
+
 # -- agreement with the reference search --------------------------------------------
 @PROPERTY
 @given(small_puzzles())
@@ -96,6 +105,10 @@ def test_solver_agrees_with_reference_search(case: tuple[Puzzle, Rules, bool | N
     if ref.complete:
         sol = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot)
         assert sol.length == ref.cost, (sol, ref)
+        # A*'s raised bound from the first expansion (by default the first CHECK_AFTER check nothing,
+        # which would leave most of these small searches unchecked)
+        eager = solve_checking_at_once(puzzle, rules, any_robot)
+        assert eager.length == ref.cost, (eager, ref)
         # IDA*, the fixed-memory fallback once A* reaches its state cap
         ida = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot, max_states=1)
         assert ida.length == ref.cost, (ida, ref)

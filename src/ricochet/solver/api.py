@@ -64,6 +64,7 @@ DEFAULT_MAX_MOVES = 40
 MAX_TT_BITS = 26  # 2**26 entries * 16 bytes = 1 GiB at most
 START_TT_BITS = 16
 ASTAR_MAX_STATES = 20_000_000  # ≈ 1 GiB of A* bookkeeping; beyond it IDA* (fixed memory) continues
+CHECK_AFTER = 50  # A*'s first expansions use hdist alone (kernel.astar): cheaper for short puzzles
 MAX_LEVEL = 2  # A*'s bound: hdist + up to 2 (kernel.bound_rises); 0 = the relaxed distance alone
 ASTAR_STATES_PER_SECOND = 2_000_000  # conservative, to keep A* inside a time limit
 
@@ -302,7 +303,7 @@ class _Search:
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
             bt.wall, bt.openm, bt.obst, bt.diag, self.passable, self.bits, self.sort_helpers(t), self.no_undo,
-            max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0)
+            max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER)
         return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int

@@ -1141,7 +1141,7 @@ def bound_workspace(N):
 def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
           wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
-          max_cost, max_states, max_moves_per_node, max_level):
+          max_cost, max_states, max_moves_per_node, max_level, check_after):
     """A* over full states for target robot ``t``, or for any robot when
     ``t < 0`` (the cosmic vortex; every robot shares ``hdist`` then, the
     bound is the nearest robot's, and must-ricochet is not supported).
@@ -1161,7 +1161,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     it comes up, one more step is checked and, if the bound rises, it is
     queued one layer later; states past the optimum are never checked
     further.  Bits 60-61 of the record's second word hold the level, bit 62
-    "final".
+    "final".  The first ``check_after`` expansions check nothing (h = hdist):
+    a short search is over before the checks, and the blocker sets they
+    need, would pay for themselves.  Raising h later keeps it admissible and
+    consistent, so A* stays optimal whatever the switch point.
 
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
@@ -1282,7 +1285,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
             if g + hh + level != F:
                 continue  # stale: this state was reached more cheaply since
-            if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0:
+            if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[pos[t]] > 0 and expanded >= check_after:
                 # Raised: back in the queue as many layers later (evaluated further
                 # only if it comes up again).  In a long search (every set built)
                 # the next level is checked at once: the state would come up again
