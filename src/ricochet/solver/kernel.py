@@ -52,7 +52,7 @@ TT_MIN_REMAINING = 0
 MAX_SETS = 64
 # The sets of slack 1 and more cost a millisecond or more to build: only after this
 # many checks past level 0 (until then the solo search runs unfiltered).
-SETS_FULL_AFTER = 4096
+SETS_FULL_AFTER = 16384
 
 
 @njit(cache=True, inline="always")
