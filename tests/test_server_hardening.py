@@ -797,7 +797,9 @@ def test_9_a_request_flood_is_paced_and_its_refusals_held(world: World) -> None:
                 assert answer[0] == 200
                 times.append(time.monotonic() - t0)
                 await asyncio.sleep(0.2)
+            t0 = time.monotonic()
             refusal["answer"] = await asyncio.to_thread(http, port, "GET", "/api/rooms", source="127.0.9.1")
+            refusal["after"] = time.monotonic() - t0
             return times
 
         *_, times = await asyncio.gather(*(loop() for _ in range(100)), honest())
@@ -814,8 +816,13 @@ def test_9_a_request_flood_is_paced_and_its_refusals_held(world: World) -> None:
     # refused: each of the ~40 loops over the 60 turns waiting gets one refusal per 2 s
     assert 0 < refused <= 100 * (took / 2 + 1), statuses
     assert statuses[0] == 0, statuses  # nothing failed: a refusal is an answer
+    # One more request from the flooding address: refused, or served only after waiting for a turn
+    # (a refused loop's turn may just have come free: which one happens is a race)
     status, headers, body = refusal["answer"]
-    assert status == 429 and body["error"]["code"] == "rate_limited" and headers["connection"] == "close"
+    if status == 429:
+        assert body["error"]["code"] == "rate_limited" and headers["connection"] == "close"
+    else:
+        assert status == 200 and refusal["after"] > 1.0, refusal
     assert max(honest) < 0.1, honest  # another address is not held up
     quiet_log(world.server)
     assert_p99(latencies)
