@@ -102,13 +102,20 @@ def c_unsupported(puzzle: Puzzle) -> str | None:
     """Why the C solver cannot take ``puzzle`` (None: it can)."""
     pos = puzzle.position
     board = pos.board
-    rules = puzzle.rules
     if (board.width, board.height) != (16, 16):
         return "not a 16x16 board"
     if len(pos.robots) != 4:
         return "not four robots"
     if puzzle.active is None:
         return "any robot may finish (vortex)"
+    return beyond_plain_rules(puzzle)
+
+
+def beyond_plain_rules(puzzle: Puzzle) -> str | None:
+    """What neither peer knows: diagonals, towers, openings, rule variants, the transparent robot."""
+    pos = puzzle.position
+    board = pos.board
+    rules = puzzle.rules
     if board.diagonals or board.towers or board.openings:
         return "diagonals, towers or openings"
     if rules.no_straight_back or rules.must_ricochet or pos.last_move is not None:
@@ -232,19 +239,14 @@ def dd_unsupported(puzzle: Puzzle) -> str | None:
     leaves out one more kind itself: a robot on the target or one move from it (see the module)."""
     pos = puzzle.position
     board = pos.board
-    rules = puzzle.rules
     if board.width > DD_MAX_SIDE or board.height > DD_MAX_SIDE or board.width * board.height > DD_MAX_CELLS:
         return "a board larger than DriftingDroids takes"
     if not 1 <= len(pos.robots) <= DD_MAX_ROBOTS:
         return "more than five robots"
     if puzzle.active is None:
         return "any robot may finish (vortex: DriftingDroids demands a ricochet)"
-    if board.diagonals or board.towers or board.openings:
-        return "diagonals, towers or openings"
-    if rules.no_straight_back or rules.must_ricochet or pos.last_move is not None:
-        return "a rule variant"
-    if any(r.color == "transparent" for r in pos.robots):
-        return "a transparent robot"
+    if (why := beyond_plain_rules(puzzle)) is not None:
+        return why
     masks = walls_with_blocks(puzzle)
     if any(masks[board.index(r.cell)] == 15 for r in pos.robots):
         return "a robot on a cell walled on all four sides (an obstacle to DriftingDroids)"
