@@ -12,9 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gametable import GameTable
 from ricochet.board import Board, Target
 from ricochet.games import bidding
 from ricochet.games.ricochet_robots import (
+    RICOCHET_ROBOTS,
     Bid,
     ConfigError,
     Demonstrate,
@@ -57,45 +59,18 @@ TWO = Board.build(5, 5, targets=[Target((4, 4), "red", "circle"), Target((0, 4),
 
 
 # -- helpers ----------------------------------------------------------------------------
-class Table:
-    """A game under test: the live state and its event log."""
+class Table(GameTable):
+    """A Ricochet Robots game under test (:class:`gametable.GameTable`); its replay check also
+    writes the full public view (solutions of past rounds included) as JSON."""
 
     def __init__(self, config: GameConfig) -> None:
-        self.config = config
-        self.state: GameState = new_game(config)
-        self.log: list = []
-
-    def do(self, action, now: float) -> list:
-        self.state, events = apply(self.state, action, now)
-        self.log += events
-        return events
-
-    def tick(self, now: float) -> list:
-        self.state, events = tick(self.state, now)
-        self.log += events
-        return events
-
-    def refused(self, action, now: float, match: str) -> GameError:
-        """The action is refused with that message and changes nothing."""
-        before = self.state
-        with pytest.raises(GameError, match=match) as info:
-            apply(self.state, action, now)
-        assert self.state is before
-        return info.value
+        super().__init__(RICOCHET_ROBOTS, config)
 
     def types(self, events: list) -> list[str]:
         return [e.type for e in events]
 
-    def seat(self, *names: str, start: bool = True, now: float = 0.0) -> None:
-        for n in names:
-            self.do(Join(n.lower(), n), now)
-        if start:
-            self.do(Start(names[0].lower()), now)
-
     def check_replay(self) -> None:
-        assert fold(self.config, self.log) == self.state
-        text = json.dumps([e.to_dict() for e in self.log])
-        assert fold(self.config, [event_from_dict(d) for d in json.loads(text)]) == self.state
+        super().check_replay()
         json.dumps(self.state.public_view(None))
 
 
