@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import assume, event, given, note
@@ -23,7 +25,7 @@ from ricochet.notation.interchange import dumps_puzzle, read_jsonl
 from ricochet.position import Move, Position, Robot
 from ricochet.puzzle import NEUTRAL_COLORS, Puzzle, check_solution
 from ricochet.rules import GAME, PLAIN, Rules
-from ricochet.solver import api
+from ricochet.solver import api, kernel
 from ricochet.solver.api import hint, solve, solve_many
 from strategies import PROPERTY, boards, positions, rule_sets
 
@@ -82,12 +84,14 @@ def small_puzzles(draw: st.DrawFn, *, max_size: int = 7, max_robots: int = 4) ->
 
 
 def solve_checking_at_once(puzzle: Puzzle, rules: Rules, any_robot: bool | None) -> api.Solution:
-    saved = api.CHECK_AFTER
-    api.CHECK_AFTER = 0
+    """A* with every bound check from the first expansion and every blocker set
+    built at once (so inherited levels reach 2 even in these small searches)."""
+    saved = api.CHECK_AFTER, kernel.SETS_FULL_AFTER
+    api.CHECK_AFTER, kernel.SETS_FULL_AFTER = 0, 0
     try:
         return solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot)
     finally:
-        api.CHECK_AFTER = saved
+        api.CHECK_AFTER, kernel.SETS_FULL_AFTER = saved
 
 
 # -- agreement with the reference search --------------------------------------------
@@ -300,6 +304,54 @@ def test_raised_bound_keeps_the_optimum_and_prunes(monkeypatch: pytest.MonkeyPat
     assert [s.length for s in raised] == [s.length for s in plain]
     assert all(s.length and s.length >= 6 for s in raised)
     assert sum(s.nodes for s in raised) < 0.8 * sum(s.nodes for s in plain)
+
+
+def _in_bitset(words: Any, cell: int) -> bool:
+    return bool((int(words[cell >> 6]) >> (cell & 63)) & 1)
+
+
+def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None:
+    """The children A* queues without a check of their own (kernel.inheritable):
+    a helper moved (by the engine) onto a cell outside the target robot's
+    blocker sets leaves a state whose bound rises at every level below the
+    inherited one, exactly as bound_rises checks it."""
+    import numpy as np
+
+    seen = {1: 0, 2: 0}
+    rng = random.Random(5)
+    for puzzle in random_puzzles(11, 12):
+        t = puzzle.active
+        assert t is not None
+        s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
+        hdist, n, w = s.h[t], s.N, s.W
+        qtab, qrows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 2,
+                                          kernel.MAX_SETS)
+        unions, known = kernel.set_unions(qtab, qrows, n)
+        ptab = np.stack([s.pstart, s.plen, s.pcyc])
+        ws, occ = kernel.bound_workspace(n), np.zeros(n, dtype=np.uint8)
+
+        position = puzzle.position.with_rules(PLAIN)
+        for _ in range(40):  # a random walk of the robots
+            cells = [x + w * y for x, y in (r.cell for r in position.robots)]
+            c0 = cells[t]
+            if 0 < hdist[c0] < kernel.INF:
+                for q, c in enumerate(cells):
+                    occ[c] = q != t
+                inherit = kernel.inheritable(c0, 2, occ, qtab, qrows, known)
+                occ[:] = 0
+                for move in position.legal_moves if inherit else ():
+                    x, y = position.play(move)[0].robots[move.robot].cell
+                    e = x + w * y
+                    if move.robot == t or _in_bitset(unions[0, c0], e):
+                        continue
+                    level = 2 if inherit == 2 and not _in_bitset(unions[1, c0], e) else 1
+                    child = np.array([e if q == move.robot else c for q, c in enumerate(cells)], dtype=np.int64)
+                    for below in range(level):
+                        assert kernel.bound_rises(below, child, s.R, t, s.target, occ, hdist, ptab, s.pcells,
+                                                  qtab, qrows, ws), (puzzle.code(), move, below)
+                    seen[level] += 1
+            position = position.play(rng.choice(list(position.legal_moves)))[0]
+    assert seen[1] > 50 and seen[2] > 50, seen
 
 
 def test_vortex_astar_agrees_with_ida_on_real_boards() -> None:

@@ -303,7 +303,8 @@ class _Search:
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
             bt.wall, bt.openm, bt.obst, bt.diag, self.passable, self.bits, self.sort_helpers(t), self.no_undo,
-            max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER)
+            max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER,
+            kernel.SETS_FULL_AFTER)
         return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int

@@ -50,8 +50,9 @@ TRANSPARENT = 5
 TT_MIN_REMAINING = 0
 # Blocker sets kept per cell and slack (kernel.blocker_sets); beyond, the cell's checks give up.
 MAX_SETS = 64
-# The sets of slack 1 and more cost a millisecond or more to build: only after this
-# many checks past level 0 (until then the solo search runs unfiltered).
+# The sets of slack 1 and more cost a millisecond or more to build: by default (astar's
+# ``sets_full_after``) only after this many checks past level 0 (until then the solo
+# search runs unfiltered).
 SETS_FULL_AFTER = 16384
 
 
@@ -1056,6 +1057,54 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
 
 
 @njit(cache=True)
+def set_unions(qtab, qrows, N):
+    """The cells of the blocker sets (:func:`blocker_sets`): ``unions[s, c]``
+    is a bitset (``(N + 63) // 64`` words) of the cells in any of ``c``'s sets
+    of slack 0 to ``s``; ``known[s, c]`` is 0 where one of those lists is
+    unknown (too long).  A helper's move onto a cell outside them cannot
+    lower the target robot's bound (:func:`inheritable`)."""
+    S = qtab.shape[0]
+    words = (N + 63) // 64
+    unions = np.zeros((max(S, 1), N, words), dtype=np.uint64)
+    known = np.zeros((max(S, 1), N), dtype=np.uint8)
+    for s in range(S):
+        for c in range(N):
+            if s > 0:
+                unions[s, c] = unions[s - 1, c]
+            cnt = qtab[s, 1, c]
+            if cnt < 0 or (s > 0 and known[s - 1, c] == 0):
+                continue
+            known[s, c] = 1
+            first = qtab[s, 0, c]
+            for q in range(first, first + cnt):
+                for i in range(qrows[q, 0]):
+                    x = qrows[q, 1 + i]
+                    unions[s, c, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+    return unions, known
+
+
+@njit(cache=True, inline="always")
+def inheritable(c0, max_level, occ, qtab, qrows, known):
+    """The bound level the children of a state inherit when a helper moves
+    onto a cell outside the target robot's blocker sets (``set_unions`` of
+    slack below that level).  ``occ`` holds the robots other than the target
+    robot (at ``c0``).
+
+    Level 1 when no set of slack 0 has all its blockers standing (D_0 >
+    hdist, as in :func:`bound_rises`); level 2 when also no set of slack 0
+    has at most one free cell and none of slack 1 has all of them (level 1
+    rises).  A helper leaving a cell only frees one, and arriving outside
+    every set fills none, so the child fails the same tests: its bound is
+    as high without a check."""
+    if max_level < 1 or qtab.shape[0] < 1 or known[0, c0] == 0 or sets_within(c0, 0, 0, occ, qtab, qrows):
+        return 0
+    if (max_level < 2 or qtab.shape[0] < 2 or known[1, c0] == 0 or sets_within(c0, 1, 0, occ, qtab, qrows)
+            or sets_within(c0, 0, 1, occ, qtab, qrows)):
+        return 1
+    return 2
+
+
+@njit(cache=True)
 def _grown_rows(a):
     out = np.empty((2 * a.shape[0], a.shape[1]), dtype=a.dtype)
     out[:a.shape[0]] = a
@@ -1141,7 +1190,8 @@ def bound_workspace(N):
 def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
           wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
-          max_cost, max_states, max_moves_per_node, max_level, check_after):
+          max_cost, max_states, max_moves_per_node, max_level, check_after,
+          sets_full_after):
     """A* over full states for target robot ``t``, or for any robot when
     ``t < 0`` (the cosmic vortex; every robot shares ``hdist`` then, the
     bound is the nearest robot's, and must-ricochet is not supported).
@@ -1163,8 +1213,16 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     further.  Bits 60-61 of the record's second word hold the level, bit 62
     "final".  The first ``check_after`` expansions check nothing (h = hdist):
     a short search is over before the checks, and the blocker sets they
-    need, would pay for themselves.  Raising h later keeps it admissible and
+    need, would pay for themselves; the sets of slack 1 and more wait for
+    ``sets_full_after`` checks.  Raising h later keeps it admissible and
     consistent, so A* stays optimal whatever the switch point.
+
+    Most children move a helper onto a cell no blocker set of the target
+    robot contains: they are queued with the level the parent's sets tests
+    give them (:func:`inheritable`), without a check of their own.  Every
+    level is a proven lower bound of its state; a state reached again more
+    cheaply is queued again, so A* stays optimal with these path-dependent
+    (admissible) bounds.
 
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
@@ -1203,6 +1261,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     # short puzzles never do); until then the level-0 check searches unfiltered.
     qtab = np.zeros((0, 2, 1), dtype=np.int32)
     qrows = np.zeros((1, 1), dtype=np.int32)
+    unions = np.zeros((1, 1, 1), dtype=np.uint64)
+    known = np.zeros((1, 1), dtype=np.uint8)
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
     checks = 0
     # The bound's functions are inlined: one array for the three ray tables
@@ -1260,7 +1320,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 F += 1
                 continue
             if sets_stage < 2 and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0 and (
-                    sets_stage == 0 or checks > SETS_FULL_AFTER):
+                    sets_stage == 0 or checks > sets_full_after):
                 need_sets = True
                 break
             nxt = items[2 * n_it + 1]
@@ -1336,6 +1396,12 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                                             W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
                                             ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
                                             mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            # What a helper's move onto a cell outside the blocker sets leaves of the bound.
+            inherit = 0
+            ct = pos[t]
+            if not any_robot and sets_stage >= 1 and expanded > check_after and hdist[ct] > 0:
+                occ[ct] = 0
+                inherit = inheritable(ct, max_level, occ, qtab, qrows, known)
             for q in range(R):
                 occ[pos[q]] = 0
             # First pass: every child's rule state and key, prefetching its map bucket.
@@ -1386,10 +1452,16 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     h2 = 1
                 f2 = g2 + h2
                 child_level = np.uint64(0)
+                if inherit > 0 and r != t:
+                    word = e >> 6
+                    bit = np.uint64(1) << np.uint64(e & 63)
+                    if unions[0, ct, word] & bit == np.uint64(0):
+                        child_level = np.uint64(2 if inherit == 2 and unions[1, ct, word] & bit == np.uint64(0) else 1)
+                        f2 += np.int64(child_level)
                 if f2 < F:
                     # Only below a raised parent: the bound is consistent, so the
                     # child's is at least the parent's f (pathmax).
-                    child_level = np.uint64(F - f2)
+                    child_level += np.uint64(F - f2)
                     f2 = F
                 if f2 > max_cost:
                     continue
@@ -1422,9 +1494,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 head[f2] = nitems
                 nitems += 1
         if need_sets:
-            sets_stage = 2 if checks > SETS_FULL_AFTER else 1
+            sets_stage = 2 if checks > sets_full_after else 1
             qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level,
                                        max_level if sets_stage == 2 else 1, MAX_SETS)
+            unions, known = set_unions(qtab, qrows, N)
             continue
         if not grow:
             break
