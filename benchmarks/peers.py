@@ -183,9 +183,15 @@ class PeerRun:
 
 
 class CSolver:
-    """The C solver's shared library (``_ricochet`` from its ``build_ricochet``)."""
+    """The C solver's shared library (``_ricochet`` from its ``build_ricochet``).
+
+    It is ``interleaved``: ``ricochet bench`` hands it each puzzle right after our own
+    ``solve`` of it (:meth:`run_one`, then :meth:`collect`), so a slow spell of a shared
+    machine hits both sides of the ratio alike (back to back, its time on the random set
+    moved by ±15 % from run to run)."""
 
     name = "C (fogleman/Ricochet)"
+    interleaved = True
 
     def __init__(self, path: str | Path) -> None:
         self.lib = ctypes.CDLL(str(Path(path).resolve()))
@@ -200,21 +206,24 @@ class CSolver:
         n = self.lib.search(ctypes.byref(game), path, None)
         return int(n), time.perf_counter() - t0
 
-    def run(self, puzzles: Sequence[Puzzle]) -> PeerRun:
-        lengths: list[int | None] = []
-        seconds: list[float] = []
+    def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
+        """(optimal length, seconds) of one puzzle, or (None, 0, why it is left out)."""
+        why = c_unsupported(puzzle)
+        if why is not None:
+            return None, 0.0, why
+        n, dt = self.solve(puzzle)
+        return n, dt, None
+
+    def collect(self, results: Sequence[tuple[int | None, float, str | None]]) -> PeerRun:
+        """The set's :class:`PeerRun` from :meth:`run_one`'s results, in puzzle order."""
         skipped: dict[str, int] = {}
-        for p in puzzles:
-            why = c_unsupported(p)
+        for _, _, why in results:
             if why is not None:
                 skipped[why] = skipped.get(why, 0) + 1
-                lengths.append(None)
-                seconds.append(0.0)
-                continue
-            n, dt = self.solve(p)
-            lengths.append(n)
-            seconds.append(dt)
-        return PeerRun(self.name, lengths, seconds, skipped)
+        return PeerRun(self.name, [n for n, _, _ in results], [dt for _, dt, _ in results], skipped)
+
+    def run(self, puzzles: Sequence[Puzzle]) -> PeerRun:
+        return self.collect([self.run_one(p) for p in puzzles])
 
 
 # -- DriftingDroids (Java) ----------------------------------------------------------------------

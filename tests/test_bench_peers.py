@@ -214,3 +214,49 @@ def test_bench_with_driftingdroids() -> None:
     line = next(ln for ln in text.splitlines() if "DriftingDroids (smack42)" in ln and "random" in ln)
     assert line.rstrip().endswith("all equal"), text
     assert "left out (random, DriftingDroids (smack42))" in text
+
+
+# -- the C solver, puzzle by puzzle beside ours ----------------------------------------------------------------
+def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``interleaved`` peer (the C solver) takes each puzzle right after our own solve of
+    it, so that a slow spell of the machine hits both sides of the ratio."""
+    import ricochet.solver as solver_package
+    from ricochet.generate import random_puzzles
+    from ricochet.solve_cli import _bench_set, format_peers
+
+    calls: list[tuple[str, str]] = []
+    real = solver_package.solve
+
+    def ours(puzzle: Puzzle, **kw: Any) -> Any:
+        calls.append(("ours", puzzle.id))
+        return real(puzzle, **kw)
+
+    class PerPuzzle:
+        name = "per-puzzle peer"
+        interleaved = True
+
+        def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
+            calls.append(("peer", puzzle.id))
+            return real(puzzle).length, 0.25, None
+
+        def collect(self, results: list[tuple[int | None, float, str | None]]) -> Any:
+            return peers.CSolver.collect(self, results)
+
+    monkeypatch.setattr(solver_package, "solve", ours)
+    puzzles = [p for p in random_puzzles(3, 8) if p.active is not None][:4]
+    row = _bench_set("four", puzzles, 1, None, True, [PerPuzzle()])
+    assert calls == [c for p in puzzles for c in (("ours", p.id), ("peer", p.id))]
+    assert row.ok and row.interleaved == ["per-puzzle peer"]
+    name, taken, theirs, _ours, differ = row.peers[0]
+    assert (name, taken, theirs, differ) == ("per-puzzle peer", 4, 1.0, 0)
+    assert "interleaved: per-puzzle peer took each puzzle right after ours" in format_peers([row], [])
+
+
+def test_c_solver_run_one_and_collect_without_the_library() -> None:
+    from ricochet.generate import random_puzzles
+
+    c = object.__new__(peers.CSolver)  # no library needed for what it leaves out
+    vortex = next(p for p in random_puzzles(2026, 200) if p.active is None)
+    assert c.run_one(vortex) == (None, 0.0, peers.c_unsupported(vortex))
+    run = c.collect([(5, 0.5, None), (None, 0.0, "why"), (7, 0.25, None)])
+    assert (run.lengths, run.total, run.count, run.skipped) == ([5, None, 7], 0.75, 2, {"why": 1})

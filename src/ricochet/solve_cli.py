@@ -481,6 +481,8 @@ class BenchRow:
     """(peer, puzzles it took, its seconds, ours in one process on those, answers that differ)."""
     peer_skipped: list[tuple[str, dict[str, int]]] = field(default_factory=list)
     """(peer, {why: how many puzzles it left out})."""
+    interleaved: list[str] = field(default_factory=list)
+    """The peers that took each puzzle right after ours (the others ran their batch after)."""
 
 
 def peak_mib() -> float:
@@ -511,11 +513,19 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
 
     ones = []
     wall1 = None
+    # A peer that solves one puzzle at a time here (the C solver) takes each puzzle right after
+    # our own solve of it: a slow spell of the machine then hits both sides of the ratio.
+    interleaved = [peer for peer in peers if getattr(peer, "interleaved", False)]
+    results: dict[str, list[Any]] = {peer.name: [] for peer in interleaved}
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
-        t0 = time.perf_counter()
-        ones = [solve(p, time_limit=time_limit) for p in puzzles]
-        wall1 = time.perf_counter() - t0
+        wall1 = 0.0
+        for p in puzzles:
+            t0 = time.perf_counter()
+            ones.append(solve(p, time_limit=time_limit))
+            wall1 += time.perf_counter() - t0
+            for peer in interleaved:
+                results[peer.name].append(peer.run_one(p))
     sols = ones
     wall = wall1 or 0.0
     if jobs > 1 or not ones:
@@ -545,8 +555,9 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                    wall / len(sols) if sols else 0.0, max(secs, default=0.0),
                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols,
                    jobs, wall1 if single else None)
+    row.interleaved = [peer.name for peer in interleaved]
     for peer in peers:
-        run = peer.run(puzzles)
+        run = peer.collect(results[peer.name]) if peer in interleaved else peer.run(puzzles)
         taken = [i for i, n in enumerate(run.lengths) if n is not None]
         ours = sum(ones[i].seconds for i in taken)
         differ = sum(1 for i in taken if run.lengths[i] != ones[i].length)
@@ -593,7 +604,8 @@ def format_table(rows: Sequence[BenchRow]) -> str:
 
 def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
     """Same-run comparison per core: each peer on one thread against our one process, on the
-    puzzles the peer can take (ours timed by ``Solution.seconds``, end to end inside ``solve``)."""
+    puzzles the peer can take (ours timed by ``Solution.seconds``, end to end inside ``solve``).
+    The C solver takes each puzzle right after ours; DriftingDroids its batch after our loop."""
     lines = ["same run, per core (peer: one thread; ours: one process, the same puzzles):",
              "  set      peer                      puzzles   peer        ours        ours/peer  answers"]
     any_row = False
@@ -607,6 +619,10 @@ def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
         for name, skipped in r.peer_skipped:
             why = "; ".join(f"{k} {w}" for w, k in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
             lines.append(f"  left out ({r.name}, {name}): {why}")
+    timed_along = sorted({name for r in rows for name in r.interleaved})
+    if timed_along and any_row:
+        lines.append(f"  interleaved: {', '.join(timed_along)} took each puzzle right after ours "
+                     "(a slow spell of the machine hits both); any other peer ran its batch after ours")
     lines += [f"  {w}" for w in wanted]
     if not any_row and not wanted:
         return ""
