@@ -81,6 +81,7 @@ import subprocess
 import tempfile
 import time
 import zipfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,11 +217,8 @@ class CSolver:
 
     def collect(self, results: Sequence[tuple[int | None, float, str | None]]) -> PeerRun:
         """The set's :class:`PeerRun` from :meth:`run_one`'s results, in puzzle order."""
-        skipped: dict[str, int] = {}
-        for _, _, why in results:
-            if why is not None:
-                skipped[why] = skipped.get(why, 0) + 1
-        return PeerRun(self.name, [n for n, _, _ in results], [dt for _, dt, _ in results], skipped)
+        skipped = Counter(why for _, _, why in results if why is not None)
+        return PeerRun(self.name, [n for n, _, _ in results], [dt for _, dt, _ in results], dict(skipped))
 
     def run(self, puzzles: Sequence[Puzzle]) -> PeerRun:
         return self.collect([self.run_one(p) for p in puzzles])
@@ -382,11 +380,11 @@ class DriftingDroids:
         lengths: list[int | None] = [None] * len(puzzles)
         seconds = [0.0] * len(puzzles)
         paths: list[list[Move] | None] = [None] * len(puzzles)
-        skipped: dict[str, int] = {}
+        skipped: Counter[str] = Counter()
         for i, p in enumerate(puzzles):
             why = dd_unsupported(p)
             if why is not None:
-                skipped[why] = skipped.get(why, 0) + 1
+                skipped[why] += 1
             else:
                 lines.append(to_dd_line(p, f"p{i}"))
         for a in self.answers(lines):
@@ -398,8 +396,8 @@ class DriftingDroids:
                 seconds[i] = (a.nanos or 0) / 1e9
                 paths[i] = a.path
             elif a.status == "skip":
-                skipped[a.reason] = skipped.get(a.reason, 0) + 1
+                skipped[a.reason] += 1
             else:  # counted as left out, with the reason, so that the bench shows it and goes on
                 why = "no solution found by DriftingDroids" if a.status == "unsolved" else f"error: {a.reason}"
-                skipped[why] = skipped.get(why, 0) + 1
-        return PeerRun(self.name, lengths, seconds, skipped, paths)
+                skipped[why] += 1
+        return PeerRun(self.name, lengths, seconds, dict(skipped), paths)

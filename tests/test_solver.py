@@ -323,25 +323,24 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        hdist, n, w = s.h[t], s.N, s.W
+        hdist, n, board = s.h[t], s.N, puzzle.position.board
         qtab, qrows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 2,
                                           kernel.MAX_SETS)
-        unions, known = kernel.set_unions(qtab, qrows, n)
+        unions = kernel.set_unions(qtab, qrows, n)
         ptab = np.stack([s.pstart, s.plen, s.pcyc])
         ws, occ = kernel.bound_workspace(n), np.zeros(n, dtype=np.uint8)
 
         position = puzzle.position.with_rules(PLAIN)
         for _ in range(40):  # a random walk of the robots
-            cells = [x + w * y for x, y in (r.cell for r in position.robots)]
+            cells = [board.index(r.cell) for r in position.robots]
             c0 = cells[t]
             if 0 < hdist[c0] < kernel.INF:
                 for q, c in enumerate(cells):
                     occ[c] = q != t
-                inherit = kernel.inheritable(c0, 2, occ, qtab, qrows, known)
+                inherit = kernel.inheritable(c0, 2, occ, qtab, qrows)
                 occ[:] = 0
                 for move in position.legal_moves if inherit else ():
-                    x, y = position.play(move)[0].robots[move.robot].cell
-                    e = x + w * y
+                    e = board.index(position.play(move)[0].robots[move.robot].cell)
                     if move.robot == t or _in_bitset(unions[0, c0], e):
                         continue
                     level = 2 if inherit == 2 and not _in_bitset(unions[1, c0], e) else 1

@@ -605,7 +605,8 @@ def format_table(rows: Sequence[BenchRow]) -> str:
 def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
     """Same-run comparison per core: each peer on one thread against our one process, on the
     puzzles the peer can take (ours timed by ``Solution.seconds``, end to end inside ``solve``).
-    The C solver takes each puzzle right after ours; DriftingDroids its batch after our loop."""
+    An ``interleaved`` peer took each puzzle right after ours (``BenchRow.interleaved``); any
+    other ran its batch after our loop."""
     lines = ["same run, per core (peer: one thread; ours: one process, the same puzzles):",
              "  set      peer                      puzzles   peer        ours        ours/peer  answers"]
     any_row = False

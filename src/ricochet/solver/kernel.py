@@ -1060,31 +1060,26 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
 def set_unions(qtab, qrows, N):
     """The cells of the blocker sets (:func:`blocker_sets`): ``unions[s, c]``
     is a bitset (``(N + 63) // 64`` words) of the cells in any of ``c``'s sets
-    of slack 0 to ``s``; ``known[s, c]`` is 0 where one of those lists is
-    unknown (too long).  A helper's move onto a cell outside them cannot
-    lower the target robot's bound (:func:`inheritable`)."""
+    of slack 0 to ``s`` (an unknown list adds none: :func:`inheritable` then
+    gives no level that would read it).  A helper's move onto a cell outside
+    them cannot lower the target robot's bound."""
     S = qtab.shape[0]
     words = (N + 63) // 64
     unions = np.zeros((max(S, 1), N, words), dtype=np.uint64)
-    known = np.zeros((max(S, 1), N), dtype=np.uint8)
     for s in range(S):
         for c in range(N):
             if s > 0:
                 unions[s, c] = unions[s - 1, c]
-            cnt = qtab[s, 1, c]
-            if cnt < 0 or (s > 0 and known[s - 1, c] == 0):
-                continue
-            known[s, c] = 1
             first = qtab[s, 0, c]
-            for q in range(first, first + cnt):
+            for q in range(first, first + max(qtab[s, 1, c], 0)):  # -1: unknown, adds none
                 for i in range(qrows[q, 0]):
                     x = qrows[q, 1 + i]
                     unions[s, c, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
-    return unions, known
+    return unions
 
 
 @njit(cache=True, inline="always")
-def inheritable(c0, max_level, occ, qtab, qrows, known):
+def inheritable(c0, max_level, occ, qtab, qrows):
     """The bound level the children of a state inherit when a helper moves
     onto a cell outside the target robot's blocker sets (``set_unions`` of
     slack below that level).  ``occ`` holds the robots other than the target
@@ -1095,11 +1090,11 @@ def inheritable(c0, max_level, occ, qtab, qrows, known):
     has at most one free cell and none of slack 1 has all of them (level 1
     rises).  A helper leaving a cell only frees one, and arriving outside
     every set fills none, so the child fails the same tests: its bound is
-    as high without a check."""
-    if max_level < 1 or qtab.shape[0] < 1 or known[0, c0] == 0 or sets_within(c0, 0, 0, occ, qtab, qrows):
+    as high without a check.  A list not built or unknown (too long) passes
+    :func:`sets_within`, so it gives no level."""
+    if max_level < 1 or sets_within(c0, 0, 0, occ, qtab, qrows):
         return 0
-    if (max_level < 2 or qtab.shape[0] < 2 or known[1, c0] == 0 or sets_within(c0, 1, 0, occ, qtab, qrows)
-            or sets_within(c0, 0, 1, occ, qtab, qrows)):
+    if max_level < 2 or sets_within(c0, 1, 0, occ, qtab, qrows) or sets_within(c0, 0, 1, occ, qtab, qrows):
         return 1
     return 2
 
@@ -1262,7 +1257,6 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     qtab = np.zeros((0, 2, 1), dtype=np.int32)
     qrows = np.zeros((1, 1), dtype=np.int32)
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
-    known = np.zeros((1, 1), dtype=np.uint8)
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
     checks = 0
     # The bound's functions are inlined: one array for the three ray tables
@@ -1401,7 +1395,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             ct = pos[t]
             if not any_robot and sets_stage >= 1 and expanded > check_after and hdist[ct] > 0:
                 occ[ct] = 0
-                inherit = inheritable(ct, max_level, occ, qtab, qrows, known)
+                inherit = inheritable(ct, max_level, occ, qtab, qrows)
             for q in range(R):
                 occ[pos[q]] = 0
             # First pass: every child's rule state and key, prefetching its map bucket.
@@ -1497,7 +1491,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             sets_stage = 2 if checks > sets_full_after else 1
             qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level,
                                        max_level if sets_stage == 2 else 1, MAX_SETS)
-            unions, known = set_unions(qtab, qrows, N)
+            unions = set_unions(qtab, qrows, N)
             continue
         if not grow:
             break
