@@ -56,6 +56,15 @@ MAX_SETS = 64
 SETS_FULL_AFTER = 16384
 
 
+# The bound's helpers (and the blocker sets' set operations) allocate nothing, so they
+# are compiled without numba's runtime: an array argument then costs no reference
+# counting, which is otherwise an atomic increment and decrement per array per call
+# (and per inlined call in a loop) — a fifth of a mid-length search's time, measured.
+# Numba refuses to compile an allocation in them; a view is safe (its parent, the
+# caller's, outlives the call).
+leaf = njit(cache=True, _nrt=False)
+
+
 @njit(cache=True, inline="always")
 def _step(cell, d, W, H, wall, openm):
     """Cell entered leaving ``cell`` heading ``d`` (ignoring obstacles), or -1
@@ -856,7 +865,7 @@ def _rebuild(i, r, d, e, rec, bits, R):
     return out_r, out_d, out_e
 
 
-@njit(cache=True)
+@leaf
 def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp, qtab, qrows):
     """Whether robot ``t`` alone, from ``c0`` among the others standing still
     (``occ``, with ``c0`` already cleared), stops on ``target`` within
@@ -908,50 +917,59 @@ def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp, qtab,
     return False
 
 
-@njit(cache=True)
-def _add_cell(row, x, out, max_size):
-    """``out`` = the ascending set ``row`` (size in column 0) plus cell ``x``
-    (-1: nothing to add); False when it would exceed ``max_size``."""
-    n = row[0]
+@leaf
+def _add_cell(rows, q, x, out, k_out, max_size):
+    """Row ``k_out`` of ``out`` = the ascending set in row ``q`` of ``rows``
+    (size in column 0) plus cell ``x`` (-1: nothing to add); False when it
+    would exceed ``max_size``."""
+    n = rows[q, 0]
     k = 0
     placed = x < 0
     for i in range(n):
-        v = row[1 + i]
+        v = rows[q, 1 + i]
         if not placed and x <= v:
             placed = True
             if x < v:
                 if k >= max_size:
                     return False
-                out[1 + k] = x
+                out[k_out, 1 + k] = x
                 k += 1
         if k >= max_size:
             return False
-        out[1 + k] = v
+        out[k_out, 1 + k] = v
         k += 1
     if not placed:
         if k >= max_size:
             return False
-        out[1 + k] = x
+        out[k_out, 1 + k] = x
         k += 1
-    out[0] = k
+    out[k_out, 0] = k
     return True
 
 
-@njit(cache=True)
-def _subset(a, b):
-    """Whether the ascending set ``a`` is contained in ``b`` (sizes in column 0)."""
-    na = a[0]
-    nb = b[0]
+@leaf
+def _copy_row(a, i, b, j):
+    """Row ``j`` of ``b`` = row ``i`` of ``a`` (same width)."""
+    for x in range(a.shape[1]):
+        b[j, x] = a[i, x]
+
+
+@leaf
+def _subset(a, i, b, j):
+    """Whether the ascending set in row ``i`` of ``a`` is contained in the one
+    in row ``j`` of ``b`` (sizes in column 0)."""
+    na = a[i, 0]
+    nb = b[j, 0]
     if na > nb:
         return False
-    j = 0
-    for i in range(na):
-        v = a[1 + i]
-        while j < nb and b[1 + j] < v:
-            j += 1
-        if j >= nb or b[1 + j] != v:
+    m = 0
+    for k in range(na):
+        v = a[i, 1 + k]
+        while m < nb and b[j, 1 + m] < v:
+            m += 1
+        if m >= nb or b[j, 1 + m] != v:
             return False
-        j += 1
+        m += 1
     return True
 
 
@@ -999,7 +1017,7 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
                         for q in range(first, first + cnt):
                             if nc >= cand.shape[0]:
                                 cand = _grown_rows(cand)
-                            cand[nc, :] = rows[q, :]
+                            _copy_row(rows, q, cand, nc)
                             nc += 1
                 for d in range(4):
                     if unknown:
@@ -1024,32 +1042,34 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
                         for q in range(first, first + cnt):
                             if nc >= cand.shape[0]:
                                 cand = _grown_rows(cand)
-                            if _add_cell(rows[q], need, cand[nc], size_cap):
+                            if _add_cell(rows, q, need, cand, nc, size_cap):
                                 nc += 1
             table[s, 0, c] = m
             if unknown:
                 table[s, 1, c] = -1
                 continue
             # Keep the minimal sets: smallest first, each unless a kept one is inside it.
-            sizes = np.empty(nc, dtype=np.int64)
-            for i in range(nc):
-                sizes[i] = cand[i, 0]
             kept = 0
-            for i in np.argsort(sizes, kind="mergesort"):
-                covered = False
-                for q in range(m, m + kept):
-                    if _subset(rows[q], cand[i]):
-                        covered = True
+            for size in range(width + 1):
+                for i in range(nc):
+                    if cand[i, 0] != size:
+                        continue
+                    covered = False
+                    for q in range(m, m + kept):
+                        if _subset(rows, q, cand, i):
+                            covered = True
+                            break
+                    if covered:
+                        continue
+                    if kept >= max_sets:
+                        unknown = True
                         break
-                if covered:
-                    continue
-                if kept >= max_sets:
-                    unknown = True
+                    if m + kept >= rows.shape[0]:
+                        rows = _grown_rows(rows)
+                    _copy_row(cand, i, rows, m + kept)
+                    kept += 1
+                if unknown:
                     break
-                if m + kept >= rows.shape[0]:
-                    rows = _grown_rows(rows)
-                rows[m + kept, :] = cand[i, :]
-                kept += 1
             table[s, 1, c] = -1 if unknown else kept
             if not unknown:
                 m += kept
@@ -1078,7 +1098,7 @@ def set_unions(qtab, qrows, N):
     return unions
 
 
-@njit(cache=True, inline="always")
+@leaf
 def inheritable(c0, max_level, occ, qtab, qrows):
     """The bound level the children of a state inherit when a helper moves
     onto a cell outside the target robot's blocker sets (``set_unions`` of
@@ -1130,7 +1150,7 @@ def sets_within(c0, k, s, occ, qtab, qrows):
     return False
 
 
-@njit(cache=True)
+@leaf
 def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
     """Whether the bound h = min over k of (k + D_k), capped at
     hdist + max_level, exceeds hdist + level: D_0 is the target robot's
@@ -1174,8 +1194,7 @@ def _h_any(pos, R, hdist):
 
 @njit(cache=True)
 def bound_workspace(N):
-    """Scratch rows of :func:`bound_rises`, one array (every array an inlined
-    function receives costs reference counting): 0 seen stamp, 1 slack seen,
+    """Scratch rows of :func:`bound_rises`, one array: 0 seen stamp, 1 slack seen,
     2-4 the depth-first stack of :func:`solo_within` (cell, direction,
     slack), 7 the stamp counter in column 0."""
     return np.zeros((8, N + 2), dtype=np.int64)
@@ -1259,8 +1278,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
     checks = 0
-    # The bound's functions are inlined: one array for the three ray tables
-    # (each array argument of an inlined call costs reference counting).
+    # One array for the three ray tables, as the bound's functions read them.
     ptab = np.empty((3, R, N * 4), dtype=np.int32)
     ptab[0] = pstart
     ptab[1] = plen
