@@ -973,6 +973,77 @@ def _subset(a, i, b, j):
     return True
 
 
+@leaf
+def _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap):
+    """The blocker sets of robot ``t``'s relaxed routes from ``c`` of slack
+    ``s`` (:func:`blocker_sets`), not yet minimal, into the rows of ``cand``:
+    those of slack s - 1, and per move c → e each set of e (at the slack
+    left) plus the cell the move stops against.  Their count; -1 when a list
+    they extend is unknown, -2 when ``cand`` has too few rows."""
+    if c == target:
+        cand[0, 0] = 0
+        return 1
+    nc = 0
+    if s > 0:
+        first = table[s - 1, 0, c]
+        cnt = table[s - 1, 1, c]
+        if cnt < 0:
+            return -1
+        for q in range(first, first + cnt):
+            if nc >= cand.shape[0]:
+                return -2
+            _copy_row(rows, q, cand, nc)
+            nc += 1
+    for d in range(4):
+        idx = c * 4 + d
+        o = pstart[t, idx]
+        L = plen[t, idx]
+        for j in range(L):
+            e = pcells[o + j]
+            if e == c or hdist[e] >= INF:
+                continue
+            used = hdist[e] - hdist[c] + 1
+            if used > s:
+                continue
+            s2 = s - used
+            need = -1 if j == L - 1 else pcells[o + j + 1]
+            first = table[s2, 0, e]
+            cnt = table[s2, 1, e]
+            if cnt < 0:
+                return -1
+            for q in range(first, first + cnt):
+                if nc >= cand.shape[0]:
+                    return -2
+                if _add_cell(rows, q, need, cand, nc, size_cap):
+                    nc += 1
+    return nc
+
+
+@leaf
+def _keep_minimal(cand, nc, rows, m, width, max_sets):
+    """Copy the minimal sets among the first ``nc`` rows of ``cand`` into
+    ``rows`` from row ``m`` on (room for ``min(nc, max_sets)`` needed):
+    smallest first, each unless a kept one is inside it.  Their count, or -1
+    when there are more than ``max_sets``."""
+    kept = 0
+    for size in range(width + 1):
+        for i in range(nc):
+            if cand[i, 0] != size:
+                continue
+            covered = False
+            for q in range(m, m + kept):
+                if _subset(rows, q, cand, i):
+                    covered = True
+                    break
+            if covered:
+                continue
+            if kept >= max_sets:
+                return -1
+            _copy_row(cand, i, rows, m + kept)
+            kept += 1
+    return kept
+
+
 @njit(cache=True)
 def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks, max_sets):
     """The blocker sets of robot ``t``'s relaxed routes to the target, for the
@@ -995,83 +1066,37 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
     rows = np.empty((1024, width + 1), dtype=np.int32)
     m = 0
     cand = np.empty((256, width + 1), dtype=np.int32)
-    order = np.argsort(hdist, kind="mergesort")
+    # The cells by increasing hdist (a counting sort: the distances are small).
+    start = np.zeros(INF + 2, dtype=np.int64)
+    for c in range(N):
+        start[hdist[c] + 1] += 1
+    for v in range(INF + 1):
+        start[v + 1] += start[v]
+    order = np.empty(N, dtype=np.int64)
+    for c in range(N):
+        order[start[hdist[c]]] = c
+        start[hdist[c]] += 1
+    # The work is in leaf functions; out here only the arrays grow (an array
+    # variable reassigned in a loop costs reference counting on every pass).
     for s in range(S):
         size_cap = R - 1 + max(0, max_level - 1 - s)
         for oi in range(N):
             c = order[oi]
             if hdist[c] >= INF:
                 break
-            nc = 0
-            unknown = False
-            if c == target:
-                cand[0, 0] = 0
-                nc = 1
-            else:
-                if s > 0:
-                    first = table[s - 1, 0, c]
-                    cnt = table[s - 1, 1, c]
-                    if cnt < 0:
-                        unknown = True
-                    else:
-                        for q in range(first, first + cnt):
-                            if nc >= cand.shape[0]:
-                                cand = _grown_rows(cand)
-                            _copy_row(rows, q, cand, nc)
-                            nc += 1
-                for d in range(4):
-                    if unknown:
-                        break
-                    idx = c * 4 + d
-                    o = pstart[t, idx]
-                    L = plen[t, idx]
-                    for j in range(L):
-                        e = pcells[o + j]
-                        if e == c or hdist[e] >= INF:
-                            continue
-                        used = hdist[e] - hdist[c] + 1
-                        if used > s:
-                            continue
-                        s2 = s - used
-                        need = -1 if j == L - 1 else pcells[o + j + 1]
-                        first = table[s2, 0, e]
-                        cnt = table[s2, 1, e]
-                        if cnt < 0:
-                            unknown = True
-                            break
-                        for q in range(first, first + cnt):
-                            if nc >= cand.shape[0]:
-                                cand = _grown_rows(cand)
-                            if _add_cell(rows, q, need, cand, nc, size_cap):
-                                nc += 1
+            nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
+            while nc == -2:
+                cand = _grown_rows(cand)
+                nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
             table[s, 0, c] = m
-            if unknown:
+            if nc < 0:
                 table[s, 1, c] = -1
                 continue
-            # Keep the minimal sets: smallest first, each unless a kept one is inside it.
-            kept = 0
-            for size in range(width + 1):
-                for i in range(nc):
-                    if cand[i, 0] != size:
-                        continue
-                    covered = False
-                    for q in range(m, m + kept):
-                        if _subset(rows, q, cand, i):
-                            covered = True
-                            break
-                    if covered:
-                        continue
-                    if kept >= max_sets:
-                        unknown = True
-                        break
-                    if m + kept >= rows.shape[0]:
-                        rows = _grown_rows(rows)
-                    _copy_row(cand, i, rows, m + kept)
-                    kept += 1
-                if unknown:
-                    break
-            table[s, 1, c] = -1 if unknown else kept
-            if not unknown:
+            while rows.shape[0] < m + min(nc, max_sets):
+                rows = _grown_rows(rows)
+            kept = _keep_minimal(cand, nc, rows, m, width, max_sets)
+            table[s, 1, c] = kept
+            if kept > 0:
                 m += kept
     return table, rows[:max(m, 1)].copy()
 
