@@ -327,7 +327,6 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
         qtab, qrows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 2,
                                           kernel.MAX_SETS)
         unions = kernel.set_unions(qtab, qrows, n)
-        ptab = np.stack([s.pstart, s.plen, s.pcyc])
         ws, occ = kernel.bound_workspace(n), np.zeros(n, dtype=np.uint8)
 
         position = puzzle.position.with_rules(PLAIN)
@@ -346,8 +345,8 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
                     level = 2 if inherit == 2 and not _in_bitset(unions[1, c0], e) else 1
                     child = np.array([e if q == move.robot else c for q, c in enumerate(cells)], dtype=np.int64)
                     for below in range(level):
-                        assert kernel.bound_rises(below, child, s.R, t, s.target, occ, hdist, ptab, s.pcells,
-                                                  qtab, qrows, ws), (puzzle.code(), move, below)
+                        assert kernel.bound_rises(below, child, s.R, t, s.target, occ, hdist, s.pstart, s.plen,
+                                                  s.pcyc, s.pcells, qtab, qrows, ws), (puzzle.code(), move, below)
                     seen[level] += 1
             position = position.play(rng.choice(list(position.legal_moves)))[0]
     assert seen[1] > 50 and seen[2] > 50, seen

@@ -866,7 +866,7 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @leaf
-def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp, qtab, qrows):
+def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, ws, stamp, qtab, qrows):
     """Whether robot ``t`` alone, from ``c0`` among the others standing still
     (``occ``, with ``c0`` already cleared), stops on ``target`` within
     ``hdist[c0] + slack`` moves.  Each move may lower the relaxed distance by
@@ -888,16 +888,16 @@ def solo_within(c0, t, target, occ, hdist, slack, ptab, pcells, ws, stamp, qtab,
             continue
         ws[3, top] = d + 1
         idx = c * 4 + d
-        o = ptab[0, t, idx]
+        o = pstart[t, idx]
         end = c
         broke = False
-        for j in range(ptab[1, t, idx]):
+        for j in range(plen[t, idx]):
             x = pcells[o + j]
             if occ[x]:
                 broke = True
                 break
             end = x
-        if end == c or (not broke and ptab[2, t, idx]):
+        if end == c or (not broke and pcyc[t, idx]):
             continue
         left = ws[4, top] - (hdist[end] - hdist[c] + 1)
         if left < 0:
@@ -1176,7 +1176,7 @@ def sets_within(c0, k, s, occ, qtab, qrows):
 
 
 @leaf
-def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
+def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, qtab, qrows, ws):
     """Whether the bound h = min over k of (k + D_k), capped at
     hdist + max_level, exceeds hdist + level: D_0 is the target robot's
     distance while the others stand still, D_k (k ≥ 1) a lower bound on its
@@ -1201,7 +1201,7 @@ def bound_rises(level, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows,
     # blockers all stand already: without one, no need to search for it.
     if rises and sets_within(c0, 0, level, occ, qtab, qrows):
         ws[7, 0] += 1
-        rises = not solo_within(c0, t, target, occ, hdist, level, ptab, pcells, ws, ws[7, 0], qtab, qrows)
+        rises = not solo_within(c0, t, target, occ, hdist, level, pstart, plen, pcyc, pcells, ws, ws[7, 0], qtab, qrows)
     for q in range(R):
         occ[pos[q]] = 0
     return rises
@@ -1303,11 +1303,6 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
     checks = 0
-    # One array for the three ray tables, as the bound's functions read them.
-    ptab = np.empty((3, R, N * 4), dtype=np.int32)
-    ptab[0] = pstart
-    ptab[1] = plen
-    ptab[2] = pcyc
     FINAL = np.uint64(1) << np.uint64(62)
 
     pos = np.empty(R, dtype=np.int64)
@@ -1392,7 +1387,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 while True:
                     if level + up > 0:
                         checks += 1
-                    if not bound_rises(level + up, pos, R, t, target, occ, hdist, ptab, pcells, qtab, qrows, ws):
+                    if not bound_rises(level + up, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells,
+                                       qtab, qrows, ws):
                         final = True
                         break
                     up += 1

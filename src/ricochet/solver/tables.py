@@ -165,15 +165,20 @@ def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
             continue  # no path enters it
         k = dist[x] + 1
         for d in range(4):
+            back = 1 << ((d + 2) % 4)
             c = x
             while True:
                 prev = c - step[d]
-                if (wall[c] & (1 << ((d + 2) % 4))) != 0:
+                if (wall[c] & back) != 0:
                     break  # a wall (or the border) between prev and c
                 if dist[prev] == kernel.INF:
                     dist[prev] = k
                     queue[tail] = prev
                     tail += 1
+                elif dist[prev] < k:
+                    # prev is expanded (or will be, in x's layer): its own walk
+                    # along this line gives the cells behind it k or less.
+                    break
                 if obst[prev]:
                     break
                 c = prev
