@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -163,6 +164,20 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert "states/s" in out and "peak MiB" in out
     assert "12/12 optimal" in out and "100/100 valid" in out
     assert "C solver" in out and "DriftingDroids" in out
+    assert "modelled from the one-process times" in out
+    assert re.search(r"random +16 workers: +[0-9.]+x, the batch ends at [0-9.]+x its longest puzzle", out), out
+
+
+def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
+    """The bench's model of solve_many: tasks in order, each to the worker that is free
+    first, plus a round trip per task; a long task at the end of the list ends late."""
+    from ricochet.solve_cli import model_batch
+
+    seconds = [1.0, 1.0, 1.0, 3.0]
+    assert model_batch([[3], [0], [1], [2]], seconds, 2, per_task=0.0) == 3.0  # longest first
+    assert model_batch([[0], [1], [2], [3]], seconds, 2, per_task=0.0) == 4.0  # longest last
+    assert model_batch([[0, 1, 2, 3]], seconds, 4, per_task=0.5) == 6.5  # one chunk: one worker
+    assert model_batch([], [], 3) == 0.0
 
 
 def test_bench_unknown_set(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ see :func:`run_benchmark`.  Importing this module registers both commands in
 from __future__ import annotations
 
 import argparse
+import heapq
 import itertools
 import json
 import os
@@ -483,6 +484,10 @@ class BenchRow:
     """(peer, {why: how many puzzles it left out})."""
     interleaved: list[str] = field(default_factory=list)
     """The peers that took each puzzle right after ours (the others ran their batch after)."""
+    modelled: list[tuple[int, float, float]] = field(default_factory=list)
+    """(workers, speed-up, batch time / longest puzzle) of :func:`model_batch` on the one-process times."""
+    bound: float | None = None
+    """One-process total / longest puzzle: no schedule of whole puzzles beats this speed-up."""
 
 
 def peak_mib() -> float:
@@ -504,6 +509,48 @@ def _read_set(path: Path, limit: int | None = None) -> list[Puzzle]:
             raise CliError(f"{path}: {item}")
         puzzles.append(item)
     return puzzles[:limit] if limit is not None else puzzles
+
+
+MODEL_WORKERS = 16  # the issue's many-core machine, modelled where none is at hand
+TASK_SECONDS = 4e-4  # a task's round trip between solve_many's processes (0.38 ms measured, 2 cores)
+
+
+def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], workers: int,
+                per_task: float = TASK_SECONDS) -> float:
+    """When a batch would end on ``workers`` processes that take ``tasks`` in order,
+    each the next free worker's (as :func:`~ricochet.solver.solve_many` hands them
+    out), a puzzle costing its one-process ``seconds`` and each task ``per_task``
+    more.  A model: it knows no memory contention, no clock that slows with
+    more busy cores, no start-up.
+
+    >>> model_batch([[0], [1], [2, 3]], [4.0, 1.0, 1.0, 1.0], 2, per_task=0.0)
+    4.0
+    """
+    free = [0.0] * workers
+    end = 0.0
+    for task in tasks:
+        start = heapq.heappop(free)
+        done = start + per_task + sum(seconds[i] for i in task)
+        end = max(end, done)
+        heapq.heappush(free, done)
+    return end
+
+
+def _model_rows(row: BenchRow, puzzles: Sequence[Puzzle], seconds: Sequence[float], jobs: int) -> None:
+    """Fill ``row.modelled`` (for ``jobs`` and :data:`MODEL_WORKERS` workers) and ``row.bound``."""
+    from .solver import effort_estimate
+    from .solver.api import schedule
+
+    t0 = time.perf_counter()
+    effort = [effort_estimate(p) for p in puzzles]
+    estimates = time.perf_counter() - t0  # solve_many computes them in its workers, shared out
+    total, longest = sum(seconds), max(seconds, default=0.0)
+    if total <= 0 or longest <= 0:
+        return
+    row.bound = total / longest
+    for workers in sorted({jobs, MODEL_WORKERS}):
+        end = model_batch(schedule(effort, workers), seconds, workers) + estimates / workers
+        row.modelled.append((workers, total / end, end / longest))
 
 
 def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None, single: bool,
@@ -556,6 +603,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols,
                    jobs, wall1 if single else None)
     row.interleaved = [peer.name for peer in interleaved]
+    if ones:
+        _model_rows(row, puzzles, [s.seconds for s in ones], jobs)
     for peer in peers:
         run = peer.collect(results[peer.name]) if peer in interleaved else peer.run(puzzles)
         taken = [i for i, n in enumerate(run.lengths) if n is not None]
@@ -600,6 +649,21 @@ def format_table(rows: Sequence[BenchRow]) -> str:
     lines += ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(b, widths)))
               for b in body]
     return "\n".join(lines)
+
+
+def format_model(rows: Sequence[BenchRow]) -> str:
+    """The speed-ups :func:`model_batch` predicts from the one-process times (empty without them)."""
+    lines = []
+    for r in rows:
+        for workers, speedup, ratio in r.modelled:
+            bound = f" (no schedule of whole puzzles beats {r.bound:.1f}x)" if r.bound and r.bound < workers else ""
+            lines.append(f"  {r.name:<7}  {workers:>2} workers: {speedup:5.1f}x, the batch ends at "
+                         f"{ratio:.2f}x its longest puzzle{bound}")
+    if not lines:
+        return ""
+    return ("modelled from the one-process times (solve_many's schedule, each task to the next free worker, "
+            f"{TASK_SECONDS * 1e3:.1f} ms a task;\nno memory contention, no slower clock on busy cores: "
+            "a prediction, not a measurement):\n" + "\n".join(lines))
 
 
 def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
@@ -799,6 +863,10 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     peer_text = format_peers(rows, notes)
     if peer_text:
         say(peer_text)
+        say("")
+    model_text = format_model(rows)
+    if model_text:
+        say(model_text)
         say("")
     if startup:
         say(f"start-up: `python -m ricochet solve CODE` to its first answer: {_fmt_s(startup_seconds())} "
