@@ -83,11 +83,14 @@ def small_puzzles(draw: st.DrawFn, *, max_size: int = 7, max_robots: int = 4) ->
     return Puzzle(pos, target, active), rules, any_robot
 
 
-def solve_checking_at_once(puzzle: Puzzle, rules: Rules, any_robot: bool | None) -> api.Solution:
-    """A* with every bound check from the first expansion and every blocker set
-    built at once (so inherited levels reach 2 even in these small searches)."""
+def solve_checking_at_once(puzzle: Puzzle, rules: Rules, any_robot: bool | None,
+                           sets_full_after: int = 0) -> api.Solution:
+    """A* with every bound check from the first expansion.  With
+    ``sets_full_after`` 0 every blocker set is built at once (so inherited
+    levels reach 2 even in these small searches); with the default the
+    slack-0 sets are built cell by cell as the checks need them."""
     saved = api.CHECK_AFTER, kernel.SETS_FULL_AFTER
-    api.CHECK_AFTER, kernel.SETS_FULL_AFTER = 0, 0
+    api.CHECK_AFTER, kernel.SETS_FULL_AFTER = 0, sets_full_after
     try:
         return solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot)
     finally:
@@ -113,6 +116,8 @@ def test_solver_agrees_with_reference_search(case: tuple[Puzzle, Rules, bool | N
         # which would leave most of these small searches unchecked)
         eager = solve_checking_at_once(puzzle, rules, any_robot)
         assert eager.length == ref.cost, (eager, ref)
+        on_demand = solve_checking_at_once(puzzle, rules, any_robot, kernel.SETS_FULL_AFTER)
+        assert on_demand.length == ref.cost, (on_demand, ref)
         # IDA*, the fixed-memory fallback once A* reaches its state cap
         ida = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot, max_states=1)
         assert ida.length == ref.cost, (ida, ref)
@@ -308,6 +313,48 @@ def test_raised_bound_keeps_the_optimum_and_prunes(monkeypatch: pytest.MonkeyPat
 
 def _in_bitset(words: Any, cell: int) -> bool:
     return bool((int(words[cell >> 6]) >> (cell & 63)) & 1)
+
+
+def test_blocker_sets_built_on_demand_equal_the_whole_table() -> None:
+    """kernel.sets_near (A*'s slack-0 sets, built for the cells its checks
+    need and what they depend on) gives those cells exactly the sets and
+    unions of the whole table, builds every cell a built one depends on, and
+    leaves the rest unbuilt."""
+    import numpy as np
+
+    rng = random.Random(3)
+    partial = 0
+    for puzzle in random_puzzles(13, 8):
+        t = puzzle.active
+        assert t is not None
+        s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
+        hdist, n = s.h[t], s.N
+        full, rows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 1,
+                                         kernel.MAX_SETS)
+        full_unions = kernel.set_unions(full, rows, n)
+        qtab = np.full((1, 2, n), kernel.UNBUILT, dtype=np.int32)
+        qrows, used = np.empty((4, s.R + 1), dtype=np.int32), 0  # small: it must grow
+        unions = np.zeros((1, n, (n + 63) // 64), dtype=np.uint64)
+        for seed in rng.sample(range(n), 3):
+            qrows, used = kernel.sets_near(seed, t, s.target, hdist, s.pstart, s.plen, s.pcells, s.R, 2, qtab,
+                                           qrows, used, unions)
+
+        def sets(table: Any, rows: Any, c: int) -> set[tuple[int, ...]] | int:
+            first, count = int(table[0, 0, c]), int(table[0, 1, c])
+            return count if count < 0 else {tuple(rows[q, 1:1 + rows[q, 0]]) for q in range(first, first + count)}
+
+        built = [c for c in range(n) if qtab[0, 1, c] != kernel.UNBUILT]
+        assert built
+        partial += len(built) < sum(1 for c in range(n) if hdist[c] < kernel.INF)
+        for c in built:
+            assert sets(qtab, qrows, c) == sets(full, rows, c), (puzzle.code(), c)
+            assert (unions[0, c] == full_unions[0, c]).all(), (puzzle.code(), c)
+            for d in range(4):
+                o, length = int(s.pstart[t, 4 * c + d]), int(s.plen[t, 4 * c + d])
+                for e in s.pcells[o:o + length]:
+                    if hdist[e] == hdist[c] - 1:
+                        assert qtab[0, 1, e] != kernel.UNBUILT, (puzzle.code(), c, int(e))
+    assert partial >= 4  # most boards: a part of the cells only
 
 
 def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None:

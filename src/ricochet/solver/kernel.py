@@ -52,8 +52,10 @@ TT_MIN_REMAINING = 0
 MAX_SETS = 64
 # The sets of slack 1 and more cost a millisecond or more to build: by default (astar's
 # ``sets_full_after``) only after this many checks past level 0 (until then the solo
-# search runs unfiltered).
+# search runs unfiltered at slack 1, and the slack-0 sets are built cell by cell).
 SETS_FULL_AFTER = 16384
+# A cell whose slack-0 sets are not built yet (kernel.sets_near); read as unknown.
+UNBUILT = -2
 
 
 # The bound's helpers (and the blocker sets' set operations) allocate nothing, so they
@@ -1101,6 +1103,19 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
     return table, rows[:max(m, 1)].copy()
 
 
+@leaf
+def _cell_union(qtab, qrows, unions, s, c):
+    """``unions[s, c]`` (:func:`set_unions`) from ``unions[s - 1, c]`` and
+    ``c``'s sets of slack ``s`` (an unknown or unbuilt list adds none)."""
+    for w in range(unions.shape[2]):
+        unions[s, c, w] = unions[s - 1, c, w] if s > 0 else np.uint64(0)
+    first = qtab[s, 0, c]
+    for q in range(first, first + max(qtab[s, 1, c], 0)):
+        for i in range(qrows[q, 0]):
+            x = qrows[q, 1 + i]
+            unions[s, c, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+
+
 @njit(cache=True)
 def set_unions(qtab, qrows, N):
     """The cells of the blocker sets (:func:`blocker_sets`): ``unions[s, c]``
@@ -1109,18 +1124,71 @@ def set_unions(qtab, qrows, N):
     gives no level that would read it).  A helper's move onto a cell outside
     them cannot lower the target robot's bound."""
     S = qtab.shape[0]
-    words = (N + 63) // 64
-    unions = np.zeros((max(S, 1), N, words), dtype=np.uint64)
+    unions = np.zeros((max(S, 1), N, (N + 63) // 64), dtype=np.uint64)
     for s in range(S):
         for c in range(N):
-            if s > 0:
-                unions[s, c] = unions[s - 1, c]
-            first = qtab[s, 0, c]
-            for q in range(first, first + max(qtab[s, 1, c], 0)):  # -1: unknown, adds none
-                for i in range(qrows[q, 0]):
-                    x = qrows[q, 1 + i]
-                    unions[s, c, x >> 6] |= np.uint64(1) << np.uint64(x & 63)
+            _cell_union(qtab, qrows, unions, s, c)
     return unions
+
+
+@njit(cache=True)
+def sets_near(seed, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows, m, unions):
+    """The slack-0 blocker sets (:func:`blocker_sets`) built on demand: those
+    of ``seed`` and of every cell they depend on that is not built yet
+    (``qtab[0, 1, c] == UNBUILT``), that is the cells its progress moves
+    reach, recursively; with their :func:`set_unions`.  A search checks the
+    target robot on a few cells, and their closure is a small part of the
+    board.  ``qrows``' first ``m`` rows are in use; returns the rows (grown
+    if needed) and their new count."""
+    N = hdist.shape[0]
+    width = qrows.shape[1] - 1
+    size_cap = R - 1 + max(0, max_level - 1)
+    closure = np.empty(N, dtype=np.int64)
+    seen = np.zeros(N, dtype=np.uint8)
+    n = 0
+    if qtab[0, 1, seed] == UNBUILT and hdist[seed] < INF:
+        closure[0] = seed
+        seen[seed] = 1
+        n = 1
+    k = 0
+    while k < n:  # the list doubles as the depth-first stack's store
+        c = closure[k]
+        k += 1
+        for d in range(4):
+            idx = c * 4 + d
+            o = pstart[t, idx]
+            for j in range(plen[t, idx]):
+                e = pcells[o + j]
+                if hdist[e] == hdist[c] - 1 and not seen[e] and qtab[0, 1, e] == UNBUILT:
+                    seen[e] = 1
+                    closure[n] = e
+                    n += 1
+    # Built by increasing hdist: a cell's sets extend those of the cells one closer.
+    top = 0
+    for i in range(n):
+        top = max(top, hdist[closure[i]])
+    cand = np.empty((256, width + 1), dtype=np.int32)
+    for level in range(top + 1):
+        for i in range(n):
+            c = closure[i]
+            if hdist[c] != level:
+                continue
+            nc = _route_sets(0, c, t, target, hdist, pstart, plen, pcells, qtab, qrows, cand, size_cap)
+            while nc == -2:
+                cand = _grown_rows(cand)
+                nc = _route_sets(0, c, t, target, hdist, pstart, plen, pcells, qtab, qrows, cand, size_cap)
+            qtab[0, 0, c] = m
+            if nc < 0:
+                qtab[0, 1, c] = -1
+            else:
+                while qrows.shape[0] < m + min(nc, MAX_SETS):
+                    qrows = _grown_rows(qrows)
+                kept = _keep_minimal(cand, nc, qrows, m, width, MAX_SETS)
+                qtab[0, 1, c] = kept
+                if kept > 0:
+                    m += kept
+            _cell_union(qtab, qrows, unions, 0, c)
+    return qrows, m
 
 
 @leaf
@@ -1252,9 +1320,13 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     further.  Bits 60-61 of the record's second word hold the level, bit 62
     "final".  The first ``check_after`` expansions check nothing (h = hdist):
     a short search is over before the checks, and the blocker sets they
-    need, would pay for themselves; the sets of slack 1 and more wait for
-    ``sets_full_after`` checks.  Raising h later keeps it admissible and
-    consistent, so A* stays optimal whatever the switch point.
+    need, would pay for themselves.  The sets of slack 0 are then built cell
+    by cell (:func:`sets_near`), before a raised state whose target robot
+    stands on a cell without them comes up; a cell not built reads as
+    unknown (no rise, no inherited level).  The sets of slack 1 and more,
+    for every cell, wait for ``sets_full_after`` checks.  Raising h later
+    keeps it admissible and consistent, so A* stays optimal whatever the
+    switch point.
 
     Most children move a helper onto a cell no blocker set of the target
     robot contains: they are queued with the level the parent's sets tests
@@ -1296,12 +1368,15 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = bound_workspace(N)
-    # The blocker sets: built when a state first needs a check past level 0 (most
-    # short puzzles never do); until then the level-0 check searches unfiltered.
+    # The blocker sets: none until a state first needs a check past level 0 (most
+    # short puzzles never do; until then the level-0 check searches unfiltered),
+    # then those of slack 0 cell by cell, for the target robot's cells as such states
+    # come up (sets_near), then every slack for every cell after sets_full_after checks.
     qtab = np.zeros((0, 2, 1), dtype=np.int32)
     qrows = np.zeros((1, 1), dtype=np.int32)
+    q_used = 0
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
-    sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 built, 2: every slack
+    sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 on demand, 2: every slack
     checks = 0
     FINAL = np.uint64(1) << np.uint64(62)
 
@@ -1339,6 +1414,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     while True:
         grow = False
         need_sets = False
+        need_cell = -1
         while F <= max_cost:
             if goal_cost <= F:
                 out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
@@ -1351,10 +1427,14 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if n_it < 0:
                 F += 1
                 continue
-            if sets_stage < 2 and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0 and (
-                    sets_stage == 0 or checks > sets_full_after):
-                need_sets = True
-                break
+            if sets_stage < 2 and (rec[2 * items[2 * n_it] + 1] >> np.uint64(60)) & np.uint64(3) != 0:
+                if sets_stage == 0 or checks > sets_full_after:
+                    need_sets = True
+                    break
+                c_head = np.int64((rec[2 * items[2 * n_it]] >> np.uint64(t * bits)) & cmask)
+                if qtab[0, 1, c_head] == UNBUILT:
+                    need_cell = c_head
+                    break
             nxt = items[2 * n_it + 1]
             head[F] = nxt
             i = items[2 * n_it]
@@ -1527,10 +1607,21 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 head[f2] = nitems
                 nitems += 1
         if need_sets:
-            sets_stage = 2 if checks > sets_full_after else 1
-            qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level,
-                                       max_level if sets_stage == 2 else 1, MAX_SETS)
-            unions = set_unions(qtab, qrows, N)
+            if checks > sets_full_after:
+                sets_stage = 2
+                qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, max_level,
+                                           MAX_SETS)
+                unions = set_unions(qtab, qrows, N)
+            else:
+                sets_stage = 1
+                qtab = np.full((1, 2, N), UNBUILT, dtype=np.int32)
+                qrows = np.empty((256, R + max(0, max_level - 1)), dtype=np.int32)
+                q_used = 0
+                unions = np.zeros((1, N, (N + 63) // 64), dtype=np.uint64)
+            continue
+        if need_cell >= 0:
+            qrows, q_used = sets_near(need_cell, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows,
+                                      q_used, unions)
             continue
         if not grow:
             break
