@@ -1046,6 +1046,58 @@ def _keep_minimal(cand, nc, rows, m, width, max_sets):
     return kept
 
 
+@njit(cache=True, inline="always")
+def set_columns(R, max_level):
+    """Columns of a blocker-set row (:func:`blocker_sets`): its size, then up
+    to R - 1 standing robots and max_level - 1 new blockers."""
+    return R + max(0, max_level - 1)
+
+
+@njit(cache=True)
+def _by_distance(cells, hdist):
+    """``cells`` by increasing ``hdist``, in their order among equals (a
+    counting sort: the distances are small), the unreachable ones left out."""
+    start = np.zeros(INF + 2, dtype=np.int64)
+    for c in cells:
+        start[hdist[c] + 1] += 1
+    for v in range(INF + 1):
+        start[v + 1] += start[v]
+    out = np.empty(len(cells), dtype=np.int64)
+    for c in cells:
+        out[start[hdist[c]]] = c
+        start[hdist[c]] += 1
+    return out[:start[INF - 1]]
+
+
+@njit(cache=True)
+def _build_cells(s, cells, t, target, hdist, pstart, plen, pcells, R, max_level, table, rows, m, max_sets):
+    """The blocker sets of slack ``s`` (:func:`blocker_sets`) of ``cells``,
+    given by increasing hdist (a cell's sets extend those of cells one
+    closer), into ``table`` and ``rows`` from row ``m`` on.  The work is in
+    leaf functions; out here only the arrays grow (an array variable
+    reassigned in a loop costs reference counting on every pass).  Returns
+    the rows (grown if needed) and how many are used."""
+    width = rows.shape[1] - 1
+    size_cap = R - 1 + max(0, max_level - 1 - s)
+    cand = np.empty((256, width + 1), dtype=np.int32)
+    for c in cells:
+        nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
+        while nc == -2:
+            cand = _grown_rows(cand)
+            nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
+        table[s, 0, c] = m
+        if nc < 0:
+            table[s, 1, c] = -1
+            continue
+        while rows.shape[0] < m + min(nc, max_sets):
+            rows = _grown_rows(rows)
+        kept = _keep_minimal(cand, nc, rows, m, width, max_sets)
+        table[s, 1, c] = kept
+        if kept > 0:
+            m += kept
+    return rows, m
+
+
 @njit(cache=True)
 def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks, max_sets):
     """The blocker sets of robot ``t``'s relaxed routes to the target, for the
@@ -1062,44 +1114,13 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
     blockers) are left out.  A route of slack s consumes hdist[e] - hdist[c] + 1
     of it per move c → e, so the table is built slack by slack, cells by
     increasing hdist."""
-    S = slacks
-    width = R - 1 + max(0, max_level - 1)
-    table = np.zeros((S, 2, N), dtype=np.int32)
-    rows = np.empty((1024, width + 1), dtype=np.int32)
+    table = np.zeros((slacks, 2, N), dtype=np.int32)
+    rows = np.empty((1024, set_columns(R, max_level)), dtype=np.int32)
     m = 0
-    cand = np.empty((256, width + 1), dtype=np.int32)
-    # The cells by increasing hdist (a counting sort: the distances are small).
-    start = np.zeros(INF + 2, dtype=np.int64)
-    for c in range(N):
-        start[hdist[c] + 1] += 1
-    for v in range(INF + 1):
-        start[v + 1] += start[v]
-    order = np.empty(N, dtype=np.int64)
-    for c in range(N):
-        order[start[hdist[c]]] = c
-        start[hdist[c]] += 1
-    # The work is in leaf functions; out here only the arrays grow (an array
-    # variable reassigned in a loop costs reference counting on every pass).
-    for s in range(S):
-        size_cap = R - 1 + max(0, max_level - 1 - s)
-        for oi in range(N):
-            c = order[oi]
-            if hdist[c] >= INF:
-                break
-            nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
-            while nc == -2:
-                cand = _grown_rows(cand)
-                nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
-            table[s, 0, c] = m
-            if nc < 0:
-                table[s, 1, c] = -1
-                continue
-            while rows.shape[0] < m + min(nc, max_sets):
-                rows = _grown_rows(rows)
-            kept = _keep_minimal(cand, nc, rows, m, width, max_sets)
-            table[s, 1, c] = kept
-            if kept > 0:
-                m += kept
+    order = _by_distance(np.arange(N), hdist)
+    for s in range(slacks):
+        rows, m = _build_cells(s, order, t, target, hdist, pstart, plen, pcells, R, max_level, table, rows, m,
+                               max_sets)
     return table, rows[:max(m, 1)].copy()
 
 
@@ -1141,8 +1162,6 @@ def sets_near(seed, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, 
     board.  ``qrows``' first ``m`` rows are in use; returns the rows (grown
     if needed) and their new count."""
     N = hdist.shape[0]
-    width = qrows.shape[1] - 1
-    size_cap = R - 1 + max(0, max_level - 1)
     closure = np.empty(N, dtype=np.int64)
     seen = np.zeros(N, dtype=np.uint8)
     n = 0
@@ -1163,31 +1182,10 @@ def sets_near(seed, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, 
                     seen[e] = 1
                     closure[n] = e
                     n += 1
-    # Built by increasing hdist: a cell's sets extend those of the cells one closer.
-    top = 0
-    for i in range(n):
-        top = max(top, hdist[closure[i]])
-    cand = np.empty((256, width + 1), dtype=np.int32)
-    for level in range(top + 1):
-        for i in range(n):
-            c = closure[i]
-            if hdist[c] != level:
-                continue
-            nc = _route_sets(0, c, t, target, hdist, pstart, plen, pcells, qtab, qrows, cand, size_cap)
-            while nc == -2:
-                cand = _grown_rows(cand)
-                nc = _route_sets(0, c, t, target, hdist, pstart, plen, pcells, qtab, qrows, cand, size_cap)
-            qtab[0, 0, c] = m
-            if nc < 0:
-                qtab[0, 1, c] = -1
-            else:
-                while qrows.shape[0] < m + min(nc, MAX_SETS):
-                    qrows = _grown_rows(qrows)
-                kept = _keep_minimal(cand, nc, qrows, m, width, MAX_SETS)
-                qtab[0, 1, c] = kept
-                if kept > 0:
-                    m += kept
-            _cell_union(qtab, qrows, unions, 0, c)
+    cells = _by_distance(closure[:n], hdist)
+    qrows, m = _build_cells(0, cells, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows, m, MAX_SETS)
+    for c in cells:
+        _cell_union(qtab, qrows, unions, 0, c)
     return qrows, m
 
 
@@ -1615,7 +1613,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             else:
                 sets_stage = 1
                 qtab = np.full((1, 2, N), UNBUILT, dtype=np.int32)
-                qrows = np.empty((256, R + max(0, max_level - 1)), dtype=np.int32)
+                qrows = np.empty((256, set_columns(R, max_level)), dtype=np.int32)
                 q_used = 0
                 unions = np.zeros((1, N, (N + 63) // 64), dtype=np.uint64)
             continue
