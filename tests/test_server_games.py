@@ -101,11 +101,13 @@ def test_a_pyramids_round_over_the_socket(h: Harness) -> None:
 
 def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
     with Harness(tmp_path) as h1:
-        rid = h1.room(game="pyramids", min_moves=1, demo_seconds=30, demo_seconds_per_move=5)
+        # at least two moves, so that the demonstration is still under way after the first
+        rid = h1.room(game="pyramids", min_moves=2, demo_seconds=30, demo_seconds_per_move=5)
         ann, bob = h1.join(rid, "Ann"), h1.join(rid, "Bob")
         ann.ok(type="start")
         open_goal(h1, ann)
         moves = pyramids_solution(h1, rid)
+        assert len(moves) >= 2
         ann.ok(type="bid", moves=len(moves) + 1)
         h1.advance(30)
         ann.drain()
