@@ -17,7 +17,14 @@ from ricochet.position import IllegalMove, Position, Robot
 from ricochet.puzzle import Puzzle
 from ricochet.rules import Rules
 from ricochet.solver import kernel
-from ricochet.solver.tables import board_tables, lower_bound, path_tables, straight_distance, straight_paths
+from ricochet.solver.tables import (
+    board_tables,
+    lower_bound,
+    path_tables,
+    straight_distance,
+    straight_paths,
+    straight_robot_paths,
+)
 from strategies import PROPERTY, boards, positions, rule_sets
 
 SOLID_COLORS = tuple(c for c in ROBOT_COLORS if c != "transparent")
@@ -222,17 +229,22 @@ def test_word_key_matches_state_key(data: st.DataObject) -> None:
 @PROPERTY
 @given(boards(max_size=8, diagonals=False, openings=False), st.data())
 def test_straight_tables_equal_the_general_ones(board: Board, data: st.DataObject) -> None:
-    """On a board of straight moves, ``straight_paths`` and ``straight_distance``
-    (the fast builders every plain board uses) give exactly the arrays of the
-    general ``build_paths`` and ``relaxed_distance``."""
+    """On a board of straight moves, ``straight_paths``, ``straight_robot_paths``
+    (a row per robot) and ``straight_distance`` (the fast builders every plain
+    board uses) give exactly the arrays of the general ``build_paths`` and
+    ``relaxed_distance``."""
     free = [c for c in board.cells() if c not in board.blocked]
     goal = data.draw(st.sampled_from(free), label="goal")
     bt = board_tables(board, Rules(), goal)
     w, h, n = bt.width, bt.height, bt.cells
     fast = straight_paths(w, h, bt.wall, bt.obst)
     general = kernel.build_paths(w, h, bt.wall, bt.openm, bt.obst, bt.diag, bt.dcol, 4)
-    for name, a, b in zip(("start", "length", "cyclic", "cells", "heads", "deflected"), fast, general):
+    rows = data.draw(st.integers(1, 5), label="robots")
+    stacked = straight_robot_paths(w, h, bt.wall, bt.obst, rows)  # what robot_tables passes the kernels
+    for name, a, b, s in zip(("start", "length", "cyclic", "cells", "heads", "deflected"), fast, general, stacked,
+                             strict=True):
         assert np.array_equal(a, b), name
+        assert np.array_equal(s, np.stack([b] * rows) if name in ("start", "length", "cyclic") else b), name
     start, length, cells = fast[0], fast[1], fast[3]
     for target in {board.index(goal), board.index(data.draw(st.sampled_from(free), label="target"))}:
         expected = kernel.relaxed_distance(n, start, length, cells, target)

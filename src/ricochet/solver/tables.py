@@ -105,17 +105,28 @@ def _passable(board: Board) -> np.ndarray:
     return passable_sides(board.width, board.height, _walls(board), opened, blocked)  # type: ignore[no-any-return]
 
 
-@njit(cache=True)
-def straight_paths(W, H, wall, obst):  # type: ignore[no-untyped-def]
+def straight_paths(W: int, H: int, wall: np.ndarray, obst: np.ndarray) -> tuple[np.ndarray, ...]:
     """:func:`kernel.build_paths` for a board where every move is a straight
-    line (no diagonal, no opening in play): the same arrays, built in two
-    passes over the cells (each ray's length from its neighbour's, then the
-    cells), without the general walk's cycle checks."""
+    line (no diagonal, no opening in play): the same arrays (see
+    :func:`straight_robot_paths`)."""
+    start, run, cyclic, cells, heads, defl = straight_robot_paths(W, H, wall, obst, 1)
+    return start[0], run[0], cyclic[0], cells, heads, defl
+
+
+@njit(cache=True)
+def straight_robot_paths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
+    """:func:`straight_paths` with ``start``/``length``/``cyclic`` repeated
+    ``rows`` times, a row per robot, as :func:`robot_tables` stacks them (one
+    call where every robot has the same physics: a new board's tables are
+    a good part of a short puzzle's time).  Built in two passes over the
+    cells (each ray's length from its neighbour's, then the cells), without
+    the general walk's cycle checks."""
     N = W * H
     step = np.array([-W, 1, W, -1], dtype=np.int64)
-    run = np.zeros(N * 4, dtype=np.int32)
+    run = np.zeros((rows, N * 4), dtype=np.int32)
     # run[c, d] = 0 at a wall or before an obstacle, else 1 + run[next, d]; each
     # direction is swept so that the next cell is done first.
+    r0 = run[0]
     for k in range(N):
         for d in range(4):
             c = k if d == 0 or d == 3 else N - 1 - k
@@ -124,23 +135,26 @@ def straight_paths(W, H, wall, obst):  # type: ignore[no-untyped-def]
             nxt = c + step[d]
             if obst[nxt]:
                 continue
-            run[c * 4 + d] = 1 + run[nxt * 4 + d]
-    start = np.empty(N * 4, dtype=np.int32)
+            r0[c * 4 + d] = 1 + r0[nxt * 4 + d]
+    start = np.empty((rows, N * 4), dtype=np.int32)
     total = 0
     for i in range(N * 4):
-        start[i] = total
-        total += run[i]
+        start[0, i] = total
+        total += r0[i]
+    for r in range(1, rows):
+        start[r] = start[0]
+        run[r] = r0
     cells = np.empty(total, dtype=np.int32)
     heads = np.empty(total, dtype=np.int8)
     for i in range(N * 4):
         c = i // 4
         d = i % 4
-        o = start[i]
-        for j in range(run[i]):
+        o = start[0, i]
+        for j in range(r0[i]):
             c += step[d]
             cells[o + j] = c
             heads[o + j] = d
-    return start, run, np.zeros(N * 4, dtype=np.uint8), cells, heads, np.zeros(total, dtype=np.uint8)
+    return start, run, np.zeros((rows, N * 4), dtype=np.uint8), cells, heads, np.zeros(total, dtype=np.uint8)
 
 
 @njit(cache=True)
@@ -248,6 +262,9 @@ def _color_class(t: BoardTables, color: str) -> int:
 @lru_cache(maxsize=1024)
 def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
     unique = sorted(set(classes))
+    t = _board_tables(*key)  # type: ignore[arg-type]
+    if len(unique) == 1 and not t.has_diagonals and not t.has_openings:
+        return PathTables(*straight_robot_paths(t.width, t.height, t.wall, t.obst, len(classes)))
     if len(unique) == 1:
         # One physics for every robot (no diagonal tells them apart): rows repeated, cells shared.
         t = _path_tables(key, classes[0])
