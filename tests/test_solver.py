@@ -298,6 +298,15 @@ def test_max_solutions_caps_the_alternatives() -> None:
     assert len(capped.alternatives) == 1 and capped.length == 2
 
 
+def test_the_bounds_helpers_compile_without_numbas_runtime() -> None:
+    """The installed numba still accepts ``_nrt`` (its undocumented option the
+    bound's helpers are compiled with, kernel.leaf): a canary.  A release
+    without it gets the fallback, slower leaves, and this test says why."""
+    assert kernel._has_option("_nrt"), "this numba has no _nrt option: the solver's leaves run with reference counting"
+    assert not kernel._has_option("no_such_option")
+    assert kernel.solo_within.targetoptions["_nrt"] is False
+
+
 # -- statuses -----------------------------------------------------------------------
 def test_raised_bound_keeps_the_optimum_and_prunes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A*'s bound raised by the blocker argument (kernel.bound_rises) finds the

@@ -63,8 +63,19 @@ UNBUILT = -2
 # counting, which is otherwise an atomic increment and decrement per array per call
 # (and per inlined call in a loop) — a fifth of a mid-length search's time, measured.
 # Numba refuses to compile an allocation in them; a view is safe (its parent, the
-# caller's, outlives the call).
-leaf = njit(cache=True, _nrt=False)
+# caller's, outlives the call).  ``_nrt`` is numba's own, undocumented option: should a
+# release drop it, every kernel would fail to compile ("Unrecognized options"), so the
+# leaves then fall back to ordinary functions (slower, the same results).
+def _has_option(name: str) -> bool:
+    """Whether numba's CPU target (what ``njit`` compiles for) takes this option."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:
+        return False
+    return hasattr(CPUTargetOptions, name)
+
+
+leaf = njit(cache=True, _nrt=False) if _has_option("_nrt") else njit(cache=True)
 
 
 @njit(cache=True, inline="always")
