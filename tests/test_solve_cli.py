@@ -121,6 +121,12 @@ def test_jobs_two_keeps_input_order(capsys: pytest.CaptureFixture[str], tmp_path
     assert objs[4]["line"] == 5 and objs[4]["moves"] is None
 
 
+def test_threads_per_puzzle(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
+    status, objs, err = run(capsys, "solve", str(asp_file), "--jobs", "1", "--threads", "2", "--check")
+    assert status == 0, err
+    assert_solves(objs, puzzles_of(asp_lines()))
+
+
 def test_unsolved_within_max_moves(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
     status, objs, _ = run(capsys, "solve", str(asp_file), "--max-moves", "5", "-j", "1")
     assert status == 1
@@ -138,6 +144,7 @@ def test_progress_on_stderr(capsys: pytest.CaptureFixture[str], asp_file: Path) 
     (["solve", "ASP", "--rules", "nope"], "invalid choice: 'nope'"),
     (["solve", "ASP", "--max-moves", "300"], "--max-moves"),
     (["solve", "ASP", "--jobs", "-1"], "--jobs"),
+    (["solve", "ASP", "--threads", "0"], "--threads"),
 ])
 def test_input_errors(capsys: pytest.CaptureFixture[str], asp_file: Path, argv: list[str], says: str) -> None:
     argv = [str(asp_file) if a == "ASP" else a for a in argv]

@@ -25,7 +25,7 @@ from ricochet.notation.interchange import dumps_puzzle, read_jsonl
 from ricochet.position import Move, Position, Robot
 from ricochet.puzzle import NEUTRAL_COLORS, Puzzle, check_solution
 from ricochet.rules import GAME, PLAIN, Rules
-from ricochet.solver import api, kernel
+from ricochet.solver import api, kernel, parallel
 from ricochet.solver.api import hint, solve, solve_many
 from strategies import PROPERTY, boards, positions, rule_sets
 
@@ -97,6 +97,19 @@ def solve_checking_at_once(puzzle: Puzzle, rules: Rules, any_robot: bool | None,
         api.CHECK_AFTER, kernel.SETS_FULL_AFTER = saved
 
 
+def solve_threaded(puzzle: Puzzle, rules: Rules, any_robot: bool | None) -> api.Solution:
+    """``solve(threads=3)`` with rounds of two states per worker, all of them
+    shared out to the threads (``parallel.SERIAL_BELOW`` 0): a small search
+    then goes through as many rounds, hand-overs and map growths as a long
+    one."""
+    saved = parallel.BATCH, parallel.SERIAL_BELOW
+    parallel.BATCH, parallel.SERIAL_BELOW = 2, 0
+    try:
+        return solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot, threads=3)
+    finally:
+        parallel.BATCH, parallel.SERIAL_BELOW = saved
+
+
 # -- agreement with the reference search --------------------------------------------
 @PROPERTY
 @given(small_puzzles())
@@ -118,6 +131,12 @@ def test_solver_agrees_with_reference_search(case: tuple[Puzzle, Rules, bool | N
         assert eager.length == ref.cost, (eager, ref)
         on_demand = solve_checking_at_once(puzzle, rules, any_robot, kernel.SETS_FULL_AFTER)
         assert on_demand.length == ref.cost, (on_demand, ref)
+        # The threaded A* (parallel.parallel_astar, where it takes the search): three workers, rounds
+        # of two states each, every round on the threads (by default small ones run on one)
+        threaded = solve_threaded(puzzle, rules, any_robot)
+        assert threaded.length == ref.cost, (threaded, ref)
+        if threaded.solved:
+            assert_valid(threaded, judged(puzzle, any_robot), rules)
         # IDA*, the fixed-memory fallback once A* reaches its state cap
         ida = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot, max_states=1)
         assert ida.length == ref.cost, (ida, ref)
@@ -305,6 +324,40 @@ def test_the_bounds_helpers_compile_without_numbas_runtime() -> None:
     assert kernel._has_option("_nrt"), "this numba has no _nrt option: the solver's leaves run with reference counting"
     assert not kernel._has_option("no_such_option")
     assert kernel.solo_within.targetoptions["_nrt"] is False
+
+
+def test_threaded_astar_gives_the_optimum_on_real_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """solve(threads=N) runs parallel.parallel_astar (workers sharing one map,
+    lock-free) on plain 16×16 puzzles and finds the one-thread A*'s length,
+    with solutions the engine accepts, on the longest of 80 random puzzles."""
+    api.warm_up_threads()  # its own tiny threaded solve, before the count
+    calls: list[int] = []
+    threaded = parallel.parallel_astar
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[0])
+        return threaded(*args)
+
+    monkeypatch.setattr(parallel, "parallel_astar", counted)
+    puzzles = [p for p in random_puzzles(31, 80) if p.active is not None]
+    lengths = {p.code(): solve(p).length for p in puzzles}
+    longest = sorted(puzzles, key=lambda p: -(lengths[p.code()] or 0))[:10]
+    assert min(lengths[p.code()] or 0 for p in longest) >= 8
+    for p in longest:
+        for threads in (2, 3):
+            sol = solve(p, threads=threads, check=True)  # check: replayed through the engine
+            assert sol.length == lengths[p.code()], (p.code(), threads)
+    assert calls == [2, 3] * len(longest)
+
+
+def test_threads_fall_back_to_one_where_the_threaded_search_does_not_apply() -> None:
+    """A puzzle any robot may finish (the vortex) or under a rule with state
+    (no straight back) is solved on one thread, at the same length."""
+    puzzles = [p for p in random_puzzles(5, 40)]
+    vortex = next(p for p in puzzles if p.active is None)
+    plain = next(p for p in puzzles if p.active is not None and (solve(p).length or 0) >= 4)
+    assert solve(vortex, threads=2).length == solve(vortex).length
+    assert solve(plain, GAME, threads=2).length == solve(plain, GAME).length
 
 
 # -- statuses -----------------------------------------------------------------------

@@ -19,6 +19,10 @@ PUZZLE = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)),)), (3, 3), ac
     ({"time_limit": "1"}, "time_limit"),
     ({"max_solutions": 0}, "max_solutions"),
     ({"max_solutions": True}, "max_solutions"),
+    ({"threads": 0}, "threads"),
+    ({"threads": True}, "threads"),
+    ({"threads": 2.0}, "threads"),
+    ({"threads": 10_000}, "threads"),
 ])
 def test_bad_options_name_the_field(options, field):
     with pytest.raises(ValueError, match=field):

@@ -65,6 +65,7 @@ class _Options:
     fewest_robots: bool = False
     check: bool = False
     max_solutions: int = 1000
+    threads: int = 1
 
 
 # What ``answer`` says about a puzzle, for the exit status.
@@ -80,7 +81,7 @@ def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
     try:
         sol = solve(puzzle, max_moves=options.max_moves, time_limit=options.time_limit,
                     all_solutions=options.all_solutions, fewest_robots=options.fewest_robots,
-                    max_solutions=options.max_solutions, check=options.check)
+                    max_solutions=options.max_solutions, check=options.check, threads=options.threads)
     except SolverError as e:
         return {"id": puzzle.id, "moves": None, "error": f"internal solver error: {e}"}, INTERNAL
     obj = sol.to_json()
@@ -273,6 +274,10 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
                         help="among optimal solutions, give one that moves the fewest robots")
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                         help="worker processes (default: all cores; 1: solve in this process)")
+    parser.add_argument("--threads", type=int, default=1, metavar="N",
+                        help="threads per puzzle (default 1): for a few long puzzles, e.g. --jobs 1 --threads 16; "
+                             "a puzzle the threaded search does not take (several robots may finish, rule "
+                             "variants, more than 4 robots or 16x16 cells) runs on one")
     parser.add_argument("--check", action="store_true",
                         help='replay every answer through the engine and compare with the file\'s "optimal" '
                              '(adds "optimal_ok")')
@@ -400,6 +405,10 @@ def run_solve(args: argparse.Namespace) -> int:
     if args.max_solutions < 1:
         raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
     jobs = _jobs(args.jobs)
+    from .solver.api import MAX_THREADS
+
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise CliError(f"--threads must be from 1 to {MAX_THREADS}, got {args.threads}")
     items, name, total = _open_source(args.file, named_rules(args))
     if total == 0:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
@@ -409,7 +418,8 @@ def run_solve(args: argparse.Namespace) -> int:
     # cost, ~0.3 ms of inter-process traffic per puzzle, is small next to a solve).
     chunksize = 1
     options = _Options(max_moves=args.max_moves, time_limit=args.time_limit, all_solutions=args.all_solutions,
-                       fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions)
+                       fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions,
+                       threads=args.threads)
     progress = _Progress(args.progress, total)
     counts = {SOLVED: 0, UNSOLVED: 0, MISMATCH: 0, INTERNAL: 0, "malformed": 0}
     seen = 0
@@ -488,6 +498,9 @@ class BenchRow:
     """(workers, speed-up, batch time / longest puzzle) of :func:`model_batch` on the one-process times."""
     bound: float | None = None
     """One-process total / longest puzzle: no schedule of whole puzzles beats this speed-up."""
+    threaded: tuple[int, float, float, int] | None = None
+    """(threads, one thread's seconds, ``solve(threads=…)``'s, answers that differ) for the
+    sets whose puzzles are searched on several threads too (:data:`THREADED_SETS`)."""
 
 
 def peak_mib() -> float:
@@ -553,6 +566,10 @@ def _model_rows(row: BenchRow, puzzles: Sequence[Puzzle], seconds: Sequence[floa
         row.modelled.append((workers, total / end, end / longest))
 
 
+THREADED_SETS = ("hard",)
+"""Sets whose puzzles the bench also solves one at a time on ``--jobs`` threads (long ones)."""
+
+
 def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None, single: bool,
                peers: Sequence[Any]) -> BenchRow:
     from .puzzle import check_solution
@@ -564,6 +581,11 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     # our own solve of it: a slow spell of the machine then hits both sides of the ratio.
     interleaved = [peer for peer in peers if getattr(peer, "interleaved", False)]
     results: dict[str, list[Any]] = {peer.name: [] for peer in interleaved}
+    # Long puzzles are also searched one at a time on `jobs` threads, right after the one-thread
+    # solve of each (so a slow spell of the machine hits both); before solve_many forks its
+    # workers, which never use threads.
+    threads = jobs if name in THREADED_SETS and jobs > 1 and single else 1
+    threaded = []
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
         wall1 = 0.0
@@ -573,6 +595,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
             wall1 += time.perf_counter() - t0
             for peer in interleaved:
                 results[peer.name].append(peer.run_one(p))
+            if threads > 1:
+                threaded.append(solve(p, time_limit=time_limit, threads=threads))
     sols = ones
     wall = wall1 or 0.0
     if jobs > 1 or not ones:
@@ -603,6 +627,10 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols,
                    jobs, wall1 if single else None)
     row.interleaved = [peer.name for peer in interleaved]
+    if threaded:
+        differ = sum(1 for a, b in zip(ones, threaded, strict=True) if a.length != b.length)
+        row.threaded = (threads, sum(s.seconds for s in ones), sum(s.seconds for s in threaded), differ)
+        row.ok = row.ok and differ == 0
     if ones:
         _model_rows(row, puzzles, [s.seconds for s in ones], jobs)
     for peer in peers:
@@ -649,6 +677,21 @@ def format_table(rows: Sequence[BenchRow]) -> str:
     lines += ["  ".join(c.ljust(w) if i in (0, last) else c.rjust(w) for i, (c, w) in enumerate(zip(b, widths)))
               for b in body]
     return "\n".join(lines)
+
+
+def format_threads(rows: Sequence[BenchRow]) -> str:
+    """One puzzle at a time on several threads (``solve(threads=N)``) against one
+    thread, each puzzle both ways in turn; empty when no set was run so."""
+    lines = []
+    for r in rows:
+        if r.threaded is None:
+            continue
+        n, one, many, differ = r.threaded
+        lines.append(f"  {r.name:<8} {r.count:>4} puzzles: 1 thread {_fmt_s(one)}, {n} threads {_fmt_s(many)}: "
+                     f"{one / many:.2f}x" + (f"; {differ} lengths DIFFER" if differ else "; every length equal"))
+    if not lines:
+        return ""
+    return "one puzzle at a time on several threads (solve(threads=N), shared state map):\n" + "\n".join(lines)
 
 
 def format_model(rows: Sequence[BenchRow]) -> str:
@@ -863,6 +906,10 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     peer_text = format_peers(rows, notes)
     if peer_text:
         say(peer_text)
+        say("")
+    threads_text = format_threads(rows)
+    if threads_text:
+        say(threads_text)
         say("")
     model_text = format_model(rows)
     if model_text:

@@ -9,6 +9,9 @@ must-ricochet) included:
   of a robot-free path) and is raised lazily by up to 2 where the target
   robot cannot finish alone, or with one new blocker
   (``kernel.bound_rises``).  Capped at ``max_states``; IDA* continues past it.
+  With ``threads`` > 1 the same A* runs on several threads
+  (``parallel.parallel_astar``: one shared state map, lock-free) for the
+  puzzles it takes (one finishing robot, plain moves, 4 robots on 16×16).
 - A* for the cosmic vortex too, every robot at once (all robots sorted, the
   nearest robot's relaxed distance as the bound) where no diagonal or rule
   state tells the robots apart.
@@ -56,7 +59,7 @@ from ..notation import solution_to_json
 from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
-from . import kernel
+from . import kernel, parallel
 from .tables import keyed_board_tables, lower_bound, lower_bound_for, robot_tables, robot_tables_for
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -66,6 +69,7 @@ START_TT_BITS = 16
 ASTAR_MAX_STATES = 20_000_000  # ≈ 1 GiB of A* bookkeeping; beyond it IDA* (fixed memory) continues
 CHECK_AFTER = 50  # A*'s first expansions use hdist alone (kernel.astar): cheaper for short puzzles
 MAX_LEVEL = 2  # A*'s bound: hdist + up to 2 (kernel.bound_rises); 0 = the relaxed distance alone
+MAX_THREADS = 256  # solve(threads=…): a sanity bound, not a tuning
 ASTAR_STATES_PER_SECOND = 2_000_000  # conservative, to keep A* inside a time limit
 
 
@@ -295,9 +299,14 @@ class _Search:
     def grow_tt(self) -> None:
         self.filled = _TABLE.grow(self.filled, self.max_tt_bits)
 
-    def astar(self, t: int, max_cost: int, max_states: int) -> tuple[int, int, int, list[tuple[int, int, int]]]:
-        """A* for target robot t (-1: any robot): (status, cost, expanded states, moves)."""
+    def astar(self, t: int, max_cost: int, max_states: int, threads: int = 1
+              ) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+        """A* for target robot t (-1: any robot): (status, cost, expanded states, moves);
+        on ``threads`` threads where :func:`parallel.supported` takes the search."""
         bt = self.bt
+        if threads > 1 and parallel.supported(self.R, self.bits, self.rules.no_straight_back,
+                                              self.rules.must_ricochet, self.tr, t, max_cost, max_states):
+            return self._parallel_astar(t, max_cost, max_states, threads)
         status, cost, expanded, _stored, r, d, e = kernel.astar(
             t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
@@ -305,6 +314,23 @@ class _Search:
             bt.wall, bt.openm, bt.obst, bt.diag, self.passable, self.bits, self.sort_helpers(t), self.no_undo,
             max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER,
             kernel.SETS_FULL_AFTER)
+        return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
+
+    def _parallel_astar(self, t: int, max_cost: int, max_states: int, threads: int
+                        ) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+        import numba
+
+        h = self.h[t]
+        # Every blocker set at once: a search worth threads is long (kernel.astar
+        # builds them in stages, which would need the workers to stop and wait).
+        qtab, qrows = kernel.blocker_sets(t, self.target, h, self.pstart, self.plen, self.pcells, self.N, self.R,
+                                          MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
+        unions = kernel.set_unions(qtab, qrows, self.N)
+        numba.set_num_threads(min(threads, int(numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
+        status, cost, expanded, _stored, r, d, e = parallel.parallel_astar(
+            threads, parallel.BATCH, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
+            self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
+            self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions)
         return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
@@ -374,11 +400,29 @@ def warm_up() -> None:
     kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
 
 
+_threads_warmed_up = False
+
+
+def warm_up_threads() -> None:
+    """:func:`warm_up` for the multi-threaded A* (``solve(threads=N)``): its
+    kernel compiles apart (20 s or more the first time, then from numba's
+    cache), so that one-thread users never pay for it."""
+    global _threads_warmed_up
+    warm_up()
+    if _threads_warmed_up:
+        return
+    _threads_warmed_up = True
+    from ..board import Board
+    from ..position import Position, Robot
+    puzzle = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0)))), (2, 3), 0)
+    solve.__wrapped__(puzzle, Rules(), threads=2)  # type: ignore[attr-defined]
+
+
 @_one_at_a_time
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
           time_limit: float | None = None, any_robot: bool | None = None, all_solutions: bool = False,
           fewest_robots: bool = False, max_solutions: int = 1000, max_tt_bits: int = MAX_TT_BITS,
-          max_states: int = ASTAR_MAX_STATES, check: bool = False) -> Solution:
+          max_states: int = ASTAR_MAX_STATES, check: bool = False, threads: int = 1) -> Solution:
     """An optimal solution of ``puzzle`` by its rules (``rules`` overrides
     them, kept for compatibility: prefer ``puzzle.with_rules(rules)``).
 
@@ -391,6 +435,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     - ``max_moves``: give up with status ``limit`` beyond that many moves;
       ``time_limit`` (seconds): status ``timeout``.
     - ``max_states``: memory cap of the A* phase (then IDA* continues).
+    - ``threads``: search on this many threads (for one long puzzle; a batch
+      is better spread over processes by :func:`solve_many`).  Only the A*
+      of one finishing robot under plain moves with 4 robots on 16×16 (or
+      smaller) takes them; any other search runs on one.  The first call
+      compiles the threaded kernel (:func:`warm_up_threads`).
     - ``check``: replay the solution through the engine's
       :func:`~ricochet.puzzle.check_solution` and raise :class:`SolverError`
       if it refuses it or its cost is not the length found (a bug).  Without
@@ -407,7 +456,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
     warm_up()
+    if threads > 1:
+        warm_up_threads()
     t0 = time.perf_counter()
     use_any = puzzle.active is None if any_robot is None else any_robot
     if use_any and puzzle.active is not None:
@@ -446,7 +499,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     fresh = all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order)
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
-        status, cost, expanded, seq = search.astar(t, max_moves, cap)
+        status, cost, expanded, seq = search.astar(t, max_moves, cap, threads)
         nodes += expanded
         if status == 0:
             return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)

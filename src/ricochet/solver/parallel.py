@@ -1,0 +1,425 @@
+"""A* of one puzzle on several threads: the search of :func:`kernel.astar`,
+its layers expanded by several workers at once over one shared state map.
+
+The search goes in rounds (numba ``prange``).  The states queued in the
+current layer F, by any worker, are gathered onto one stack, newest on top
+(a layer is searched depth-first, as :func:`kernel.astar` does, so that in
+the last layer a goal comes early); a round shares the top ``P · batch`` of
+them out.  Each worker raises their bound as A* does
+(:func:`kernel.bound_rises`, every blocker set built beforehand) or expands
+them, and queues what it finds in its own lists.  A child is looked up in the
+shared map; a new state, or one reached more cheaply, gets a new record
+(indices are taken in blocks from a shared counter), which is written first
+and then published by one compare-and-swap of its map slot: a reader sees a
+slot before or after, never half of it.  Each record is written by one worker
+only; the map and the records grow between rounds only (the rehash shared
+out too).  A state reached more cheaply keeps its old record as well; that
+one may still be expanded, which costs time but not correctness: every path
+stored is real and the bound is the same consistent one.  Small rounds (the
+first layers, a layer's tail) run on one worker: starting the threads would
+cost more.
+
+It is the same A* (pathmax, a state reached more cheaply is queued again, a
+goal of cost F found while expanding layer F is optimal since every state of
+a lower f was expanded in earlier rounds), so its answer is optimal; which
+one of equal length may differ from :func:`kernel.astar`'s and from run to
+run.  Plain moves only (one finishing robot, no transparent robot, no rule
+state) and keys that fit the compact map (4 robots on 16×16): the caller
+falls back to :func:`kernel.astar` otherwise."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from .kernel import (
+    C_IDX,
+    INF,
+    _gen,
+    _hash,
+    _rebuild,
+    bound_rises,
+    child_key,
+    inheritable,
+    prefetch,
+    state_key,
+    word_key,
+)
+
+BATCH = 1024
+"""States a worker takes per round: larger rounds pay the threads' start and
+join less often; smaller ones keep the first layers balanced."""
+BLOCK = 256
+"""Record indices a worker takes from the shared counter at once."""
+SERIAL_BELOW = 512
+"""A round of at most this many states runs on one worker, without the threads:
+starting and joining them costs tens of microseconds, more than a few states
+take (a layer's last rounds are often that small)."""
+
+
+@intrinsic
+def _cas(typingctx, array, index, expected, new):  # type: ignore[no-untyped-def]
+    """Atomically: if ``array[index] == expected`` store ``new``; return the
+    value found (== ``expected``: it was stored)."""
+    sig = types.uint64(array, index, types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False, boundscheck=False)
+        pair = builder.cmpxchg(ptr, args[2], args[3], "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 0)
+
+    return sig, codegen
+
+
+@intrinsic
+def _fetch_add(typingctx, array, index, value):  # type: ignore[no-untyped-def]
+    """Atomically add ``value`` to ``array[index]`` (int64); return the old value."""
+    sig = types.int64(array, index, types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        aryty = signature.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, aryty, ary, [args[1]], wraparound=False, boundscheck=False)
+        return builder.atomic_rmw("add", ptr, args[2], "seq_cst")
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _publish(k1, g, idx, hm, hmask):
+    """Store state ``idx`` at cost ``g`` for key ``k1`` in the compact map
+    (:func:`kernel._cmap_find`'s layout) unless it holds the key as cheaply;
+    True when stored.  Lock-free: a slot changes by compare-and-swap only."""
+    word = (k1 << np.uint64(32)) | (np.uint64(g) << np.uint64(25)) | np.uint64(idx + 1)
+    j = _hash(k1, 0) & hmask
+    while True:
+        v = hm[j]
+        if v == 0:
+            if _cas(hm, np.int64(j), np.uint64(0), word) == np.uint64(0):
+                return True
+            continue  # taken meanwhile: look again at the same slot
+        if (v >> np.uint64(32)) == k1:
+            if np.int64((v >> np.uint64(25)) & np.uint64(0x7F)) <= g:
+                return False
+            if _cas(hm, np.int64(j), v, word) == v:
+                return True
+            continue  # changed meanwhile
+        j = (j + np.uint64(1)) & hmask
+
+
+@njit(cache=True, inline="always")
+def _known_cost(k1, hm, hmask):
+    """The cost the compact map holds for ``k1``, or -1."""
+    j = _hash(k1, 0) & hmask
+    while True:
+        v = hm[j]
+        if v == 0:
+            return -1
+        if (v >> np.uint64(32)) == k1:
+            return np.int64((v >> np.uint64(25)) & np.uint64(0x7F))
+        j = (j + np.uint64(1)) & hmask
+
+
+@njit(cache=True)
+def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
+          bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
+          rec, hm, hmask, counter, items, head, queued, nit, block, pos, occ, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c,
+          ws, ck, goal):
+    """One round of a worker: the states ``pool[lo:hi]`` of layer ``F``.  What
+    it queues goes to its own lists (``items``/``head``, ``nit`` used, ``queued``
+    counting per layer);
+    ``block`` holds its next free record index and the end of its block.
+    The best goal seen goes to ``goal`` (cost, parent, r, d, e).  Returns
+    (items used, expanded)."""
+    FINAL = np.uint64(1) << np.uint64(62)
+    cmask = np.uint64((1 << bits) - 1)
+    n_helpers = R - 1
+    expanded = 0
+    for j in range(lo, hi):
+        i = pool[j]
+        if j + 1 < hi:
+            prefetch(rec, 2 * pool[j + 1])
+        w0 = rec[2 * i]
+        w1 = rec[2 * i + 1]
+        g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
+        ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))
+        for q in range(R):
+            pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
+        ct = pos[t]
+        level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
+        if g + max(1, hdist[ct]) + level != F:
+            continue  # stale: raised since
+        if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[ct] > 0:
+            up = 0
+            final = False
+            while True:
+                if not bound_rises(level + up, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells,
+                                   qtab, qrows, ws):
+                    final = True
+                    break
+                up += 1
+                if level + up >= max_level:
+                    break
+            if up > 0:
+                nw = w1 + (np.uint64(up) << np.uint64(60))
+                if final:
+                    nw |= FINAL
+                rec[2 * i + 1] = nw
+                if F + up <= max_cost:
+                    items[2 * nit] = i
+                    items[2 * nit + 1] = head[F + up]
+                    head[F + up] = nit
+                    nit += 1
+                    queued[F + up] += 1
+                continue
+            rec[2 * i + 1] = w1 | FINAL
+        expanded += 1
+        for q in range(R):
+            occ[pos[q]] = 1
+        n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, g + 1 + hdist[ct] <= max_cost, no_undo,
+                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        inherit = 0
+        if hdist[ct] > 0:
+            occ[ct] = 0
+            inherit = inheritable(ct, max_level, occ, qtab, qrows)
+        for q in range(R):
+            occ[pos[q]] = 0
+        pk1 = word_key(w0, R, t, bits, sort_helpers)
+        for k in range(n):
+            r = np.int64(mv_r[0, k])
+            field = -1 if r == t else (r if r < t else r - 1)
+            k1, _k2 = child_key(pk1, n_helpers, bits, sort_helpers, field, pos[r], mv_e[0, k], nsb, mv_h[0, k], False,
+                                0, -1, t, 0)
+            ck[k] = k1
+            prefetch(hm, np.int64(_hash(k1, 0) & hmask))
+        g2 = g + 1
+        for k in range(n):
+            r = np.int64(mv_r[0, k])
+            e = np.int64(mv_e[0, k])
+            if r == t and e == target:
+                if g2 < goal[0]:
+                    goal[0] = g2
+                    goal[1] = i
+                    goal[2] = r
+                    goal[3] = mv_d[0, k]
+                    goal[4] = e
+                continue
+            f2 = g2 + max(1, hdist[e if r == t else ct])
+            child_level = np.uint64(0)
+            if inherit > 0 and r != t:
+                word = e >> 6
+                bit = np.uint64(1) << np.uint64(e & 63)
+                if unions[0, ct, word] & bit == np.uint64(0):
+                    child_level = np.uint64(2 if inherit == 2 and unions[1, ct, word] & bit == np.uint64(0) else 1)
+                    f2 += np.int64(child_level)
+            if f2 < F:
+                child_level += np.uint64(F - f2)  # pathmax below a raised parent
+                f2 = F
+            if f2 > max_cost:
+                continue
+            k1 = ck[k]
+            if 0 <= _known_cost(k1, hm, hmask) <= g2:
+                continue  # most children: known as cheaply
+            if block[0] >= block[1]:
+                block[0] = _fetch_add(counter, 0, BLOCK)
+                block[1] = block[0] + BLOCK
+            idx = block[0]
+            sh = np.uint64(r * bits)
+            rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
+            ext = ((r + 1) * 4 + np.int64(mv_h[0, k])) * 16
+            rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32)) | (np.uint64(r) << np.uint64(40))
+                                | (np.uint64(mv_d[0, k]) << np.uint64(43)) | (np.uint64(ext) << np.uint64(45))
+                                | (child_level << np.uint64(60)))
+            if not _publish(k1, g2, idx, hm, hmask):
+                continue  # another worker stored it as cheaply meanwhile (the record is reused)
+            block[0] += 1
+            items[2 * nit] = idx
+            items[2 * nit + 1] = head[f2]
+            head[f2] = nit
+            nit += 1
+            queued[f2] += 1
+    return nit, expanded
+
+
+@njit(cache=True)
+def _walk(head, items, queued, F, pool, top):
+    """Worker's list of layer ``F`` (newest first) into ``pool[top - count:top]``
+    with the newest on top; the list emptied."""
+    k = top - 1
+    it = head[F]
+    while it >= 0:
+        pool[k] = items[2 * it]
+        k -= 1
+        it = items[2 * it + 1]
+    head[F] = -1
+    queued[F] = 0
+
+
+@njit(cache=True)
+def _wider(a, cols):
+    """``a`` (one row per worker) with ``cols`` columns, the old ones copied."""
+    out = np.empty((a.shape[0], cols), dtype=a.dtype)
+    out[:, :a.shape[1]] = a
+    return out
+
+
+@njit(cache=True)
+def _longer(a, n):
+    """``a`` with room for ``n`` elements, the old ones copied."""
+    out = np.empty(n, dtype=a.dtype)
+    out[:a.shape[0]] = a
+    return out
+
+
+@njit(cache=True)
+def _rehash(old, lo, hi, hm, mask):
+    """The entries ``old[lo:hi]`` of a compact map into the larger ``hm``; the
+    workers share the old map out and claim slots by compare-and-swap."""
+    for x in range(lo, hi):
+        v = old[x]
+        if v == 0:
+            continue
+        j = _hash(v >> np.uint64(32), 0) & mask
+        while True:
+            if hm[j] == 0 and _cas(hm, np.int64(j), np.uint64(0), v) == np.uint64(0):
+                break
+            j = (j + np.uint64(1)) & mask
+
+
+def supported(R: int, bits: int, nsb: bool, mr: bool, tr: int, t: int, max_cost: int, max_states: int) -> bool:
+    """Whether :func:`parallel_astar` takes this search (else :func:`kernel.astar`)."""
+    return t >= 0 and tr < 0 and not nsb and not mr and R * bits <= 32 and max_cost < 128 and max_states < int(C_IDX)
+
+
+@njit(cache=True, parallel=True)
+def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
+                   bits, sort_helpers, no_undo, max_cost, max_states, M, max_level, qtab, qrows, unions):
+    """:func:`kernel.astar` for target robot ``t`` on ``P`` workers (see the
+    module's docstring; :func:`supported` says which searches), ``batch``
+    states per worker and round, rounds of at most ``serial_below`` states on
+    one worker (:data:`BATCH`, :data:`SERIAL_BELOW`), with the
+    blocker sets of every slack below ``max_level`` built beforehand
+    (``qtab``/``qrows``: :func:`kernel.blocker_sets`; ``unions``:
+    :func:`kernel.set_unions`).  Returns what :func:`kernel.astar` returns:
+    (status, cost, expansions, stored, moves r/d/e)."""
+    empty = np.zeros(0, dtype=np.int32)
+    nsb = False
+    rec = np.empty(2 << 16, dtype=np.uint64)
+    hbits = 16
+    hm = np.zeros(1 << hbits, dtype=np.uint64)
+    counter = np.zeros(8, dtype=np.int64)  # [0]: the next free record index
+    items = np.empty((P, 2 << 12), dtype=np.int32)
+    head = np.full((P, max_cost + 3), -1, dtype=np.int32)
+    nit = np.zeros(P, dtype=np.int64)
+    queued = np.zeros((P, max_cost + 3), dtype=np.int64)  # per worker and layer: queued since gathered
+    block = np.zeros((P, 8), dtype=np.int64)  # [w, 0:2]: next free record, end of the block
+    pos = np.empty((P, 16), dtype=np.int64)  # rows of their own cache lines: no false sharing
+    occ = np.zeros((P, N + 64), dtype=np.uint8)
+    mv = np.empty((6, P, 1, M), dtype=np.int32)  # the move buffers of kernel._gen, per worker
+    ws = np.zeros((P, 8, N + 2), dtype=np.int64)
+    ck = np.empty((P, max(M, 8)), dtype=np.uint64)
+    goal = np.full((P, 8), max_cost + 1, dtype=np.int64)
+    expanded = np.zeros((P, 8), dtype=np.int64)
+
+    scratch = np.empty(8, dtype=np.int64)
+    k1, _k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, -1, 0, False, 0, -1, scratch, 0)
+    w0 = np.uint64(0)
+    for q in range(R):
+        w0 |= np.uint64(pos0[q]) << np.uint64(q * bits)
+    rec[0] = w0
+    rec[1] = np.uint64(0)
+    _publish(k1, 0, 0, hm, np.uint64((1 << hbits) - 1))
+    counter[0] = 1
+    F = max(1, hdist[pos0[t]])
+    if hdist[pos0[t]] >= INF or F > max_cost:
+        return 0, 0, 0, 1, empty, empty, empty
+    items[0, 0] = 0
+    items[0, 1] = -1
+    head[0, F] = 0
+    nit[0] = 1
+    queued[0, F] = 1
+    # Layer F's states, gathered from every worker's lists: a stack, newest on
+    # top, so that a layer is searched depth-first as kernel.astar does (in the
+    # last layer a goal then comes early).
+    pool = np.empty(1024, dtype=np.int64)
+    pooled = 0
+    while F <= max_cost:
+        best = 0
+        for w in range(1, P):
+            if goal[w, 0] < goal[best, 0]:
+                best = w
+        if goal[best, 0] <= F:
+            r, d, e = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
+            return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], r, d, e
+        # Every worker's new states of layer F onto the stack, each worker walking
+        # its own list (a chase through memory: in parallel), newest on top.
+        total = queued[:, F].sum()
+        if total > 0:
+            if pooled + total > pool.shape[0]:
+                pool = _longer(pool, max(2 * pool.shape[0], pooled + total))
+            ends = np.empty(P, dtype=np.int64)
+            top = pooled
+            for w in range(P):
+                top += queued[w, F]
+                ends[w] = top
+            if total <= serial_below:
+                for w in range(P):
+                    _walk(head[w], items[w], queued[w], F, pool, ends[w])
+            else:
+                for w in prange(P):
+                    _walk(head[w], items[w], queued[w], F, pool, ends[w])
+            pooled = top
+        if pooled == 0:
+            F += 1
+            continue
+        if counter[0] >= max_states:
+            return 2, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
+        # Room for a round: every child of every state taken may be new.
+        room = batch * M + BLOCK
+        for w in range(P):
+            if 2 * (nit[w] + batch + room) > items.shape[1]:
+                items = _wider(items, max(2 * items.shape[1], 2 * (nit[w] + batch + room)))
+        top = counter[0] + P * room  # the blocks handed out so far end below counter[0]
+        if 2 * top > rec.shape[0]:
+            rec = _longer(rec, max(2 * rec.shape[0], 2 * top))
+        if top * 4 > 3 * (1 << hbits):
+            old = hm
+            while top * 4 > 3 * (1 << hbits):
+                hbits += 1
+            hm = np.zeros(1 << hbits, dtype=np.uint64)
+            nmask = np.uint64((1 << hbits) - 1)
+            part = (old.shape[0] + P - 1) // P
+            for w in prange(P):
+                _rehash(old, w * part, min(old.shape[0], (w + 1) * part), hm, nmask)
+        hmask = np.uint64((1 << hbits) - 1)
+        if pooled <= serial_below:
+            nit[0], done = _work(F, pool, 0, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads,
+                                 pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
+                                 rec, hm, hmask, counter, items[0], head[0], queued[0], nit[0], block[0], pos[0], occ[0],
+                                 mv[0, 0], mv[1, 0], mv[2, 0], mv[3, 0], mv[4, 0], mv[5, 0], ws[0], ck[0], goal[0])
+            expanded[0, 0] += done
+            pooled = 0
+            continue
+        share = min(batch, (pooled + P - 1) // P)
+        base = max(0, pooled - P * share)
+        for w in prange(P):
+            lo = min(pooled, base + w * share)
+            hi = min(pooled, lo + share)
+            nit[w], done = _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
+                                 hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
+                                 rec, hm, hmask, counter, items[w], head[w], queued[w], nit[w], block[w], pos[w], occ[w],
+                                 mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w])
+            expanded[w, 0] += done
+        pooled = base
+    best = 0
+    for w in range(1, P):
+        if goal[w, 0] < goal[best, 0]:
+            best = w
+    if goal[best, 0] <= max_cost:
+        r, d, e = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
+        return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], r, d, e
+    return 0, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
