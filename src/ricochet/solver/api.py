@@ -708,4 +708,4 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
 
 
 __all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "hint", "schedule", "solve",
-           "solve_many"]
+           "solve_many", "warm_up", "warm_up_threads"]
