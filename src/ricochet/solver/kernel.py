@@ -1284,6 +1284,29 @@ def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells
     return rises
 
 
+@leaf
+def raise_levels(level, max_level, at_once, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, qtab, qrows,
+                 ws):
+    """A state comes up at bound ``level``: how many levels its bound rises
+    now (:func:`bound_rises`, one level, or every level up to ``max_level``
+    when ``at_once``), whether that is final (a level did not rise), and how
+    many checks past level 0 it took.  Shared by :func:`astar` and the
+    threaded search (``parallel._work``)."""
+    up = 0
+    final = False
+    checks = 0
+    while True:
+        if level + up > 0:
+            checks += 1
+        if not bound_rises(level + up, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, qtab, qrows, ws):
+            final = True
+            break
+        up += 1
+        if level + up >= max_level or not at_once:
+            break
+    return up, final, checks
+
+
 @njit(cache=True, inline="always")
 def _h_any(pos, R, hdist):
     """The any-robot bound: the nearest robot's relaxed distance."""
@@ -1471,18 +1494,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 # only if it comes up again).  In a long search (every set built)
                 # the next level is checked at once: the state would come up again
                 # in the next layer anyway; in a short one most never do.
-                up = 0
-                final = False
-                while True:
-                    if level + up > 0:
-                        checks += 1
-                    if not bound_rises(level + up, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells,
-                                       qtab, qrows, ws):
-                        final = True
-                        break
-                    up += 1
-                    if level + up >= max_level or sets_stage < 2:
-                        break
+                up, final, n_checks = raise_levels(level, max_level, sets_stage >= 2, pos, R, t, target, occ, hdist,
+                                                   pstart, plen, pcyc, pcells, qtab, qrows, ws)
+                checks += n_checks
                 if up > 0:
                     nw = w1 + (np.uint64(up) << np.uint64(60))
                     if final:

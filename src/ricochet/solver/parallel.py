@@ -40,10 +40,10 @@ from .kernel import (
     _gen,
     _hash,
     _rebuild,
-    bound_rises,
     child_key,
     inheritable,
     prefetch,
+    raise_levels,
     state_key,
     word_key,
 )
@@ -134,7 +134,13 @@ def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcell
     counting per layer);
     ``block`` holds its next free record index and the end of its block.
     The best goal seen goes to ``goal`` (cost, parent, r, d, e).  Returns
-    (items used, expanded)."""
+    (items used, expanded).
+
+    The expansion is :func:`kernel.astar`'s: the same children, inherited
+    levels and pathmax, from the same kernel functions (:func:`kernel.raise_levels`,
+    ``_gen``, :func:`kernel.child_key`, :func:`kernel.inheritable`).  The few
+    lines around them are repeated rather than shared: a numba helper taking
+    arrays costs reference counting on every child, in both hot loops."""
     FINAL = np.uint64(1) << np.uint64(62)
     cmask = np.uint64((1 << bits) - 1)
     n_helpers = R - 1
@@ -154,16 +160,8 @@ def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcell
         if g + max(1, hdist[ct]) + level != F:
             continue  # stale: raised since
         if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[ct] > 0:
-            up = 0
-            final = False
-            while True:
-                if not bound_rises(level + up, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells,
-                                   qtab, qrows, ws):
-                    final = True
-                    break
-                up += 1
-                if level + up >= max_level:
-                    break
+            up, final, _checks = raise_levels(level, max_level, True, pos, R, t, target, occ, hdist, pstart, plen,
+                                              pcyc, pcells, qtab, qrows, ws)
             if up > 0:
                 nw = w1 + (np.uint64(up) << np.uint64(60))
                 if final:
@@ -347,14 +345,16 @@ def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, 
     # last layer a goal then comes early).
     pool = np.empty(1024, dtype=np.int64)
     pooled = 0
-    while F <= max_cost:
+    while True:
         best = 0
         for w in range(1, P):
             if goal[w, 0] < goal[best, 0]:
                 best = w
-        if goal[best, 0] <= F:
+        if goal[best, 0] <= min(F, max_cost):
             r, d, e = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
             return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], r, d, e
+        if F > max_cost:
+            return 0, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
         # Every worker's new states of layer F onto the stack, each worker walking
         # its own list (a chase through memory: in parallel), newest on top.
         total = queued[:, F].sum()
@@ -415,11 +415,3 @@ def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, 
                                  mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w])
             expanded[w, 0] += done
         pooled = base
-    best = 0
-    for w in range(1, P):
-        if goal[w, 0] < goal[best, 0]:
-            best = w
-    if goal[best, 0] <= max_cost:
-        r, d, e = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
-        return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], r, d, e
-    return 0, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
