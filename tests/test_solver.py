@@ -353,7 +353,7 @@ def test_threaded_astar_gives_the_optimum_on_real_boards(monkeypatch: pytest.Mon
 def test_threads_fall_back_to_one_where_the_threaded_search_does_not_apply() -> None:
     """A puzzle any robot may finish (the vortex) or under a rule with state
     (no straight back) is solved on one thread, at the same length."""
-    puzzles = [p for p in random_puzzles(5, 40)]
+    puzzles = random_puzzles(5, 40)
     vortex = next(p for p in puzzles if p.active is None)
     plain = next(p for p in puzzles if p.active is not None and (solve(p).length or 0) >= 4)
     assert solve(vortex, threads=2).length == solve(vortex).length

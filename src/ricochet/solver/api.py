@@ -377,6 +377,13 @@ def _one_at_a_time(fn: F) -> F:
 _warmed_up = False
 
 
+def _warm_up_puzzle() -> Puzzle:
+    """A tiny puzzle that takes a kernel's code paths in no time (the warm-ups)."""
+    from ..board import Board
+    from ..position import Position, Robot
+    return Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0)))), (2, 3), 0)
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel once per process.
 
@@ -391,9 +398,7 @@ def warm_up() -> None:
     if _warmed_up:
         return
     _warmed_up = True
-    from ..board import Board
-    from ..position import Position, Robot
-    puzzle = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0)))), (2, 3), 0)
+    puzzle = _warm_up_puzzle()
     for max_states in (ASTAR_MAX_STATES, 1):
         solve.__wrapped__(puzzle, Rules(), max_states=max_states)  # type: ignore[attr-defined]
     effort_estimate(puzzle, Rules())
@@ -412,10 +417,7 @@ def warm_up_threads() -> None:
     if _threads_warmed_up:
         return
     _threads_warmed_up = True
-    from ..board import Board
-    from ..position import Position, Robot
-    puzzle = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0)))), (2, 3), 0)
-    solve.__wrapped__(puzzle, Rules(), threads=2)  # type: ignore[attr-defined]
+    solve.__wrapped__(_warm_up_puzzle(), Rules(), threads=2)  # type: ignore[attr-defined]
 
 
 @_one_at_a_time

@@ -58,14 +58,6 @@ SETS_FULL_AFTER = 16384
 UNBUILT = -2
 
 
-# The bound's helpers (and the blocker sets' set operations) allocate nothing, so they
-# are compiled without numba's runtime: an array argument then costs no reference
-# counting, which is otherwise an atomic increment and decrement per array per call
-# (and per inlined call in a loop) — a fifth of a mid-length search's time, measured.
-# Numba refuses to compile an allocation in them; a view is safe (its parent, the
-# caller's, outlives the call).  ``_nrt`` is numba's own, undocumented option: should a
-# release drop it, every kernel would fail to compile ("Unrecognized options"), so the
-# leaves then fall back to ordinary functions (slower, the same results).
 def _has_option(name: str) -> bool:
     """Whether numba's CPU target (what ``njit`` compiles for) takes this option."""
     try:
@@ -75,6 +67,14 @@ def _has_option(name: str) -> bool:
     return hasattr(CPUTargetOptions, name)
 
 
+# The bound's helpers (and the blocker sets' set operations) allocate nothing, so they
+# are compiled without numba's runtime: an array argument then costs no reference
+# counting, which is otherwise an atomic increment and decrement per array per call
+# (and per inlined call in a loop) — a fifth of a mid-length search's time, measured.
+# Numba refuses to compile an allocation in them; a view is safe (its parent, the
+# caller's, outlives the call).  ``_nrt`` is numba's own, undocumented option: should a
+# release drop it, every kernel would fail to compile ("Unrecognized options"), so the
+# leaves then fall back to ordinary functions (slower, the same results).
 leaf = njit(cache=True, _nrt=False) if _has_option("_nrt") else njit(cache=True)
 
 
@@ -813,9 +813,15 @@ def _slot_cost(compact, hm, slot):
 
 
 @njit(cache=True, inline="always")
+def cmap_word(k1, g, idx):
+    """A compact map slot: key ``k1``, cost ``g``, state ``idx``."""
+    return (k1 << np.uint64(32)) | (np.uint64(g) << np.uint64(25)) | np.uint64(idx + 1)
+
+
+@njit(cache=True, inline="always")
 def _slot_store(compact, k1, k2, g, idx, hm, slot):
     if compact:
-        hm[slot] = (k1 << np.uint64(32)) | (np.uint64(g) << np.uint64(25)) | np.uint64(idx + 1)
+        hm[slot] = cmap_word(k1, g, idx)
     else:
         hm[2 * slot] = k1
         hm[2 * slot + 1] = k2 | (np.uint64(g) << np.uint64(16)) | (np.uint64(idx + 1) << np.uint64(24))
@@ -848,6 +854,15 @@ def _doubled(a):
     out = np.empty(2 * a.shape[0], dtype=a.dtype)
     out[:a.shape[0]] = a
     return out
+
+
+@njit(cache=True, inline="always")
+def record_word(parent, g, r, d, ext, level):
+    """A state record's second word (see :func:`astar`): ``parent`` + 1, g, the
+    move (robot ``r``, direction ``d``), the rule state ``ext`` and the bound's
+    ``level`` (uint64)."""
+    return (np.uint64(parent + 1) | (np.uint64(g) << np.uint64(32)) | (np.uint64(r) << np.uint64(40))
+            | (np.uint64(d) << np.uint64(43)) | (np.uint64(ext) << np.uint64(45)) | (level << np.uint64(60)))
 
 
 @njit(cache=True)
@@ -1621,9 +1636,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     w0 |= np.uint64(pos[q]) << np.uint64(q * bits)
                 rec[2 * idx] = w0
                 ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
-                rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32))
-                                    | (np.uint64(r) << np.uint64(40)) | (np.uint64(d) << np.uint64(43))
-                                    | (np.uint64(ext) << np.uint64(45)) | (child_level << np.uint64(60)))
+                rec[2 * idx + 1] = record_word(i, g2, r, d, ext, child_level)
                 pos[r] = old
                 items[2 * nitems] = idx
                 items[2 * nitems + 1] = head[f2]

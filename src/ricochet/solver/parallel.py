@@ -37,13 +37,18 @@ from numba.extending import intrinsic
 from .kernel import (
     C_IDX,
     INF,
+    _cmap_find,
     _gen,
     _hash,
     _rebuild,
+    _slot_cost,
+    _slot_index,
     child_key,
+    cmap_word,
     inheritable,
     prefetch,
     raise_levels,
+    record_word,
     state_key,
     word_key,
 )
@@ -94,7 +99,7 @@ def _publish(k1, g, idx, hm, hmask):
     """Store state ``idx`` at cost ``g`` for key ``k1`` in the compact map
     (:func:`kernel._cmap_find`'s layout) unless it holds the key as cheaply;
     True when stored.  Lock-free: a slot changes by compare-and-swap only."""
-    word = (k1 << np.uint64(32)) | (np.uint64(g) << np.uint64(25)) | np.uint64(idx + 1)
+    word = cmap_word(k1, g, idx)
     j = _hash(k1, 0) & hmask
     while True:
         v = hm[j]
@@ -108,19 +113,6 @@ def _publish(k1, g, idx, hm, hmask):
             if _cas(hm, np.int64(j), v, word) == v:
                 return True
             continue  # changed meanwhile
-        j = (j + np.uint64(1)) & hmask
-
-
-@njit(cache=True, inline="always")
-def _known_cost(k1, hm, hmask):
-    """The cost the compact map holds for ``k1``, or -1."""
-    j = _hash(k1, 0) & hmask
-    while True:
-        v = hm[j]
-        if v == 0:
-            return -1
-        if (v >> np.uint64(32)) == k1:
-            return np.int64((v >> np.uint64(25)) & np.uint64(0x7F))
         j = (j + np.uint64(1)) & hmask
 
 
@@ -138,9 +130,11 @@ def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcell
 
     The expansion is :func:`kernel.astar`'s: the same children, inherited
     levels and pathmax, from the same kernel functions (:func:`kernel.raise_levels`,
-    ``_gen``, :func:`kernel.child_key`, :func:`kernel.inheritable`).  The few
-    lines around them are repeated rather than shared: a numba helper taking
-    arrays costs reference counting on every child, in both hot loops."""
+    ``_gen``, :func:`kernel.child_key`, :func:`kernel.inheritable`,
+    :func:`kernel.record_word`).  The few lines around them that read or write
+    arrays (the inherited level, the requeue) are repeated rather than shared:
+    a numba helper taking arrays costs reference counting on every child, in
+    both hot loops."""
     FINAL = np.uint64(1) << np.uint64(62)
     cmask = np.uint64((1 << bits) - 1)
     n_helpers = R - 1
@@ -220,7 +214,8 @@ def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcell
             if f2 > max_cost:
                 continue
             k1 = ck[k]
-            if 0 <= _known_cost(k1, hm, hmask) <= g2:
+            slot = _cmap_find(k1, hm, hmask)
+            if _slot_index(True, hm, slot) >= 0 and _slot_cost(True, hm, slot) <= g2:
                 continue  # most children: known as cheaply
             if block[0] >= block[1]:
                 block[0] = _fetch_add(counter, 0, BLOCK)
@@ -229,9 +224,7 @@ def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcell
             sh = np.uint64(r * bits)
             rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
             ext = ((r + 1) * 4 + np.int64(mv_h[0, k])) * 16
-            rec[2 * idx + 1] = (np.uint64(i + 1) | (np.uint64(g2) << np.uint64(32)) | (np.uint64(r) << np.uint64(40))
-                                | (np.uint64(mv_d[0, k]) << np.uint64(43)) | (np.uint64(ext) << np.uint64(45))
-                                | (child_level << np.uint64(60)))
+            rec[2 * idx + 1] = record_word(i, g2, r, mv_d[0, k], ext, child_level)
             if not _publish(k1, g2, idx, hm, hmask):
                 continue  # another worker stored it as cheaply meanwhile (the record is reused)
             block[0] += 1

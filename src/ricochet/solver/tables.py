@@ -41,6 +41,12 @@ class BoardTables:
     def cells(self) -> int:
         return self.width * self.height
 
+    @property
+    def straight(self) -> bool:
+        """Whether every move is a straight line (no diagonal, no opening in play):
+        the fast builders (:func:`straight_robot_paths`, :func:`straight_distance`) apply."""
+        return not self.has_diagonals and not self.has_openings
+
     @cached_property
     def passable(self) -> np.ndarray:
         """Per cell, the sides the transparent robot may pass (built on first use:
@@ -239,7 +245,7 @@ def keyed_board_tables(board: Board, rules: Rules, goal: Cell | None) -> tuple[t
 @lru_cache(maxsize=1024)
 def _path_tables(key: tuple[object, ...], color_class: int) -> PathTables:
     t = _board_tables(*key)  # type: ignore[arg-type]
-    if not t.has_diagonals and not t.has_openings:
+    if t.straight:
         arrays = straight_paths(t.width, t.height, t.wall, t.obst)
     else:
         arrays = kernel.build_paths(t.width, t.height, t.wall, t.openm, t.obst, t.diag, t.dcol, color_class)
@@ -261,10 +267,10 @@ def _color_class(t: BoardTables, color: str) -> int:
 
 @lru_cache(maxsize=1024)
 def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
+    bt = _board_tables(*key)  # type: ignore[arg-type]
+    if bt.straight:  # (no diagonal: every robot is of class 4)
+        return PathTables(*straight_robot_paths(bt.width, bt.height, bt.wall, bt.obst, len(classes)))
     unique = sorted(set(classes))
-    t = _board_tables(*key)  # type: ignore[arg-type]
-    if len(unique) == 1 and not t.has_diagonals and not t.has_openings:
-        return PathTables(*straight_robot_paths(t.width, t.height, t.wall, t.obst, len(classes)))
     if len(unique) == 1:
         # One physics for every robot (no diagonal tells them apart): rows repeated, cells shared.
         t = _path_tables(key, classes[0])
@@ -314,7 +320,7 @@ def robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str,
 @lru_cache(maxsize=4096)
 def _distance(key: tuple[object, ...], color_class: int, target: int) -> np.ndarray:
     t = _board_tables(*key)  # type: ignore[arg-type]
-    if not t.has_diagonals and not t.has_openings:
+    if t.straight:
         return straight_distance(t.width, t.height, t.wall, t.obst, target)  # type: ignore[no-any-return]
     p = _path_tables(key, color_class)
     return kernel.relaxed_distance(t.cells, p.start, p.length, p.cells, target)
