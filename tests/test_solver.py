@@ -559,6 +559,53 @@ def test_solve_many_in_two_processes_equals_solve() -> None:
            [(s.length, s.moves) for s in one[:3]]
 
 
+# A fresh interpreter: whether OpenMP's threads already run is process-wide state.
+# The guard is what a spawned worker needs (it imports the main module again).
+_THREADED_BATCH_SCRIPT = """
+import json
+import sys
+from pathlib import Path
+from ricochet.solve_cli import _read_set
+from ricochet.solver import api, solve, solve_many
+
+if __name__ == "__main__":
+    hard = sorted(_read_set(Path(sys.argv[1])), key=lambda p: p.optimal)[:2]
+    fresh = api.forked_workers_may_thread()
+    first = solve(hard[0], threads=2)  # 16 moves: rounds big enough to start the threads
+    after = api.forked_workers_may_thread()
+    many = solve_many(hard, processes=2, threads=2, check=True)
+    print(json.dumps([fresh, after, first.length, [s.length for s in many], [p.optimal for p in hard]]))
+"""
+
+
+def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
+    """``solve_many(threads=N)`` after ``solve(threads=N)`` in the same process:
+    GNU OpenMP does not survive a fork (numba ends such a child), so the
+    workers are spawned instead of forked, and every answer is optimal."""
+    import json
+    import subprocess
+    import sys
+
+    hard = Path(__file__).resolve().parents[1] / "benchmarks" / "hard.jsonl"
+    done = subprocess.run([sys.executable, "-c", _THREADED_BATCH_SCRIPT, str(hard)], check=False,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    fresh, after, first, many, optimal = json.loads(done.stdout)
+    assert (fresh, after) == (True, False)  # forked workers could thread before, not after
+    assert first == 16 and many == optimal
+
+
+def test_solve_many_options_are_checked_before_any_worker_starts() -> None:
+    puzzles = random_puzzles(5, 3)
+    for bad in (-1, 2.0, True):
+        with pytest.raises(ValueError, match="processes must be"):
+            solve_many(puzzles, processes=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="chunksize must be"):
+        solve_many(puzzles, processes=2, chunksize=0)
+    with pytest.raises(ValueError, match="threads must be"):
+        solve_many(puzzles, processes=2, threads=0)
+
+
 def test_effort_estimate_is_how_close_a_robot_gets_alone() -> None:
     """solve_many's scheduling estimate: the least relaxed distance to the
     target over the cells the finishing robot reaches alone."""

@@ -273,7 +273,7 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fewest-robots", action="store_true",
                         help="among optimal solutions, give one that moves the fewest robots")
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                        help="worker processes (default: all cores; 1: solve in this process)")
+                        help="worker processes (default: all cores, divided by --threads; 1: solve in this process)")
     parser.add_argument("--threads", type=int, default=1, metavar="N",
                         help="threads per puzzle (default 1): for a few long puzzles, e.g. --jobs 1 --threads 16; "
                              "a puzzle the threaded search does not take (several robots may finish, rule "
@@ -291,6 +291,17 @@ def _jobs(value: int | None) -> int:
     if value < 0:
         raise CliError(f"--jobs must be 1 or more (0: all cores), got {value}")
     return value
+
+
+def _processes(jobs: int | None, threads: int) -> int:
+    """``--jobs`` as given, else (None, 0) the cores divided by ``--threads``:
+    every core busy, none twice.
+
+    >>> import os; cores = os.cpu_count() or 1
+    >>> _processes(3, 4), _processes(None, 1) == cores, _processes(0, 2) == max(1, cores // 2)
+    (3, True, True)
+    """
+    return _jobs(jobs) if jobs else max(1, _jobs(jobs) // threads)
 
 
 def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
@@ -404,11 +415,11 @@ def run_solve(args: argparse.Namespace) -> int:
         raise CliError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
     if args.max_solutions < 1:
         raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
-    jobs = _jobs(args.jobs)
     from .solver.api import MAX_THREADS
 
     if not 1 <= args.threads <= MAX_THREADS:
         raise CliError(f"--threads must be from 1 to {MAX_THREADS}, got {args.threads}")
+    jobs = _processes(args.jobs, args.threads)
     items, name, total = _open_source(args.file, named_rules(args))
     if total == 0:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")

@@ -458,8 +458,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
+    _check_threads(threads)
     warm_up()
     if threads > 1:
         warm_up_threads()
@@ -562,6 +561,11 @@ def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, s
                     tuple(alternatives), paths)
 
 
+def _check_threads(threads: object) -> None:
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
+
+
 def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **options: object) -> object:
     """A hint without the whole answer (by the puzzle's rules; ``rules`` overrides
     them): ``length`` (optimal move count),
@@ -593,6 +597,26 @@ def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]]) -> Solution
 # board costs more than solving an easy puzzle.
 _BATCH: list[tuple[Puzzle, Rules | None, dict[str, object]]] = []
 _BATCH_LOCK = threading.Lock()
+
+
+def _set_batch(items: list[tuple[Puzzle, Rules | None, dict[str, object]]]) -> None:
+    """A spawned worker's batch (a forked one inherits it)."""
+    global _BATCH
+    _BATCH = items
+
+
+def forked_workers_may_thread() -> bool:
+    """Whether a process forked from this one may start numba's threads.  Not
+    once this process has started GNU OpenMP's (numba's usual threading layer
+    here, after a ``solve(threads=N)``): libgomp does not survive a fork, and
+    numba ends such a child ("fork() called from a process already using GNU
+    OpenMP, this is unsafe").  :func:`solve_many` then spawns its workers."""
+    import numba
+
+    try:
+        return bool(numba.threading_layer() != "omp")  # type: ignore[attr-defined]
+    except ValueError:  # no thread started in this process yet
+        return True
 
 
 def _solve_indexed(i: int) -> tuple[bool, Solution]:
@@ -667,10 +691,19 @@ def _solve_chunk(indices: list[int]) -> list[tuple[bool, Solution]]:
 
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
                chunksize: int = 16, **options: object) -> list[Solution]:
-    """Solve many puzzles on every core (``processes``, default: all); the
-    answers come in the puzzles' order.  Options are those of :func:`solve`.
-    With one process (or one puzzle) everything runs here, without worker
-    start-up.
+    """Solve many puzzles on every core; the answers come in the puzzles'
+    order.  Options are those of :func:`solve`.
+
+    ``processes``: how many worker processes (None or 0: the cores, divided by
+    ``threads``).  With one process (or one puzzle) everything runs here,
+    without worker start-up.  ``threads`` (a :func:`solve` option) gives each
+    worker that many threads for its puzzle: for a few long puzzles on more
+    cores than puzzles, e.g. 2 puzzles on 16 cores with ``processes=2,
+    threads=8``.  The workers are forked; with ``threads`` after a
+    ``solve(threads=N)`` in this process they are spawned instead (a fork
+    could not start threads: :func:`forked_workers_may_thread`), which takes
+    longer to start and imports the calling script again, so that script
+    needs the usual ``if __name__ == "__main__":`` guard.
 
     The workers first compute every puzzle's :func:`effort_estimate` (in
     parallel), then take tasks from :func:`schedule` as they become free:
@@ -679,17 +712,27 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     the other cores idle at the end of the batch: longest-first, dynamic
     scheduling)."""
     global _BATCH
+    if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 0):
+        raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
+    if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
+        raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
+    threads = options.get("threads", 1)
+    _check_threads(threads)
+    assert isinstance(threads, int)
     items = [(p, rules, options) for p in puzzles]
-    procs = processes or os.cpu_count() or 1
+    procs = processes or max(1, (os.cpu_count() or 1) // threads)
     if procs <= 1 or len(items) <= 1:
         return [_solve_one(a) for a in items]
     procs = min(procs, len(items))
     warm_up()  # once here, not once per forked worker
+    fork = threads == 1 or forked_workers_may_thread()
+    start: dict[str, Any] = {"mp_context": get_context("fork")} if fork else {
+        "mp_context": get_context("spawn"), "initializer": _set_batch, "initargs": (items,)}
     answers: list[tuple[bool, Solution] | None] = [None] * len(items)
     with _BATCH_LOCK:
         _BATCH = items
         try:
-            with ProcessPoolExecutor(max_workers=procs, mp_context=get_context("fork")) as pool:
+            with ProcessPoolExecutor(max_workers=procs, **start) as pool:
                 # The estimates build most of the search tables too: in the workers, in parallel.
                 effort = list(pool.map(_estimate_indexed, range(len(items)),
                                        chunksize=max(1, len(items) // (4 * procs))))
@@ -709,5 +752,5 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     return out
 
 
-__all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "hint", "schedule", "solve",
-           "solve_many", "warm_up", "warm_up_threads"]
+__all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "forked_workers_may_thread", "hint",
+           "schedule", "solve", "solve_many", "warm_up", "warm_up_threads"]
