@@ -563,10 +563,18 @@ def test_solve_many_in_two_processes_equals_solve() -> None:
 # The guard is what a spawned worker needs (it imports the main module again).
 _THREADED_BATCH_SCRIPT = """
 import json
+import multiprocessing
 import sys
+import warnings
 from pathlib import Path
 from ricochet.solve_cli import _read_set
 from ricochet.solver import api, solve, solve_many
+
+def solve_warned(puzzle):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sol = solve(puzzle, threads=2, check=True)
+    return sol.length, [str(w.message) for w in caught]
 
 if __name__ == "__main__":
     hard = sorted(_read_set(Path(sys.argv[1])), key=lambda p: p.optimal)[:2]
@@ -574,14 +582,20 @@ if __name__ == "__main__":
     first = solve(hard[0], threads=2)  # 16 moves: rounds big enough to start the threads
     after = api.forked_workers_may_thread()
     many = solve_many(hard, processes=2, threads=2, check=True)
-    print(json.dumps([fresh, after, first.length, [s.length for s in many], [p.optimal for p in hard]]))
+    # A worker the caller forks itself cannot start them: one thread, and a warning.
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        forked, warned = pool.apply_async(solve_warned, (hard[0],)).get(timeout=120)  # a killed worker: no answer
+    print(json.dumps([fresh, after, first.length, [s.length for s in many], [p.optimal for p in hard],
+                      forked, warned]))
 """
 
 
 def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     """``solve_many(threads=N)`` after ``solve(threads=N)`` in the same process:
     GNU OpenMP does not survive a fork (numba ends such a child), so the
-    workers are spawned instead of forked, and every answer is optimal."""
+    workers are spawned instead of forked, and every answer is optimal.  A
+    process the caller forks after that solves on one thread, with a warning,
+    instead of being ended."""
     import json
     import subprocess
     import sys
@@ -590,9 +604,10 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     done = subprocess.run([sys.executable, "-c", _THREADED_BATCH_SCRIPT, str(hard)], check=False,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    fresh, after, first, many, optimal = json.loads(done.stdout)
+    fresh, after, first, many, optimal, forked, warned = json.loads(done.stdout)
     assert (fresh, after) == (True, False)  # forked workers could thread before, not after
     assert first == 16 and many == optimal
+    assert forked == 16 and len(warned) == 1 and "runs on one thread" in warned[0]
 
 
 def test_solve_many_options_are_checked_before_any_worker_starts() -> None:

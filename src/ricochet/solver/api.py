@@ -45,6 +45,7 @@ import functools
 import os
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -331,6 +332,9 @@ class _Search:
             threads, parallel.BATCH, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
             self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
             self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions)
+        global _omp_pid
+        if _omp_pid is None and _threading_layer() == "omp":
+            _omp_pid = os.getpid()
         return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
@@ -459,6 +463,12 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
     _check_threads(threads)
+    if threads > 1 and not _threads_start_here():
+        warnings.warn(f"solve(threads={threads}) runs on one thread: this process was forked from one whose "
+                      "threaded search had started GNU OpenMP, which does not survive a fork (start such "
+                      "workers with multiprocessing's 'spawn' or 'forkserver', as solve_many does)",
+                      RuntimeWarning, stacklevel=3)
+        threads = 1
     warm_up()
     if threads > 1:
         warm_up_threads()
@@ -605,18 +615,34 @@ def _set_batch(items: list[tuple[Puzzle, Rules | None, dict[str, object]]]) -> N
     _BATCH = items
 
 
+def _threading_layer() -> str | None:
+    """numba's threading layer once started in this process (or inherited by a fork), else None."""
+    import numba
+
+    try:
+        return str(numba.threading_layer())  # type: ignore[attr-defined]
+    except ValueError:  # no thread started yet
+        return None
+
+
 def forked_workers_may_thread() -> bool:
     """Whether a process forked from this one may start numba's threads.  Not
     once this process has started GNU OpenMP's (numba's usual threading layer
     here, after a ``solve(threads=N)``): libgomp does not survive a fork, and
     numba ends such a child ("fork() called from a process already using GNU
     OpenMP, this is unsafe").  :func:`solve_many` then spawns its workers."""
-    import numba
+    return _threading_layer() != "omp"
 
-    try:
-        return bool(numba.threading_layer() != "omp")  # type: ignore[attr-defined]
-    except ValueError:  # no thread started in this process yet
-        return True
+
+# The process that started GNU OpenMP's threads for the threaded search: a
+# process forked from it inherits this value, and must not start them.
+_omp_pid: int | None = None
+
+
+def _threads_start_here() -> bool:
+    """False in a process forked from one whose threaded search started GNU
+    OpenMP's threads (numba would end this process at its first threaded round)."""
+    return _omp_pid is None or _omp_pid == os.getpid()
 
 
 def _solve_indexed(i: int) -> tuple[bool, Solution]:
