@@ -462,7 +462,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
-    _check_threads(threads)
+    _checked_threads(threads)
     if threads > 1 and not _threads_start_here():
         warnings.warn(f"solve(threads={threads}) runs on one thread: this process was forked from one whose "
                       "threaded search had started GNU OpenMP, which does not survive a fork (start such "
@@ -571,9 +571,10 @@ def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, s
                     tuple(alternatives), paths)
 
 
-def _check_threads(threads: object) -> None:
+def _checked_threads(threads: object) -> int:
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
+    return threads
 
 
 def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **options: object) -> object:
@@ -742,9 +743,7 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
         raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
         raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
-    threads = options.get("threads", 1)
-    _check_threads(threads)
-    assert isinstance(threads, int)
+    threads = _checked_threads(options.get("threads", 1))
     items = [(p, rules, options) for p in puzzles]
     procs = processes or max(1, (os.cpu_count() or 1) // threads)
     if procs <= 1 or len(items) <= 1:
