@@ -509,6 +509,8 @@ class BenchRow:
     """(workers, speed-up, batch time / longest puzzle) of :func:`model_batch` on the one-process times."""
     bound: float | None = None
     """One-process total / longest puzzle: no schedule of whole puzzles beats this speed-up."""
+    longest_one: float | None = None
+    """The slowest puzzle's seconds in the one-process run (what a batch can not end before)."""
     threaded: tuple[int, float, float, int] | None = None
     """(threads, one thread's seconds, ``solve(threads=…)``'s, answers that differ) for the
     sets whose puzzles are searched on several threads too (:data:`THREADED_SETS`)."""
@@ -638,6 +640,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols,
                    jobs, wall1 if single else None)
     row.interleaved = [peer.name for peer in interleaved]
+    row.longest_one = max((s.seconds for s in ones), default=None)
     if threaded:
         differ = sum(1 for a, b in zip(ones, threaded, strict=True) if a.length != b.length)
         row.threaded = (threads, sum(s.seconds for s in ones), sum(s.seconds for s in threaded), differ)
@@ -703,6 +706,39 @@ def format_threads(rows: Sequence[BenchRow]) -> str:
     if not lines:
         return ""
     return "one puzzle at a time on several threads (solve(threads=N), shared state map):\n" + "\n".join(lines)
+
+
+LONG_BATCH_TARGET = 1.2
+"""A batch of N long puzzles on N processes or more should end within this
+multiple of its longest puzzle alone (the solver issue's target)."""
+
+
+def format_batches(rows: Sequence[BenchRow]) -> str:
+    """When each set's batch on N processes ended, measured against its slowest
+    puzzle in the one-process run; a set of no more puzzles than processes is
+    the "N long puzzles on N cores or more" case, with its target.  Empty
+    without both runs.
+
+    >>> row = BenchRow("hard", 11, 3.6, 1.0, 1.0, 3.3, 1e6, 800, "", True, jobs=16, wall1=14.4, longest_one=3.3)
+    >>> print(format_batches([row]))
+    batches on N processes (solve_many), measured against their slowest puzzle alone in one process:
+      hard      16 processes: 3.60 s, 1.09x its slowest puzzle (3.30 s); 11 puzzles on 16 processes: target <= 1.2x met
+    """
+    lines = []
+    for r in rows:
+        if r.jobs <= 1 or r.wall1 is None or not r.longest_one:
+            continue
+        ratio = r.wall / r.longest_one
+        line = (f"  {r.name:<8} {r.jobs:>3} processes: {_fmt_s(r.wall)}, {ratio:.2f}x its slowest puzzle "
+                f"({_fmt_s(r.longest_one)})")
+        if r.count <= r.jobs:
+            line += (f"; {r.count} puzzles on {r.jobs} processes: target <= {LONG_BATCH_TARGET}x "
+                     + ("met" if ratio <= LONG_BATCH_TARGET else "NOT met"))
+        lines.append(line)
+    if not lines:
+        return ""
+    return ("batches on N processes (solve_many), measured against their slowest puzzle alone in one process:\n"
+            + "\n".join(lines))
 
 
 def format_model(rows: Sequence[BenchRow]) -> str:
@@ -921,6 +957,10 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     threads_text = format_threads(rows)
     if threads_text:
         say(threads_text)
+        say("")
+    batch_text = format_batches(rows)
+    if batch_text:
+        say(batch_text)
         say("")
     model_text = format_model(rows)
     if model_text:
