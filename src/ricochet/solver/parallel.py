@@ -5,7 +5,8 @@ The search goes in rounds (numba ``prange``).  The states queued in the
 current layer F, by any worker, are gathered onto one stack, newest on top
 (a layer is searched depth-first, as :func:`kernel.astar` does, so that in
 the last layer a goal comes early); a round shares the top ``P · batch`` of
-them out.  Each worker raises their bound as A* does
+them out, one slice per worker, which each claims a few states at a time and
+then helps with the slices not done yet.  Each worker raises their bound as A* does
 (:func:`kernel.bound_rises`, every blocker set built beforehand) or expands
 them, and queues what it finds in its own lists.  A child is looked up in the
 shared map; a new state, or one reached more cheaply, gets a new record
@@ -56,6 +57,9 @@ from .kernel import (
 BATCH = 1024
 """States a worker takes per round: larger rounds pay the threads' start and
 join less often; smaller ones keep the first layers balanced."""
+CHUNK = 32
+"""States a worker claims at once in a round (from its own slice, then from
+others'): 16, 32 and 64 measured alike on two threads, 4 and 256 worse."""
 BLOCK = 256
 """Record indices a worker takes from the shared counter at once."""
 SERIAL_BELOW = 512
@@ -117,12 +121,18 @@ def _publish(k1, g, idx, hm, hmask):
 
 
 @njit(cache=True)
-def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
-          bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
+def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
+          hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
           rec, hm, hmask, counter, items, head, queued, nit, block, pos, occ, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c,
           ws, ck, goal):
-    """One round of a worker: the states ``pool[lo:hi]`` of layer ``F``.  What
-    it queues goes to its own lists (``items``/``head``, ``nit`` used, ``queued``
+    """One round of worker ``me`` (of ``P``) in layer ``F``: the states of
+    ``pool`` it claims, ``chunk`` at a time, first from its own slice (from
+    ``cursor[8 * me]``, the next unclaimed state, to ``cursor[8 * me + 1]``),
+    then from the slices of the others that are not done yet.  A slice's
+    states are not all alike (the newest are mostly raised, not expanded, and
+    cost less), so equal slices alone left one worker waiting for another at
+    the round's end for a fifth of the time on two threads.  What it queues
+    goes to its own lists (``items``/``head``, ``nit`` used, ``queued``
     counting per layer);
     ``block`` holds its next free record index and the end of its block.
     The best goal seen goes to ``goal`` (cost, parent, r, d, e).  Returns
@@ -139,100 +149,109 @@ def _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcell
     cmask = np.uint64((1 << bits) - 1)
     n_helpers = R - 1
     expanded = 0
-    for j in range(lo, hi):
-        i = pool[j]
-        if j + 1 < hi:
-            prefetch(rec, 2 * pool[j + 1])
-        w0 = rec[2 * i]
-        w1 = rec[2 * i + 1]
-        g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
-        ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))
-        for q in range(R):
-            pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
-        ct = pos[t]
-        level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
-        if g + max(1, hdist[ct]) + level != F:
-            continue  # stale: raised since
-        if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[ct] > 0:
-            up, final, _checks = raise_levels(level, max_level, True, pos, R, t, target, occ, hdist, pstart, plen,
-                                              pcyc, pcells, qtab, qrows, ws)
-            if up > 0:
-                nw = w1 + (np.uint64(up) << np.uint64(60))
-                if final:
-                    nw |= FINAL
-                rec[2 * i + 1] = nw
-                if F + up <= max_cost:
-                    items[2 * nit] = i
-                    items[2 * nit + 1] = head[F + up]
-                    head[F + up] = nit
-                    nit += 1
-                    queued[F + up] += 1
-                continue
-            rec[2 * i + 1] = w1 | FINAL
-        expanded += 1
-        for q in range(R):
-            occ[pos[q]] = 1
-        n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, g + 1 + hdist[ct] <= max_cost, no_undo,
-                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
-        inherit = 0
-        if hdist[ct] > 0:
-            occ[ct] = 0
-            inherit = inheritable(ct, max_level, occ, qtab, qrows)
-        for q in range(R):
-            occ[pos[q]] = 0
-        pk1 = word_key(w0, R, t, bits, sort_helpers)
-        for k in range(n):
-            r = np.int64(mv_r[0, k])
-            field = -1 if r == t else (r if r < t else r - 1)
-            k1, _k2 = child_key(pk1, n_helpers, bits, sort_helpers, field, pos[r], mv_e[0, k], nsb, mv_h[0, k], False,
-                                0, -1, t, 0)
-            ck[k] = k1
-            prefetch(hm, np.int64(_hash(k1, 0) & hmask))
-        g2 = g + 1
-        for k in range(n):
-            r = np.int64(mv_r[0, k])
-            e = np.int64(mv_e[0, k])
-            if r == t and e == target:
-                if g2 < goal[0]:
-                    goal[0] = g2
-                    goal[1] = i
-                    goal[2] = r
-                    goal[3] = mv_d[0, k]
-                    goal[4] = e
-                continue
-            f2 = g2 + max(1, hdist[e if r == t else ct])
-            child_level = np.uint64(0)
-            if inherit > 0 and r != t:
-                word = e >> 6
-                bit = np.uint64(1) << np.uint64(e & 63)
-                if unions[0, ct, word] & bit == np.uint64(0):
-                    child_level = np.uint64(2 if inherit == 2 and unions[1, ct, word] & bit == np.uint64(0) else 1)
-                    f2 += np.int64(child_level)
-            if f2 < F:
-                child_level += np.uint64(F - f2)  # pathmax below a raised parent
-                f2 = F
-            if f2 > max_cost:
-                continue
-            k1 = ck[k]
-            slot = _cmap_find(k1, hm, hmask)
-            if _slot_index(True, hm, slot) >= 0 and _slot_cost(True, hm, slot) <= g2:
-                continue  # most children: known as cheaply
-            if block[0] >= block[1]:
-                block[0] = _fetch_add(counter, 0, BLOCK)
-                block[1] = block[0] + BLOCK
-            idx = block[0]
-            sh = np.uint64(r * bits)
-            rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
-            ext = ((r + 1) * 4 + np.int64(mv_h[0, k])) * 16
-            rec[2 * idx + 1] = record_word(i, g2, r, mv_d[0, k], ext, child_level)
-            if not _publish(k1, g2, idx, hm, hmask):
-                continue  # another worker stored it as cheaply meanwhile (the record is reused)
-            block[0] += 1
-            items[2 * nit] = idx
-            items[2 * nit + 1] = head[f2]
-            head[f2] = nit
-            nit += 1
-            queued[f2] += 1
+    v = np.int64(me)
+    while True:
+        lo = _fetch_add(cursor, 8 * v, chunk)
+        if lo >= cursor[8 * v + 1]:
+            v = (v + 1) % P  # that slice is done: help the next one
+            if v == me:
+                break
+            continue
+        hi = min(lo + chunk, cursor[8 * v + 1])
+        for j in range(lo, hi):
+            i = pool[j]
+            if j + 1 < hi:
+                prefetch(rec, 2 * pool[j + 1])
+            w0 = rec[2 * i]
+            w1 = rec[2 * i + 1]
+            g = np.int64((w1 >> np.uint64(32)) & np.uint64(0xFF))
+            ex = np.int64((w1 >> np.uint64(45)) & np.uint64(0x7FFF))
+            for q in range(R):
+                pos[q] = np.int64((w0 >> np.uint64(q * bits)) & cmask)
+            ct = pos[t]
+            level = np.int64((w1 >> np.uint64(60)) & np.uint64(3))
+            if g + max(1, hdist[ct]) + level != F:
+                continue  # stale: raised since
+            if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[ct] > 0:
+                up, final, _checks = raise_levels(level, max_level, True, pos, R, t, target, occ, hdist, pstart, plen,
+                                                  pcyc, pcells, qtab, qrows, ws)
+                if up > 0:
+                    nw = w1 + (np.uint64(up) << np.uint64(60))
+                    if final:
+                        nw |= FINAL
+                    rec[2 * i + 1] = nw
+                    if F + up <= max_cost:
+                        items[2 * nit] = i
+                        items[2 * nit + 1] = head[F + up]
+                        head[F + up] = nit
+                        nit += 1
+                        queued[F + up] += 1
+                    continue
+                rec[2 * i + 1] = w1 | FINAL
+            expanded += 1
+            for q in range(R):
+                occ[pos[q]] = 1
+            n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, g + 1 + hdist[ct] <= max_cost, no_undo,
+                     pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            inherit = 0
+            if hdist[ct] > 0:
+                occ[ct] = 0
+                inherit = inheritable(ct, max_level, occ, qtab, qrows)
+            for q in range(R):
+                occ[pos[q]] = 0
+            pk1 = word_key(w0, R, t, bits, sort_helpers)
+            for k in range(n):
+                r = np.int64(mv_r[0, k])
+                field = -1 if r == t else (r if r < t else r - 1)
+                k1, _k2 = child_key(pk1, n_helpers, bits, sort_helpers, field, pos[r], mv_e[0, k], nsb, mv_h[0, k], False,
+                                    0, -1, t, 0)
+                ck[k] = k1
+                prefetch(hm, np.int64(_hash(k1, 0) & hmask))
+            g2 = g + 1
+            for k in range(n):
+                r = np.int64(mv_r[0, k])
+                e = np.int64(mv_e[0, k])
+                if r == t and e == target:
+                    if g2 < goal[0]:
+                        goal[0] = g2
+                        goal[1] = i
+                        goal[2] = r
+                        goal[3] = mv_d[0, k]
+                        goal[4] = e
+                    continue
+                f2 = g2 + max(1, hdist[e if r == t else ct])
+                child_level = np.uint64(0)
+                if inherit > 0 and r != t:
+                    word = e >> 6
+                    bit = np.uint64(1) << np.uint64(e & 63)
+                    if unions[0, ct, word] & bit == np.uint64(0):
+                        child_level = np.uint64(2 if inherit == 2 and unions[1, ct, word] & bit == np.uint64(0) else 1)
+                        f2 += np.int64(child_level)
+                if f2 < F:
+                    child_level += np.uint64(F - f2)  # pathmax below a raised parent
+                    f2 = F
+                if f2 > max_cost:
+                    continue
+                k1 = ck[k]
+                slot = _cmap_find(k1, hm, hmask)
+                if _slot_index(True, hm, slot) >= 0 and _slot_cost(True, hm, slot) <= g2:
+                    continue  # most children: known as cheaply
+                if block[0] >= block[1]:
+                    block[0] = _fetch_add(counter, 0, BLOCK)
+                    block[1] = block[0] + BLOCK
+                idx = block[0]
+                sh = np.uint64(r * bits)
+                rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
+                ext = ((r + 1) * 4 + np.int64(mv_h[0, k])) * 16
+                rec[2 * idx + 1] = record_word(i, g2, r, mv_d[0, k], ext, child_level)
+                if not _publish(k1, g2, idx, hm, hmask):
+                    continue  # another worker stored it as cheaply meanwhile (the record is reused)
+                block[0] += 1
+                items[2 * nit] = idx
+                items[2 * nit + 1] = head[f2]
+                head[f2] = nit
+                nit += 1
+                queued[f2] += 1
     return nit, expanded
 
 
@@ -315,6 +334,7 @@ def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, 
     ck = np.empty((P, max(M, 8)), dtype=np.uint64)
     goal = np.full((P, 8), max_cost + 1, dtype=np.int64)
     expanded = np.zeros((P, 8), dtype=np.int64)
+    cursor = np.zeros(8 * P, dtype=np.int64)  # per worker, a cache line: [8w] next unclaimed state, [8w + 1] end
 
     scratch = np.empty(8, dtype=np.int64)
     k1, _k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, -1, 0, False, 0, -1, scratch, 0)
@@ -390,8 +410,10 @@ def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, 
                 _rehash(old, w * part, min(old.shape[0], (w + 1) * part), hm, nmask)
         hmask = np.uint64((1 << hbits) - 1)
         if pooled <= serial_below:
-            nit[0], done = _work(F, pool, 0, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads,
-                                 pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
+            cursor[0] = 0
+            cursor[1] = pooled
+            nit[0], done = _work(F, pool, cursor, 0, 1, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
+                                 pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[0], head[0], queued[0], nit[0], block[0], pos[0], occ[0],
                                  mv[0, 0], mv[1, 0], mv[2, 0], mv[3, 0], mv[4, 0], mv[5, 0], ws[0], ck[0], goal[0])
             expanded[0, 0] += done
@@ -399,11 +421,12 @@ def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, 
             continue
         share = min(batch, (pooled + P - 1) // P)
         base = max(0, pooled - P * share)
+        for w in range(P):
+            cursor[8 * w] = min(pooled, base + w * share)
+            cursor[8 * w + 1] = min(pooled, base + (w + 1) * share)
         for w in prange(P):
-            lo = min(pooled, base + w * share)
-            hi = min(pooled, lo + share)
-            nit[w], done = _work(F, pool, lo, hi, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
-                                 hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
+            nit[w], done = _work(F, pool, cursor, w, P, CHUNK, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
+                                 pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[w], head[w], queued[w], nit[w], block[w], pos[w], occ[w],
                                  mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w])
             expanded[w, 0] += done
