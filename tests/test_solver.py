@@ -98,16 +98,16 @@ def solve_checking_at_once(puzzle: Puzzle, rules: Rules, any_robot: bool | None,
 
 
 def solve_threaded(puzzle: Puzzle, rules: Rules, any_robot: bool | None) -> api.Solution:
-    """``solve(threads=3)`` with rounds of two states per worker, all of them
-    shared out to the threads (``parallel.SERIAL_BELOW`` 0): a small search
-    then goes through as many rounds, hand-overs and map growths as a long
-    one."""
-    saved = parallel.BATCH, parallel.SERIAL_BELOW
-    parallel.BATCH, parallel.SERIAL_BELOW = 2, 0
+    """``solve(threads=3)`` with rounds of two states per worker, claimed one
+    at a time, all of them shared out to the threads (``parallel.SERIAL_BELOW``
+    0): a small search then goes through as many rounds, claims from other
+    workers' slices, hand-overs and map growths as a long one."""
+    saved = parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW
+    parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW = 2, 1, 0
     try:
         return solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot, threads=3)
     finally:
-        parallel.BATCH, parallel.SERIAL_BELOW = saved
+        parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW = saved
 
 
 # -- agreement with the reference search --------------------------------------------

@@ -329,7 +329,7 @@ class _Search:
         unions = kernel.set_unions(qtab, qrows, self.N)
         numba.set_num_threads(min(threads, int(numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
         status, cost, expanded, _stored, r, d, e = parallel.parallel_astar(
-            threads, parallel.BATCH, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
+            threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
             self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
             self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions)
         global _omp_pid

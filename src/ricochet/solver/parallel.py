@@ -306,12 +306,13 @@ def supported(R: int, bits: int, nsb: bool, mr: bool, tr: int, t: int, max_cost:
 
 
 @njit(cache=True, parallel=True)
-def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
-                   bits, sort_helpers, no_undo, max_cost, max_states, M, max_level, qtab, qrows, unions):
+def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart, plen, pcyc, pcells, pheads, pdefl,
+                   hdist, bits, sort_helpers, no_undo, max_cost, max_states, M, max_level, qtab, qrows, unions):
     """:func:`kernel.astar` for target robot ``t`` on ``P`` workers (see the
     module's docstring; :func:`supported` says which searches), ``batch``
-    states per worker and round, rounds of at most ``serial_below`` states on
-    one worker (:data:`BATCH`, :data:`SERIAL_BELOW`), with the
+    states per worker and round, claimed ``chunk`` at a time, rounds of at
+    most ``serial_below`` states on one worker (:data:`BATCH`, :data:`CHUNK`,
+    :data:`SERIAL_BELOW`), with the
     blocker sets of every slack below ``max_level`` built beforehand
     (``qtab``/``qrows``: :func:`kernel.blocker_sets`; ``unions``:
     :func:`kernel.set_unions`).  Returns what :func:`kernel.astar` returns:
@@ -425,7 +426,7 @@ def parallel_astar(P, batch, serial_below, t, target, R, N, pos0, pstart, plen, 
             cursor[8 * w] = min(pooled, base + w * share)
             cursor[8 * w + 1] = min(pooled, base + (w + 1) * share)
         for w in prange(P):
-            nit[w], done = _work(F, pool, cursor, w, P, CHUNK, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
+            nit[w], done = _work(F, pool, cursor, w, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
                                  pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[w], head[w], queued[w], nit[w], block[w], pos[w], occ[w],
                                  mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w])
