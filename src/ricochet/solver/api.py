@@ -246,7 +246,7 @@ class _Search:
         goal = puzzle.target
         robots = pos.robots
         self.puzzle, self.rules, self.candidates = puzzle, rules, list(candidates)
-        colors = tuple(r.color for r in robots)
+        colors = tuple([r.color for r in robots])
         key, bt = keyed_board_tables(board, rules, goal)
         self.bt = bt
         n = bt.cells
@@ -268,9 +268,9 @@ class _Search:
         self.last_r, self.last_h = (last[0], last[1].index) if last else (-1, 0)
         # Must-ricochet state the position already holds (a puzzle set mid-game): per target robot,
         # whether it has turned and its heading (-1: it has not moved).
-        self.turned0 = {t: int(t in pos.turned) for t in candidates}
-        self.t_head0 = {t: (h.index if (h := pos.headings[t] if pos.headings else None) is not None else -1)
-                        for t in candidates}
+        self.turned0 = {t: int(t in pos.turned) for t in candidates} if pos.turned else dict.fromkeys(candidates, 0)
+        self.t_head0 = ({t: (h.index if (h := pos.headings[t]) is not None else -1) for t in candidates}
+                        if pos.headings else dict.fromkeys(candidates, -1))
         self.max_tt_bits = max_tt_bits
         self.gen = _TABLE.next_generation()
         self.filled = 0
@@ -364,9 +364,20 @@ class _Search:
         return status, nodes, found
 
 
+_PLAIN_MOVES: dict[tuple[int, int], Move] = {}
+
+
+def _plain_move(r: int, d: int) -> Move:
+    """The (immutable, shared) move of robot ``r`` in direction ``d`` with no stop."""
+    move = _PLAIN_MOVES.get((r, d))
+    if move is None:
+        move = _PLAIN_MOVES[(r, d)] = Move(r, DIRECTIONS[d])
+    return move
+
+
 def _to_moves(search: _Search, seq: list[tuple[int, int, int]]) -> tuple[Move, ...]:
     tr, w = search.tr, search.W
-    return tuple(Move(r, DIRECTIONS[d], (e % w, e // w) if r == tr else None) for r, d, e in seq)
+    return tuple([Move(r, DIRECTIONS[d], (e % w, e // w)) if r == tr else _plain_move(r, d) for r, d, e in seq])
 
 
 def _one_at_a_time(fn: F) -> F:
@@ -462,14 +473,16 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
     if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
         raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
-    _checked_threads(threads)
+    if type(threads) is not int or threads != 1:
+        _checked_threads(threads)
     if threads > 1 and not _threads_start_here():
         warnings.warn(f"solve(threads={threads}) runs on one thread: this process was forked from one whose "
                       "threaded search had started GNU OpenMP, which does not survive a fork (start such "
                       "workers with multiprocessing's 'spawn' or 'forkserver', as solve_many does)",
                       RuntimeWarning, stacklevel=3)
         threads = 1
-    warm_up()
+    if not _warmed_up:
+        warm_up()
     if threads > 1:
         warm_up_threads()
     t0 = time.perf_counter()
@@ -507,7 +520,9 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     # share a bound table, else IDA* below tries them bound by bound.
     vortex = len(order) > 1 and search.any_robot_astar()
     # A* starts every robot fresh; a must-ricochet state already under way goes to IDA*.
-    fresh = all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order)
+    position = puzzle.position
+    fresh = ((not position.turned and not position.headings)
+             or all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order))
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
         status, cost, expanded, seq = search.astar(t, max_moves, cap, threads)

@@ -313,9 +313,12 @@ def _transparent_workspace(N, tr):
     """Scratch arrays of :func:`transparent_moves` (tiny when there is no
     transparent robot)."""
     M = N * 4 if tr >= 0 else 1
-    return (np.zeros(M, dtype=np.int32), np.zeros(M, dtype=np.int64), np.zeros(M, dtype=np.int32),
-            np.zeros((3, M + 1), dtype=np.int32), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64),
-            np.zeros(N, dtype=np.int32), np.zeros(N, dtype=np.int64))
+    n = N if tr >= 0 else 1
+    # Views of two buffers: one allocation per dtype (every A* and IDA* call makes these).
+    i32 = np.zeros(2 * M + 3 * (M + 1) + n, dtype=np.int32)
+    i64 = np.zeros(M + 6 + n, dtype=np.int64)
+    return (i32[:M], i64[:M], i32[M:2 * M], i32[2 * M:2 * M + 3 * (M + 1)].reshape((3, M + 1)),
+            i64[M:M + 3], i64[M + 3:M + 6], i32[2 * M + 3 * (M + 1):], i64[M + 6:])
 
 
 @njit(cache=True, inline="always")
@@ -506,6 +509,14 @@ def child_key(k1, n, bits, sort_helpers, field, old, new, nsb, last_h, mr, turne
 
 
 @njit(cache=True, inline="always")
+def _move_buffers(rows, M):
+    """The move generators' six buffers (robot, direction, end, heading,
+    deflected, cost), ``rows`` × ``M`` each: views of one allocation."""
+    mv = np.empty((6, rows, M), dtype=np.int32)
+    return mv[0], mv[1], mv[2], mv[3], mv[4], mv[5]
+
+
+@njit(cache=True, inline="always")
 def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
          pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
     """Every legal move of the ordinary robots at this node into row ``depth``
@@ -592,12 +603,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     node budget.  Solutions are written to sol_* rows (-1 terminated)."""
     maxd = bound + 1
     M = max_moves_per_node
-    mv_r = np.empty((maxd, M), dtype=np.int32)
-    mv_d = np.empty((maxd, M), dtype=np.int32)
-    mv_e = np.empty((maxd, M), dtype=np.int32)
-    mv_h = np.empty((maxd, M), dtype=np.int32)
-    mv_f = np.empty((maxd, M), dtype=np.int32)
-    mv_c = np.empty((maxd, M), dtype=np.int32)
+    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = _move_buffers(maxd, M)
     nmv = np.zeros(maxd, dtype=np.int32)
     it = np.zeros(maxd, dtype=np.int32)
     g = np.zeros(maxd + 1, dtype=np.int32)
@@ -1400,21 +1406,16 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     head = np.full(max_cost + 3, -1, dtype=np.int32)
     scratch = np.empty(8, dtype=np.int64)
     M = max_moves_per_node
-    mv_r = np.empty((1, M), dtype=np.int32)
-    mv_d = np.empty((1, M), dtype=np.int32)
-    mv_e = np.empty((1, M), dtype=np.int32)
-    mv_h = np.empty((1, M), dtype=np.int32)
-    mv_f = np.empty((1, M), dtype=np.int32)
-    mv_c = np.empty((1, M), dtype=np.int32)
-    c_k1 = np.empty(M, dtype=np.uint64)
-    c_k2 = np.empty(M, dtype=np.uint64)
-    c_tu = np.empty(M, dtype=np.int64)
-    c_th = np.empty(M, dtype=np.int64)
+    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = _move_buffers(1, M)
+    c_keys = np.empty((2, M), dtype=np.uint64)
+    c_k1, c_k2 = c_keys[0], c_keys[1]
+    c_rules = np.empty((2, M), dtype=np.int64)
+    c_tu, c_th = c_rules[0], c_rules[1]
     ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
     stamp = 0
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
-    ws = bound_workspace(N)
+    ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
     # The blocker sets: none until a state first needs a check past level 0 (most
     # short puzzles never do; until then the level-0 check searches unfiltered),
     # then those of slack 0 cell by cell, for the target robot's cells as such states
@@ -1467,7 +1468,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
                 return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
             if (2 * (nstates + M + 1) > rec.shape[0] or 2 * (nitems + M + 2) > items.shape[0]
-                    or (nstates + M + 1) * 4 > 3 * (1 << hbits)):
+                    or (nstates + M + 1) * 4 > 3 * (1 << hbits) or (expanded >= check_after and ws.shape[1] == 1)):
                 grow = True
                 break
             n_it = head[F]
@@ -1661,6 +1662,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             continue
         if not grow:
             break
+        if expanded >= check_after and ws.shape[1] == 1:
+            ws = bound_workspace(N)
         if 2 * (nstates + M + 1) > rec.shape[0]:
             rec = _doubled(rec)
         if 2 * (nitems + M + 2) > items.shape[0]:
