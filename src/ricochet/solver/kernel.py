@@ -1621,14 +1621,11 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     f2 = F
                 if f2 > max_cost:
                     continue
-                old = pos[r]
-                pos[r] = e
                 k1 = c_k1[k]
                 k2 = c_k2[k]
                 slot = _slot_find(compact, k1, k2, hm, hmask)
                 idx = _slot_index(compact, hm, slot)
                 if idx >= 0 and _slot_cost(compact, hm, slot) <= g2:
-                    pos[r] = old
                     continue
                 if idx < 0:
                     if nstates >= max_states:
@@ -1636,13 +1633,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     idx = nstates
                     nstates += 1
                 _slot_store(compact, k1, k2, g2, idx, hm, slot)
-                w0 = np.uint64(0)
-                for q in range(R):
-                    w0 |= np.uint64(pos[q]) << np.uint64(q * bits)
-                rec[2 * idx] = w0
+                sh = np.uint64(r * bits)  # the parent's cells (w0) with robot r's replaced
+                rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
                 ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
                 rec[2 * idx + 1] = record_word(i, g2, r, d, ext, child_level)
-                pos[r] = old
                 items[2 * nitems] = idx
                 items[2 * nitems + 1] = head[f2]
                 head[f2] = nitems
