@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, note
 from hypothesis import strategies as st
+from numba import njit
 
 from reference_solver import reference_optimum
 from ricochet.board import ROBOT_COLORS, Board
@@ -21,6 +22,7 @@ from ricochet.solver.tables import (
     board_tables,
     lower_bound,
     path_tables,
+    robot_tables,
     straight_distance,
     straight_paths,
     straight_robot_paths,
@@ -249,3 +251,76 @@ def test_straight_tables_equal_the_general_ones(board: Board, data: st.DataObjec
     for target in {board.index(goal), board.index(data.draw(st.sampled_from(free), label="target"))}:
         expected = kernel.relaxed_distance(n, start, length, cells, target)
         assert np.array_equal(straight_distance(w, h, bt.wall, bt.obst, target), expected), board.cell(target)
+
+
+@njit  # not cached: numba's cache would not see a change in the kernel functions it inlines
+def _moves_both_ways(pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pstart, plen, pcyc, pcells, pheads,
+                     pdefl, xy, lines, N):  # type: ignore[no-untyped-def]
+    """(moves of ``kernel._gen``, moves of ``kernel._gen_lines``) of one
+    state, as (6, n) arrays, set up as ``kernel.astar`` sets them up."""
+    a = kernel._move_buffers(1, 4 * R)
+    b = kernel._move_buffers(1, 4 * R)
+    occ = np.zeros(N, dtype=np.uint8)
+    for q in range(R):
+        c = pos[q]
+        occ[c] = 1
+        lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
+        lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
+    n1 = kernel._gen(0, pos, occ, R, t, -1, nsb, last_r, last_h, helpers, no_undo, pstart, plen, pcyc, pcells,
+                     pheads, pdefl, a[0], a[1], a[2], a[3], a[4], a[5])
+    n2 = kernel._gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines,
+                           b[0], b[1], b[2], b[3], b[4], b[5])
+    for q in range(R):
+        c = pos[q]
+        lines[xy[1, c]] = np.uint64(0)
+        lines[H + xy[0, c]] = np.uint64(0)
+    out1 = np.empty((6, n1), dtype=np.int32)
+    out2 = np.empty((6, n2), dtype=np.int32)
+    for i in range(6):
+        out1[i] = a[i][0, :n1]
+        out2[i] = b[i][0, :n2]
+    return out1, out2
+
+
+@PROPERTY
+@given(boards(max_size=8, diagonals=False, openings=False).flatmap(
+    lambda b: positions(b, colors=SOLID_COLORS, goal=False)), st.data())
+def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: st.DataObject) -> None:
+    """Where every move is straight, ``kernel._gen_lines`` (a stop from the
+    robots' row and column bit masks) lists exactly the moves of
+    ``kernel._gen`` (a walk along each robot-free ray), which the test above
+    holds to the engine: every robot first or only the target robot's,
+    whatever the last move and the no-undo rule."""
+    board = pos.board
+    bt = board_tables(board, Rules(), None)
+    rt = robot_tables(board, Rules(), None, tuple(r.color for r in pos.robots))
+    n, w, h = bt.cells, bt.width, bt.height
+    xy, lines = kernel.lines_workspace(n, w, h, -1, bt.diag, bt.openm)
+    assert xy.shape == (2, n) and np.array_equal(lines, np.zeros(w + h, dtype=np.uint64))
+    cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
+    R = len(pos.robots)
+    t = data.draw(st.integers(-1, R - 1), label="target robot (-1: any)")
+    last_r = data.draw(st.integers(-1, R - 1), label="last robot")
+    last_h = data.draw(st.integers(0, 3), label="last heading")
+    flags = data.draw(st.tuples(st.booleans(), st.booleans(), st.booleans()), label="nsb, helpers, no_undo")
+    walk, masks = _moves_both_ways(cells, R, t, flags[0], last_r, last_h, flags[1] or t < 0, flags[2], w, h,
+                                   rt.start, rt.length, rt.cyclic, rt.cells, rt.heads, rt.defl, xy, lines, n)
+    assert np.array_equal(walk, masks)
+    assert not lines.any(), "the masks are left clear for the next state"
+
+
+def test_moves_by_bit_masks_only_where_every_move_is_straight() -> None:
+    """A diagonal in play, an opening, a transparent robot or a side over 32
+    cells: ``kernel.lines_workspace`` declines (the walk along the rays is used)."""
+    plain = Board.build(5, 4)
+    bt = board_tables(plain, Rules(), None)
+    assert kernel.lines_workspace(20, 5, 4, -1, bt.diag, bt.openm)[0].shape == (2, 20)
+    with_diagonal = np.zeros(20, dtype=np.int8)
+    with_diagonal[7] = 1
+    assert kernel.lines_workspace(20, 5, 4, -1, with_diagonal, bt.openm)[0].shape == (2, 0)
+    with_opening = np.zeros(20, dtype=np.uint8)
+    with_opening[3] = 2
+    assert kernel.lines_workspace(20, 5, 4, -1, bt.diag, with_opening)[0].shape == (2, 0)
+    assert kernel.lines_workspace(20, 5, 4, 2, bt.diag, bt.openm)[0].shape == (2, 0)
+    wide = np.zeros(33 * 2, dtype=np.uint8)
+    assert kernel.lines_workspace(66, 33, 2, -1, wide.astype(np.int8), wide)[0].shape == (2, 0)

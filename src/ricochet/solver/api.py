@@ -331,7 +331,8 @@ class _Search:
         status, cost, expanded, _stored, r, d, e = parallel.parallel_astar(
             threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
             self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
-            self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions)
+            self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions,
+            self.W, self.H, kernel.lines_workspace(self.N, self.W, self.H, self.tr, self.bt.diag, self.bt.openm)[0])
         global _omp_pid
         if _omp_pid is None and _threading_layer() == "omp":
             _omp_pid = os.getpid()

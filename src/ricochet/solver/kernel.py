@@ -39,6 +39,30 @@ def prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+def _bit_count_intrinsic(name: str, doc: str):  # type: ignore[no-untyped-def]
+    """A uint64 → uint64 function from LLVM's ``name`` (cttz or ctlz), defined
+    for 0 (64)."""
+
+    @intrinsic
+    def count(typingctx, x):  # type: ignore[no-untyped-def]
+        if x != types.uint64:
+            return None
+        sig = types.uint64(types.uint64)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            i64, i1 = ir.IntType(64), ir.IntType(1)
+            fn = builder.module.declare_intrinsic(f"llvm.{name}", [i64], ir.FunctionType(i64, [i64, i1]))
+            return builder.call(fn, [args[0], ir.Constant(i1, 0)])  # 0: defined (64) for 0
+
+        return sig, codegen
+
+    count.__doc__ = doc
+    return count
+
+
+trailing_zeros = _bit_count_intrinsic("cttz", "Zero bits below the lowest set bit of a uint64 (64 for 0).")
+leading_zeros = _bit_count_intrinsic("ctlz", "Zero bits above the highest set bit of a uint64 (64 for 0).")
+
 DX = np.array([0, 1, 0, -1], dtype=np.int64)
 DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 # Mirror tables indexed [orientation code][heading]: 1 = '/', 2 = '\'.
@@ -561,6 +585,72 @@ def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
             n += 1
         occ[s] = 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines,
+               mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
+    """:func:`_gen` where every move is a straight line (no diagonal, no
+    opening, no transparent robot): a move stops at the robot-free ray's end
+    (``plen``) or before the nearest robot on its row or column, found in the
+    robots' bit masks (``lines[y]``: bit x of each robot in row y;
+    ``lines[H + x]``: bit y of each in column x) by counting zero bits, not
+    by walking the ray.  ``xy`` is each cell's column and row."""
+    one = np.uint64(1)
+    n = 0
+    for k in range(R if helpers else 1):
+        r = k if t < 0 else (t if k == 0 else (k - 1 if k - 1 < t else k))
+        s = pos[r]
+        x = xy[0, s]
+        y = xy[1, s]
+        row = lines[y]
+        col = lines[H + x]
+        for d in range(4):
+            if (nsb or no_undo) and last_r == r and d == (last_h + 2) % 4:
+                continue
+            L = np.int64(plen[r, s * 4 + d])
+            # The robot's own bit is never in range: each ray starts one cell away.
+            if d == 0:  # N: the highest robot bit below y
+                steps = min(L, y - 64 + np.int64(leading_zeros(col & ((one << np.uint64(y)) - one))))
+                end = s - steps * W
+            elif d == 1:  # E: the lowest robot bit above x
+                steps = min(L, np.int64(trailing_zeros(row >> np.uint64(x + 1))))
+                end = s + steps
+            elif d == 2:  # S
+                steps = min(L, np.int64(trailing_zeros(col >> np.uint64(y + 1))))
+                end = s + steps * W
+            else:  # W
+                steps = min(L, x - 64 + np.int64(leading_zeros(row & ((one << np.uint64(x)) - one))))
+                end = s - steps
+            if steps == 0:
+                continue
+            mv_r[depth, n] = r
+            mv_d[depth, n] = d
+            mv_e[depth, n] = end
+            mv_h[depth, n] = d
+            mv_f[depth, n] = 0
+            mv_c[depth, n] = 1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def lines_workspace(N, W, H, tr, diag, openm):
+    """For :func:`_gen_lines`, where it applies (straight moves, no transparent
+    robot, at most 32 × 32 cells): each cell's column and row, and the zeroed
+    row and column masks; else empty arrays."""
+    straight = tr < 0 and W <= 32 and H <= 32
+    for c in range(N):
+        if diag[c] != 0 or openm[c] != 0:
+            straight = False
+            break
+    if not straight:
+        return np.zeros((2, 0), dtype=np.int64), np.zeros(0, dtype=np.uint64)
+    xy = np.empty((2, N), dtype=np.int64)
+    for c in range(N):
+        xy[0, c] = c % W
+        xy[1, c] = c // W
+    return xy, np.zeros(W + H, dtype=np.uint64)
 
 
 @njit(cache=True)
@@ -1390,6 +1480,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     cheaply is queued again, so A* stays optimal with these path-dependent
     (admissible) bounds.
 
+    Where every move is a straight line, the moves come from the robots'
+    row and column bit masks (:func:`_gen_lines`) rather than a walk along
+    each ray.
+
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
     falls back to IDA*, which needs no memory)."""
@@ -1420,6 +1514,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
+    xy, lines = lines_workspace(N, W, H, tr, diag, openm)
+    by_lines = lines.shape[0] > 0
     # The blocker sets: none until a state first needs a check past level 0 (most
     # short puzzles never do; until then the level-0 check searches unfiltered),
     # then those of slack 0 cell by cell, for the target robot's cells as such states
@@ -1545,8 +1641,20 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             helpers = any_robot or g + 1 + hdist[pos[t]] <= max_cost
             for q in range(R):
                 occ[pos[q]] = 1
-            n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
-                     pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            if by_lines:
+                for q in range(R):
+                    c = pos[q]
+                    lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
+                    lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
+                n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines,
+                               mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                for q in range(R):
+                    c = pos[q]
+                    lines[xy[1, c]] = np.uint64(0)
+                    lines[H + xy[0, c]] = np.uint64(0)
+            else:
+                n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
+                         pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
             if tr >= 0:
                 n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
                                             W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,

@@ -40,6 +40,7 @@ from .kernel import (
     INF,
     _cmap_find,
     _gen,
+    _gen_lines,
     _hash,
     _rebuild,
     _slot_cost,
@@ -124,7 +125,7 @@ def _publish(k1, g, idx, hm, hmask):
 def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
           hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
           rec, hm, hmask, counter, items, head, queued, nit, block, pos, occ, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c,
-          ws, ck, goal):
+          ws, ck, goal, W, H, xy, lines):
     """One round of worker ``me`` (of ``P``) in layer ``F``: the states of
     ``pool`` it claims, ``chunk`` at a time, first from its own slice (from
     ``cursor[8 * me]``, the next unclaimed state, to ``cursor[8 * me + 1]``),
@@ -191,8 +192,21 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
             expanded += 1
             for q in range(R):
                 occ[pos[q]] = 1
-            n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, g + 1 + hdist[ct] <= max_cost, no_undo,
-                     pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            helpers = g + 1 + hdist[ct] <= max_cost
+            if xy.shape[1] > 0:  # straight moves: kernel._gen_lines, as kernel.astar
+                for q in range(R):
+                    c = pos[q]
+                    lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
+                    lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
+                n = _gen_lines(0, pos, R, t, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo, W, H, plen, xy,
+                               lines, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                for q in range(R):
+                    c = pos[q]
+                    lines[xy[1, c]] = np.uint64(0)
+                    lines[H + xy[0, c]] = np.uint64(0)
+            else:
+                n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo,
+                         pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
             inherit = 0
             if hdist[ct] > 0:
                 occ[ct] = 0
@@ -307,7 +321,8 @@ def supported(R: int, bits: int, nsb: bool, mr: bool, tr: int, t: int, max_cost:
 
 @njit(cache=True, parallel=True)
 def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart, plen, pcyc, pcells, pheads, pdefl,
-                   hdist, bits, sort_helpers, no_undo, max_cost, max_states, M, max_level, qtab, qrows, unions):
+                   hdist, bits, sort_helpers, no_undo, max_cost, max_states, M, max_level, qtab, qrows, unions,
+                   W, H, xy):
     """:func:`kernel.astar` for target robot ``t`` on ``P`` workers (see the
     module's docstring; :func:`supported` says which searches), ``batch``
     states per worker and round, claimed ``chunk`` at a time, rounds of at
@@ -315,7 +330,8 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     :data:`SERIAL_BELOW`), with the
     blocker sets of every slack below ``max_level`` built beforehand
     (``qtab``/``qrows``: :func:`kernel.blocker_sets`; ``unions``:
-    :func:`kernel.set_unions`).  Returns what :func:`kernel.astar` returns:
+    :func:`kernel.set_unions`); ``xy`` from :func:`kernel.lines_workspace`
+    (empty where moves are not all straight).  Returns what :func:`kernel.astar` returns:
     (status, cost, expansions, stored, moves r/d/e)."""
     empty = np.zeros(0, dtype=np.int32)
     nsb = False
@@ -333,6 +349,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     mv = np.empty((6, P, 1, M), dtype=np.int32)  # the move buffers of kernel._gen, per worker
     ws = np.zeros((P, 8, N + 2), dtype=np.int64)
     ck = np.empty((P, max(M, 8)), dtype=np.uint64)
+    lines = np.zeros((P, max(W + H, 64)), dtype=np.uint64)  # kernel._gen_lines' masks, per worker
     goal = np.full((P, 8), max_cost + 1, dtype=np.int64)
     expanded = np.zeros((P, 8), dtype=np.int64)
     cursor = np.zeros(8 * P, dtype=np.int64)  # per worker, a cache line: [8w] next unclaimed state, [8w + 1] end
@@ -416,7 +433,8 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             nit[0], done = _work(F, pool, cursor, 0, 1, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
                                  pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[0], head[0], queued[0], nit[0], block[0], pos[0], occ[0],
-                                 mv[0, 0], mv[1, 0], mv[2, 0], mv[3, 0], mv[4, 0], mv[5, 0], ws[0], ck[0], goal[0])
+                                 mv[0, 0], mv[1, 0], mv[2, 0], mv[3, 0], mv[4, 0], mv[5, 0], ws[0], ck[0], goal[0],
+                                 W, H, xy, lines[0])
             expanded[0, 0] += done
             pooled = 0
             continue
@@ -429,6 +447,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             nit[w], done = _work(F, pool, cursor, w, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
                                  pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[w], head[w], queued[w], nit[w], block[w], pos[w], occ[w],
-                                 mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w])
+                                 mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w],
+                                 W, H, xy, lines[w])
             expanded[w, 0] += done
         pooled = base
