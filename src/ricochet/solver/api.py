@@ -521,9 +521,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     # share a bound table, else IDA* below tries them bound by bound.
     vortex = len(order) > 1 and search.any_robot_astar()
     # A* starts every robot fresh; a must-ricochet state already under way goes to IDA*.
-    position = puzzle.position
-    fresh = ((not position.turned and not position.headings)
-             or all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order))
+    fresh = all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order)
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
         status, cost, expanded, seq = search.astar(t, max_moves, cap, threads)
