@@ -44,6 +44,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+# The key of the PostgreSQL advisory lock that migrations hold: any fixed 64-bit number that no
+# other program on the same database uses ("ricochet" in ASCII).
+MIGRATION_LOCK = int.from_bytes(b"ricochet", "big") & (2**63 - 1)
 
 metadata = sa.MetaData()
 rooms_table = sa.Table(
@@ -383,6 +386,13 @@ class Storage:
             command.upgrade(cfg, "head")
 
         async with self.engine.begin() as conn:
+            # Servers (or test processes) starting together on a fresh database would each create the
+            # tables, and all but one fail. Each takes a lock held until its transaction ends, so the
+            # next one in line finds the schema at head and has nothing to do.
+            if conn.dialect.name == "postgresql":
+                await conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            elif conn.dialect.name == "sqlite":
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")  # SQLite's write lock, taken before reading
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
