@@ -35,6 +35,8 @@ from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from .. import jitcache
+from . import kernel
 from .kernel import (
     C_IDX,
     INF,
@@ -54,6 +56,9 @@ from .kernel import (
     state_key,
     word_key,
 )
+
+# The workers inline the kernel's functions: an edit to kernel.py must compile them again.
+jitcache.depends_on(__file__, kernel.__file__)
 
 BATCH = 1024
 """States a worker takes per round: larger rounds pay the threads' start and

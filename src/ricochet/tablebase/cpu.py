@@ -18,23 +18,19 @@ and the active robot's moves read the other blocks at about the same rank.
 
 from __future__ import annotations
 
-import hashlib
-
 import numba
 import numpy as np
 from numba import njit, prange
 
+from .. import jitcache
 from . import compiled, retro
 
+# The functions below inline retro.py's: an edit to it must compile them again.
+jitcache.depends_on(__file__, retro.__file__)
 # Inlined: calls are 2.5x slower.
 R = compiled.load("cpu", njit(cache=True, inline="always"))
 UNSEEN = R.UNSEEN
 UNUSED = R.UNUSED
-# numba's cache checks the cached function's own file only, and the layer
-# below inlines retro.py: its closure holds retro.py's hash, which numba puts
-# in the cache key, so an edited retro.py is compiled again.
-with open(retro.__file__, "rb") as _f:
-    _RETRO = hashlib.sha256(_f.read()).hexdigest()
 
 
 @njit(cache=True, inline="always")
@@ -71,34 +67,27 @@ def _row_any(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull):  # 
     return _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull)
 
 
-def _make_layer(stamp: str):  # type: ignore[no-untyped-def]
-    @njit(parallel=True, cache=True)
-    def layer(table, k, m, n, B, nbr, binom, order, t, counts, pull):  # type: ignore[no-untyped-def]
-        """Settle layer ``k + 1`` from layer ``k``, pushing (predecessors of the
-        frontier) or pulling (unseen positions with a move into it);
-        ``counts[a]`` gets the size of layer ``k`` in block ``a``.  ``order``
-        lists the blocks so that each thread's share mixes near and far ones."""
-        stamp  # noqa: B018 -- a closure variable: part of numba's cache key
-        for i in prange(n):
-            a = order[i]
-            base = a * B
-            count = 0
-            if m == 3:  # here LLVM knows m: the inlined step is specialised for four robots
-                for u2 in range(2, n - 1):
-                    row = base + binom[u2, 3]
-                    for u1 in range(1, u2):
-                        count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t, pull)
-            elif m == 2:
-                for u1 in range(1, n - 1):
-                    count += _row_any(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t, pull)
-            else:
-                count = _row_any(table, k, m, a, base, n - 1 if m == 1 else 1, 0, 0, B, nbr, binom, t, pull)
-            counts[a] = count
-
-    return layer
-
-
-layer = _make_layer(_RETRO)
+@njit(parallel=True, cache=True)
+def layer(table, k, m, n, B, nbr, binom, order, t, counts, pull):  # type: ignore[no-untyped-def]
+    """Settle layer ``k + 1`` from layer ``k``, pushing (predecessors of the
+    frontier) or pulling (unseen positions with a move into it);
+    ``counts[a]`` gets the size of layer ``k`` in block ``a``.  ``order``
+    lists the blocks so that each thread's share mixes near and far ones."""
+    for i in prange(n):
+        a = order[i]
+        base = a * B
+        count = 0
+        if m == 3:  # here LLVM knows m: the inlined step is specialised for four robots
+            for u2 in range(2, n - 1):
+                row = base + binom[u2, 3]
+                for u1 in range(1, u2):
+                    count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t, pull)
+        elif m == 2:
+            for u1 in range(1, n - 1):
+                count += _row_any(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t, pull)
+        else:
+            count = _row_any(table, k, m, a, base, n - 1 if m == 1 else 1, 0, 0, B, nbr, binom, t, pull)
+        counts[a] = count
 
 
 def threads() -> int:
