@@ -267,9 +267,8 @@ def _moves_both_ways(pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pst
         lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
         lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
     n1 = kernel._gen(0, pos, occ, R, t, -1, nsb, last_r, last_h, helpers, no_undo, pstart, plen, pcyc, pcells,
-                     pheads, pdefl, a[0], a[1], a[2], a[3], a[4], a[5])
-    n2 = kernel._gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines,
-                           b[0], b[1], b[2], b[3], b[4], b[5])
+                     pheads, pdefl, a)
+    n2 = kernel._gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, b)
     for q in range(R):
         c = pos[q]
         lines[xy[1, c]] = np.uint64(0)
@@ -277,8 +276,8 @@ def _moves_both_ways(pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pst
     out1 = np.empty((6, n1), dtype=np.int32)
     out2 = np.empty((6, n2), dtype=np.int32)
     for i in range(6):
-        out1[i] = a[i][0, :n1]
-        out2[i] = b[i][0, :n2]
+        out1[i] = a[i, 0, :n1]
+        out2[i] = b[i, 0, :n2]
     return out1, out2
 
 

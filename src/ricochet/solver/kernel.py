@@ -534,15 +534,17 @@ def child_key(k1, n, bits, sort_helpers, field, old, new, nsb, last_h, mr, turne
 
 @njit(cache=True, inline="always")
 def _move_buffers(rows, M):
-    """The move generators' six buffers (robot, direction, end, heading,
-    deflected, cost), ``rows`` × ``M`` each: views of one allocation."""
-    mv = np.empty((6, rows, M), dtype=np.int32)
-    return mv[0], mv[1], mv[2], mv[3], mv[4], mv[5]
+    """The move generators' buffer: ``mv[0..5, depth, k]`` the robot,
+    direction, end, heading, deflected flag and cost of move ``k`` at
+    ``depth``, ``rows`` × ``M`` each.  The generators take it whole: each
+    array an inlined function takes costs numba reference counting on every
+    call that it cannot always prune."""
+    return np.empty((6, rows, M), dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
 def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
-         pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
+         pstart, plen, pcyc, pcells, pheads, pdefl, mv):
     """Every legal move of the ordinary robots at this node into row ``depth``
     of the move buffers, the target robot's first (they can finish); only the
     target robot's when ``helpers`` is false.  Kept small on purpose: this is
@@ -576,20 +578,19 @@ def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
                 continue
             if end == s:
                 continue
-            mv_r[depth, n] = r
-            mv_d[depth, n] = d
-            mv_e[depth, n] = end
-            mv_h[depth, n] = pheads[o + last]
-            mv_f[depth, n] = pdefl[o + last]
-            mv_c[depth, n] = 1
+            mv[0, depth, n] = r
+            mv[1, depth, n] = d
+            mv[2, depth, n] = end
+            mv[3, depth, n] = pheads[o + last]
+            mv[4, depth, n] = pdefl[o + last]
+            mv[5, depth, n] = 1
             n += 1
         occ[s] = 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines,
-               mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
+def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv):
     """:func:`_gen` where every move is a straight line (no diagonal, no
     opening, no transparent robot): a move stops at the robot-free ray's end
     (``plen``) or before the nearest robot on its row or column, found in the
@@ -611,25 +612,30 @@ def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pl
             L = np.int64(plen[r, s * 4 + d])
             # The robot's own bit is never in range: each ray starts one cell away.
             if d == 0:  # N: the highest robot bit below y
-                steps = min(L, y - 64 + np.int64(leading_zeros(col & ((one << np.uint64(y)) - one))))
-                end = s - steps * W
+                steps = y - 64 + np.int64(leading_zeros(col & ((one << np.uint64(y)) - one)))
+                stride = -W
             elif d == 1:  # E: the lowest robot bit above x
-                steps = min(L, np.int64(trailing_zeros(row >> np.uint64(x + 1))))
-                end = s + steps
+                steps = np.int64(trailing_zeros(row >> np.uint64(x + 1)))
+                stride = 1
             elif d == 2:  # S
-                steps = min(L, np.int64(trailing_zeros(col >> np.uint64(y + 1))))
-                end = s + steps * W
+                steps = np.int64(trailing_zeros(col >> np.uint64(y + 1)))
+                stride = W
             else:  # W
-                steps = min(L, x - 64 + np.int64(leading_zeros(row & ((one << np.uint64(x)) - one))))
-                end = s - steps
+                steps = x - 64 + np.int64(leading_zeros(row & ((one << np.uint64(x)) - one)))
+                stride = -1
+            # Not min(): a call here (numba's min is one) keeps numba from pruning the
+            # reference counting of the array arguments around this inlined function.
+            if L < steps:  # noqa: PLR1730
+                steps = L
             if steps == 0:
                 continue
-            mv_r[depth, n] = r
-            mv_d[depth, n] = d
-            mv_e[depth, n] = end
-            mv_h[depth, n] = d
-            mv_f[depth, n] = 0
-            mv_c[depth, n] = 1
+            end = s + steps * stride
+            mv[0, depth, n] = r
+            mv[1, depth, n] = d
+            mv[2, depth, n] = end
+            mv[3, depth, n] = d
+            mv[4, depth, n] = 0
+            mv[5, depth, n] = 1
             n += 1
     return n
 
@@ -693,7 +699,8 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     node budget.  Solutions are written to sol_* rows (-1 terminated)."""
     maxd = bound + 1
     M = max_moves_per_node
-    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = _move_buffers(maxd, M)
+    mv = _move_buffers(maxd, M)
+    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = mv[0], mv[1], mv[2], mv[3], mv[4], mv[5]
     nmv = np.zeros(maxd, dtype=np.int32)
     it = np.zeros(maxd, dtype=np.int32)
     g = np.zeros(maxd + 1, dtype=np.int32)
@@ -723,7 +730,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
 
     depth = 0
     n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound, no_undo,
-                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                 pstart, plen, pcyc, pcells, pheads, pdefl, mv)
     if tr >= 0:
         n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound,
                                     W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
@@ -819,7 +826,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
         g[depth] = g2
         found_below[depth] = 0
         n = _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound, no_undo,
-                 pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                 pstart, plen, pcyc, pcells, pheads, pdefl, mv)
         if tr >= 0:
             n, stamp = _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound,
                                         W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
@@ -1504,7 +1511,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     head = np.full(max_cost + 3, -1, dtype=np.int32)
     scratch = np.empty(8, dtype=np.int64)
     M = max_moves_per_node
-    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = _move_buffers(1, M)
+    mv = _move_buffers(1, M)
+    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = mv[0], mv[1], mv[2], mv[3], mv[4], mv[5]
     c_keys = np.empty((2, M), dtype=np.uint64)
     c_k1, c_k2 = c_keys[0], c_keys[1]
     c_rules = np.empty((2, M), dtype=np.int64)
@@ -1646,15 +1654,14 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     c = pos[q]
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-                n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines,
-                               mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
                     lines[H + xy[0, c]] = np.uint64(0)
             else:
                 n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
-                         pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                         pstart, plen, pcyc, pcells, pheads, pdefl, mv)
             if tr >= 0:
                 n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
                                             W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,

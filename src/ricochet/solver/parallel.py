@@ -129,8 +129,7 @@ def _publish(k1, g, idx, hm, hmask):
 @njit(cache=True)
 def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
           hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
-          rec, hm, hmask, counter, items, head, queued, nit, block, pos, occ, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c,
-          ws, ck, goal, W, H, xy, lines):
+          rec, hm, hmask, counter, items, head, queued, nit, block, pos, occ, mv, ws, ck, goal, W, H, xy, lines):
     """One round of worker ``me`` (of ``P``) in layer ``F``: the states of
     ``pool`` it claims, ``chunk`` at a time, first from its own slice (from
     ``cursor[8 * me]``, the next unclaimed state, to ``cursor[8 * me + 1]``),
@@ -151,6 +150,7 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
     arrays (the inherited level, the requeue) are repeated rather than shared:
     a numba helper taking arrays costs reference counting on every child, in
     both hot loops."""
+    mv_r, mv_d, mv_e, mv_h = mv[0], mv[1], mv[2], mv[3]  # (mv: kernel._move_buffers)
     FINAL = np.uint64(1) << np.uint64(62)
     cmask = np.uint64((1 << bits) - 1)
     n_helpers = R - 1
@@ -204,14 +204,14 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
                 n = _gen_lines(0, pos, R, t, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo, W, H, plen, xy,
-                               lines, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                               lines, mv)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
                     lines[H + xy[0, c]] = np.uint64(0)
             else:
                 n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo,
-                         pstart, plen, pcyc, pcells, pheads, pdefl, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                         pstart, plen, pcyc, pcells, pheads, pdefl, mv)
             inherit = 0
             if hdist[ct] > 0:
                 occ[ct] = 0
@@ -351,7 +351,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     block = np.zeros((P, 8), dtype=np.int64)  # [w, 0:2]: next free record, end of the block
     pos = np.empty((P, 16), dtype=np.int64)  # rows of their own cache lines: no false sharing
     occ = np.zeros((P, N + 64), dtype=np.uint8)
-    mv = np.empty((6, P, 1, M), dtype=np.int32)  # the move buffers of kernel._gen, per worker
+    mv = np.empty((P, 6, 1, M), dtype=np.int32)  # kernel._move_buffers(1, M), per worker
     ws = np.zeros((P, 8, N + 2), dtype=np.int64)
     ck = np.empty((P, max(M, 8)), dtype=np.uint64)
     lines = np.zeros((P, max(W + H, 64)), dtype=np.uint64)  # kernel._gen_lines' masks, per worker
@@ -438,8 +438,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             nit[0], done = _work(F, pool, cursor, 0, 1, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
                                  pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[0], head[0], queued[0], nit[0], block[0], pos[0], occ[0],
-                                 mv[0, 0], mv[1, 0], mv[2, 0], mv[3, 0], mv[4, 0], mv[5, 0], ws[0], ck[0], goal[0],
-                                 W, H, xy, lines[0])
+                                 mv[0], ws[0], ck[0], goal[0], W, H, xy, lines[0])
             expanded[0, 0] += done
             pooled = 0
             continue
@@ -452,7 +451,6 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             nit[w], done = _work(F, pool, cursor, w, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
                                  pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[w], head[w], queued[w], nit[w], block[w], pos[w], occ[w],
-                                 mv[0, w], mv[1, w], mv[2, w], mv[3, w], mv[4, w], mv[5, w], ws[w], ck[w], goal[w],
-                                 W, H, xy, lines[w])
+                                 mv[w], ws[w], ck[w], goal[w], W, H, xy, lines[w])
             expanded[w, 0] += done
         pooled = base
