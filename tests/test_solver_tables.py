@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from numba import njit
 
 from reference_solver import reference_optimum
-from ricochet.board import ROBOT_COLORS, Board
+from ricochet.board import ROBOT_COLORS, Board, Diagonal
 from ricochet.geometry import DIRECTIONS
 from ricochet.position import IllegalMove, Position, Robot
 from ricochet.puzzle import Puzzle
@@ -294,8 +294,8 @@ def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: s
     bt = board_tables(board, Rules(), None)
     rt = robot_tables(board, Rules(), None, tuple(r.color for r in pos.robots))
     n, w, h = bt.cells, bt.width, bt.height
-    xy, lines = kernel.lines_workspace(n, w, h, -1, bt.diag, bt.openm)
-    assert xy.shape == (2, n) and np.array_equal(lines, np.zeros(w + h, dtype=np.uint64))
+    xy, lines = bt.line_coords, np.zeros(w + h, dtype=np.uint64)  # as kernel.astar has them
+    assert xy.shape == (2, n)
     cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
     R = len(pos.robots)
     t = data.draw(st.integers(-1, R - 1), label="target robot (-1: any)")
@@ -309,17 +309,17 @@ def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: s
 
 
 def test_moves_by_bit_masks_only_where_every_move_is_straight() -> None:
-    """A diagonal in play, an opening, a transparent robot or a side over 32
-    cells: ``kernel.lines_workspace`` declines (the walk along the rays is used)."""
-    plain = Board.build(5, 4)
-    bt = board_tables(plain, Rules(), None)
-    assert kernel.lines_workspace(20, 5, 4, -1, bt.diag, bt.openm)[0].shape == (2, 20)
-    with_diagonal = np.zeros(20, dtype=np.int8)
-    with_diagonal[7] = 1
-    assert kernel.lines_workspace(20, 5, 4, -1, with_diagonal, bt.openm)[0].shape == (2, 0)
-    with_opening = np.zeros(20, dtype=np.uint8)
-    with_opening[3] = 2
-    assert kernel.lines_workspace(20, 5, 4, -1, bt.diag, with_opening)[0].shape == (2, 0)
-    assert kernel.lines_workspace(20, 5, 4, 2, bt.diag, bt.openm)[0].shape == (2, 0)
-    wide = np.zeros(33 * 2, dtype=np.uint8)
-    assert kernel.lines_workspace(66, 33, 2, -1, wide.astype(np.int8), wide)[0].shape == (2, 0)
+    """A diagonal or an opening in play: no cell coordinates
+    (``BoardTables.line_coords`` is empty), so the kernels walk along the
+    rays.  (They also walk where a transparent robot is in play, which they
+    check themselves: ``_gen`` leaves its moves to their own generator,
+    ``_gen_lines`` does not.)"""
+    plain = board_tables(Board.build(5, 4), Rules(), None).line_coords
+    assert plain.shape == (2, 20) and (plain[0, 7], plain[1, 7]) == (2, 1)
+    diagonal = Board.build(5, 5, diagonals=[Diagonal((2, 2), "blue", "/")])
+    assert board_tables(diagonal, Rules(), None).line_coords.shape == (2, 0)
+    assert board_tables(diagonal, Rules(diagonals=False), None).line_coords.shape == (2, 25)
+    opening = Board.build(5, 5, openings=[((4, 2), "E")])
+    assert board_tables(opening, Rules(), None).line_coords.shape == (2, 0)
+    assert board_tables(opening, Rules(openings=False), None).line_coords.shape == (2, 25)
+    assert board_tables(Board.build(32, 3), Rules(), None).line_coords.shape == (2, 96)  # the widest board

@@ -312,9 +312,9 @@ class _Search:
             t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
-            bt.wall, bt.openm, bt.obst, bt.diag, self.passable, self.bits, self.sort_helpers(t), self.no_undo,
-            max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER,
-            kernel.SETS_FULL_AFTER)
+            bt.wall, bt.openm, bt.obst, bt.diag, self.passable, bt.line_coords, self.bits, self.sort_helpers(t),
+            self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0,
+            CHECK_AFTER, kernel.SETS_FULL_AFTER)
         return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
 
     def _parallel_astar(self, t: int, max_cost: int, max_states: int, threads: int
@@ -332,7 +332,7 @@ class _Search:
             threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
             self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
             self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions,
-            self.W, self.H, kernel.lines_workspace(self.N, self.W, self.H, self.tr, self.bt.diag, self.bt.openm)[0])
+            self.W, self.H, self.bt.line_coords)
         global _omp_pid
         if _omp_pid is None and _threading_layer() == "omp":
             _omp_pid = os.getpid()

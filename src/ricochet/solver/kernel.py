@@ -641,25 +641,6 @@ def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pl
 
 
 @njit(cache=True)
-def lines_workspace(N, W, H, tr, diag, openm):
-    """For :func:`_gen_lines`, where it applies (straight moves, no transparent
-    robot, at most 32 × 32 cells): each cell's column and row, and the zeroed
-    row and column masks; else empty arrays."""
-    straight = tr < 0 and W <= 32 and H <= 32
-    for c in range(N):
-        if diag[c] != 0 or openm[c] != 0:
-            straight = False
-            break
-    if not straight:
-        return np.zeros((2, 0), dtype=np.int64), np.zeros(0, dtype=np.uint64)
-    xy = np.empty((2, N), dtype=np.int64)
-    for c in range(N):
-        xy[0, c] = c % W
-        xy[1, c] = c // W
-    return xy, np.zeros(W + H, dtype=np.uint64)
-
-
-@njit(cache=True)
 def _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
                      W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
                      ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
@@ -1448,7 +1429,7 @@ def bound_workspace(N):
 @njit(cache=True, error_model="numpy")
 def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
           pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
-          wall, openm, obst, diag, passable, bits, sort_helpers, no_undo,
+          wall, openm, obst, diag, passable, xy, bits, sort_helpers, no_undo,
           max_cost, max_states, max_moves_per_node, max_level, check_after,
           sets_full_after):
     """A* over full states for target robot ``t``, or for any robot when
@@ -1489,7 +1470,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
 
     Where every move is a straight line, the moves come from the robots'
     row and column bit masks (:func:`_gen_lines`) rather than a walk along
-    each ray.
+    each ray: ``xy``, each cell's column and row, is
+    ``tables.BoardTables.line_coords`` (``(2, 0)``: walk along the rays).
 
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
@@ -1522,8 +1504,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     empty_moves = np.zeros(0, dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
-    xy, lines = lines_workspace(N, W, H, tr, diag, openm)
-    by_lines = lines.shape[0] > 0
+    by_lines = xy.shape[1] > 0 and tr < 0  # (_gen_lines would list a transparent robot's moves as well)
+    lines = np.zeros(W + H if by_lines else 0, dtype=np.uint64)  # a bit per robot: rows, then columns
     # The blocker sets: none until a state first needs a check past level 0 (most
     # short puzzles never do; until then the level-0 check searches unfiltered),
     # then those of slack 0 cell by cell, for the target robot's cells as such states

@@ -335,7 +335,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     :data:`SERIAL_BELOW`), with the
     blocker sets of every slack below ``max_level`` built beforehand
     (``qtab``/``qrows``: :func:`kernel.blocker_sets`; ``unions``:
-    :func:`kernel.set_unions`); ``xy`` from :func:`kernel.lines_workspace`
+    :func:`kernel.set_unions`); ``xy``: ``tables.BoardTables.line_coords``
     (empty where moves are not all straight).  Returns what :func:`kernel.astar` returns:
     (status, cost, expansions, stored, moves r/d/e)."""
     empty = np.zeros(0, dtype=np.int32)

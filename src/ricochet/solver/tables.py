@@ -48,6 +48,19 @@ class BoardTables:
         return not self.has_diagonals and not self.has_openings
 
     @cached_property
+    def line_coords(self) -> np.ndarray:
+        """Each cell's column and row, ``(2, cells)``, where the kernels find a
+        move's stop in the robots' row and column bit masks
+        (:func:`kernel._gen_lines`): where every move is straight.  Else
+        ``(2, 0)``: the kernels walk along the rays.  (A transparent robot also
+        rules the masks out; the kernels check that themselves.)  A mask is one
+        64-bit word shifted by up to a side plus one: sides of at most 32 cells
+        (``geometry.MAX_SIZE``), checked here should that limit grow."""
+        if not self.straight or self.width > 32 or self.height > 32:
+            return np.zeros((2, 0), dtype=np.int64)
+        return _cell_coords(self.width, self.height)
+
+    @cached_property
     def passable(self) -> np.ndarray:
         """Per cell, the sides the transparent robot may pass (built on first use:
         only a transparent robot needs it)."""
@@ -97,6 +110,14 @@ def passable_sides(W, H, wall, opened, blocked):  # type: ignore[no-untyped-def]
                 if (wall[c] & bit) != 0 and (opened[c] & bit) == 0:
                     out[c] |= bit
     return out
+
+
+@lru_cache(maxsize=64)
+def _cell_coords(W: int, H: int) -> np.ndarray:
+    """Each cell's column and row, ``(2, W · H)``: shared by every board of this
+    size (the kernels only read it)."""
+    c = np.arange(W * H, dtype=np.int64)
+    return np.stack([c % W, c // W])
 
 
 def _passable(board: Board) -> np.ndarray:
