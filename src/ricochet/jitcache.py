@@ -76,17 +76,12 @@ class _WithDependencies:
         return super().from_function(py_func, py_file)  # type: ignore[misc]
 
 
-_installed = False
-
-
+@functools.cache  # once per process
 def _install() -> None:
     """Put a dependency-aware copy of each of numba's source-file locators
     ahead of the originals.  These are numba internals (present, under these
     names, from numba 0.59 to at least 0.68); ``tests/test_jitcache.py``
     checks that an edit to a dependency still compiles again."""
-    global _installed
-    if _installed:
-        return
     from numba.core import caching
 
     impl = caching.CacheImpl
@@ -94,4 +89,3 @@ def _install() -> None:
     ours: list[type[object]] = [type(f"WithDependencies{c.__name__.lstrip('_')}", (_WithDependencies, c), {})
                                 for c in source_backed]
     impl._locator_classes = ours + list(impl._locator_classes)
-    _installed = True
