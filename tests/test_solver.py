@@ -562,6 +562,7 @@ def test_solve_many_in_two_processes_equals_solve() -> None:
 # A fresh interpreter: whether OpenMP's threads already run is process-wide state.
 # The guard is what a spawned worker needs (it imports the main module again).
 _THREADED_BATCH_SCRIPT = """
+import dataclasses
 import json
 import multiprocessing
 import sys
@@ -578,6 +579,12 @@ def solve_warned(puzzle):
 
 if __name__ == "__main__":
     hard = sorted(_read_set(Path(sys.argv[1])), key=lambda p: p.optimal)[:2]
+    # Two puzzles on four processes: two workers, each searching on two threads (the
+    # spy, inherited by the forked workers, says how many each solve was given).
+    real = api._solve_one
+    api._solve_one = lambda args: dataclasses.replace(real(args), reason=str(args[2].get("threads", 1)))
+    dealt = solve_many(hard, processes=4, check=True)
+    api._solve_one = real
     fresh = api.forked_workers_may_thread()
     first = solve(hard[0], threads=2)  # 16 moves: rounds big enough to start the threads
     after = api.forked_workers_may_thread()
@@ -586,7 +593,7 @@ if __name__ == "__main__":
     with multiprocessing.get_context("fork").Pool(1) as pool:
         forked, warned = pool.apply_async(solve_warned, (hard[0],)).get(timeout=120)  # a killed worker: no answer
     print(json.dumps([fresh, after, first.length, [s.length for s in many], [p.optimal for p in hard],
-                      forked, warned]))
+                      forked, warned, [(s.length, s.reason) for s in dealt]]))
 """
 
 
@@ -595,7 +602,9 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     GNU OpenMP does not survive a fork (numba ends such a child), so the
     workers are spawned instead of forked, and every answer is optimal.  A
     process the caller forks after that solves on one thread, with a warning,
-    instead of being ended."""
+    instead of being ended.  Before that, a batch of fewer puzzles than
+    processes had its spare processes dealt out as threads, started in the
+    forked workers only (this process could still fork workers that thread)."""
     import json
     import subprocess
     import sys
@@ -604,7 +613,8 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     done = subprocess.run([sys.executable, "-c", _THREADED_BATCH_SCRIPT, str(hard)], check=False,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    fresh, after, first, many, optimal, forked, warned = json.loads(done.stdout)
+    fresh, after, first, many, optimal, forked, warned, dealt = json.loads(done.stdout)
+    assert dealt == [[n, "2"] for n in optimal]
     assert (fresh, after) == (True, False)  # forked workers could thread before, not after
     assert first == 16 and many == optimal
     assert forked == 16 and len(warned) == 1 and "runs on one thread" in warned[0]

@@ -595,10 +595,16 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     interleaved = [peer for peer in peers if getattr(peer, "interleaved", False)]
     results: dict[str, list[Any]] = {peer.name: [] for peer in interleaved}
     # Long puzzles are also searched one at a time on `jobs` threads, right after the one-thread
-    # solve of each (so a slow spell of the machine hits both); before solve_many forks its
-    # workers, which never use threads.
+    # solve of each (so a slow spell of the machine hits both).
     threads = jobs if name in THREADED_SETS and jobs > 1 and single else 1
     threaded = []
+    many, wall_many = None, 0.0
+    if jobs > 1 or not (single or peers):
+        # First: once this process has started threads (below), solve_many's forked workers
+        # could not start theirs for a batch of fewer puzzles than processes.
+        t0 = time.perf_counter()
+        many = solve_many(puzzles, processes=jobs, time_limit=time_limit)
+        wall_many = time.perf_counter() - t0
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
         wall1 = 0.0
@@ -610,12 +616,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                 results[peer.name].append(peer.run_one(p))
             if threads > 1:
                 threaded.append(solve(p, time_limit=time_limit, threads=threads))
-    sols = ones
-    wall = wall1 or 0.0
-    if jobs > 1 or not ones:
-        t0 = time.perf_counter()
-        sols = solve_many(puzzles, processes=jobs, time_limit=time_limit)
-        wall = time.perf_counter() - t0
+    sols, wall = (many, wall_many) if many is not None else (ones, wall1 or 0.0)
     secs = [s.seconds for s in sols]
     nodes = sum(s.nodes for s in sols)
     solved = [s for s in sols if s.solved]
@@ -946,7 +947,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
             say(f"{name}: no puzzles, skipped")
             continue
         say(f"{name}: {len(puzzles)} puzzles ...")
-        rows.append(_bench_set(name, puzzles, min(jobs, len(puzzles)), time_limit, single, peers))
+        rows.append(_bench_set(name, puzzles, jobs, time_limit, single, peers))
     say("")
     say(format_table(rows))
     say("")

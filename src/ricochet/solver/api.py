@@ -660,9 +660,9 @@ def _threads_start_here() -> bool:
     return _omp_pid is None or _omp_pid == os.getpid()
 
 
-def _solve_indexed(i: int) -> tuple[bool, Solution]:
-    puzzle = _BATCH[i][0]
-    sol = _solve_one(_BATCH[i])
+def _solve_indexed(i: int, threads: int = 1) -> tuple[bool, Solution]:
+    puzzle, rules, options = _BATCH[i]
+    sol = _solve_one((puzzle, rules, {**options, "threads": threads}) if threads > 1 else _BATCH[i])
     if sol.puzzle is puzzle:
         return True, dataclasses.replace(sol, puzzle=None, _paths=None if sol.moves else ())  # type: ignore[arg-type]
     return False, sol
@@ -726,8 +726,32 @@ def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list
     return tasks
 
 
-def _solve_chunk(indices: list[int]) -> list[tuple[bool, Solution]]:
-    return [_solve_indexed(i) for i in indices]
+def share_cores(effort: Sequence[int], cores: int) -> list[int]:
+    """Threads per puzzle for a batch of fewer puzzles than ``cores``: one
+    each, and the cores left over dealt in turn to the puzzles that need
+    helper moves (``effort`` > 0, :func:`effort_estimate`), the largest
+    effort first.  A puzzle a robot finishes alone is short: threads would
+    cost it more (their start, the threaded kernel's load) than they save.
+
+    >>> share_cores([2, 0, 5], 8)
+    [3, 1, 4]
+    >>> share_cores([0, 0], 8), share_cores([1, 1, 1], 3)
+    ([1, 1], [1, 1, 1])
+    """
+    threads = [1] * len(effort)
+    long = sorted((i for i, e in enumerate(effort) if e > 0), key=lambda i: -effort[i])
+    for k in range(max(0, cores - len(effort)) if long else 0):
+        threads[long[k % len(long)]] += 1
+    return [min(n, MAX_THREADS) for n in threads]
+
+
+def _solve_chunk(indices: list[int], threads: int = 1) -> list[tuple[bool, Solution]]:
+    if threads > 1:
+        # Threads that sleep while they wait, rather than spin: beside the other workers
+        # (or on a busy machine) a spinning one takes a core from them.  Read by GNU
+        # OpenMP when it starts, which it has not in a worker that threads are dealt to.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    return [_solve_indexed(i, threads) for i in indices]
 
 
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
@@ -737,10 +761,13 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
 
     ``processes``: how many worker processes (None or 0: the cores, divided by
     ``threads``).  With one process (or one puzzle) everything runs here,
-    without worker start-up.  ``threads`` (a :func:`solve` option) gives each
-    worker that many threads for its puzzle: for a few long puzzles on more
-    cores than puzzles, e.g. 2 puzzles on 16 cores with ``processes=2,
-    threads=8``.  The workers are forked; with ``threads`` after a
+    without worker start-up.  A batch of fewer puzzles than ``processes``
+    gets one worker per puzzle, and the processes left over become threads
+    for its puzzles that need helper moves (:func:`share_cores`): 2 long
+    puzzles on 16 cores are searched on 8 threads each.  Not when
+    ``threads`` is given, nor after a ``solve(threads=N)`` in this process
+    (:func:`forked_workers_may_thread`).  ``threads`` (a :func:`solve` option) gives each
+    worker that many threads for its puzzle.  The workers are forked; with ``threads`` after a
     ``solve(threads=N)`` in this process they are spawned instead (a fork
     could not start threads: :func:`forked_workers_may_thread`), which takes
     longer to start and imports the calling script again, so that script
@@ -759,10 +786,13 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
         raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
     threads = _checked_threads(options.get("threads", 1))
     items = [(p, rules, options) for p in puzzles]
-    procs = processes or max(1, (os.cpu_count() or 1) // threads)
-    if procs <= 1 or len(items) <= 1:
+    cores = processes or max(1, (os.cpu_count() or 1) // threads)
+    if cores <= 1 or len(items) <= 1:
         return [_solve_one(a) for a in items]
-    procs = min(procs, len(items))
+    procs = min(cores, len(items))
+    # Fewer puzzles than cores: the cores left over become threads for the long-looking
+    # puzzles, in forked workers that start their own (this process must not have).
+    spare = procs < cores and "threads" not in options and forked_workers_may_thread()
     warm_up()  # once here, not once per forked worker
     fork = threads == 1 or forked_workers_may_thread()
     start: dict[str, Any] = {"mp_context": get_context("fork")} if fork else {
@@ -776,8 +806,10 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 effort = list(pool.map(_estimate_indexed, range(len(items)),
                                        chunksize=max(1, len(items) // (4 * procs))))
                 tasks = schedule(effort, procs, max(1, chunksize))
+                dealt = share_cores(effort, cores) if spare else [1] * len(items)
                 # Submitted in order; the pool hands each to the next free worker.
-                futures = [pool.submit(_solve_chunk, task) for task in tasks]
+                futures = [pool.submit(_solve_chunk, task, dealt[task[0]] if len(task) == 1 else 1)
+                           for task in tasks]
                 for task, fut in zip(tasks, futures, strict=True):
                     for i, got in zip(task, fut.result(), strict=True):
                         answers[i] = got
@@ -792,4 +824,4 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
 
 
 __all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "forked_workers_may_thread", "hint",
-           "schedule", "solve", "solve_many", "warm_up", "warm_up_threads"]
+           "schedule", "share_cores", "solve", "solve_many", "warm_up", "warm_up_threads"]
