@@ -175,6 +175,21 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert re.search(r"random +16 workers: +[0-9.]+x, the batch ends at [0-9.]+x its longest puzzle", out), out
 
 
+def test_bench_scale(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--scale``: the batch once more on each number of processes, the slowest hard puzzle on
+    each number of threads, every length checked, in a table against one process."""
+    status = main(["bench", "--quick", "--sets", "hard", "--jobs", "1", "--scale", "1,2", "--no-startup"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "scaling with cores" in out
+    assert re.search(r"hard +1: [0-9.]+ m?s +2: [0-9.]+ m?s \([0-9.]+x\)", out), out
+    assert re.search(r"its slowest puzzle \(hard-[^)]+\) on N threads: 1: [0-9.]+ m?s +2: [0-9.]+ m?s "
+                     r"\([0-9.]+x\)", out), out
+    for bad in ("0", "2,x", "999"):
+        assert main(["bench", "--quick", "--scale", bad]) == 2
+        assert "--scale: expected numbers of processes" in capsys.readouterr().err
+
+
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
     """The bench's model of solve_many: tasks in order, each to the worker that is free
     first, plus a round trip per task; a long task at the end of the list ends late."""

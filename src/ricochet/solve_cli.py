@@ -514,6 +514,13 @@ class BenchRow:
     threaded: tuple[int, float, float, int] | None = None
     """(threads, one thread's seconds, ``solve(threads=…)``'s, answers that differ) for the
     sets whose puzzles are searched on several threads too (:data:`THREADED_SETS`)."""
+    scaling: list[tuple[int, float]] = field(default_factory=list)
+    """(processes, wall seconds) of one more ``solve_many`` batch per ``--scale`` entry above 1."""
+    thread_scaling: list[tuple[int, float]] = field(default_factory=list)
+    """(threads, seconds) of the set's slowest puzzle by ``solve(threads=…)``, per ``--scale``
+    entry (1: its one-process time), for :data:`THREADED_SETS`."""
+    slowest_id: str | None = None
+    """The puzzle of :attr:`thread_scaling`."""
 
 
 def peak_mib() -> float:
@@ -584,7 +591,7 @@ THREADED_SETS = ("hard",)
 
 
 def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None, single: bool,
-               peers: Sequence[Any]) -> BenchRow:
+               peers: Sequence[Any], scale: Sequence[int] = ()) -> BenchRow:
     from .puzzle import check_solution
     from .solver import solve, solve_many
 
@@ -605,6 +612,12 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         t0 = time.perf_counter()
         many = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         wall_many = time.perf_counter() - t0
+    scaled: list[tuple[int, float, list[int | None]]] = []
+    for procs in scale:
+        if procs > 1:  # before the threads below, like the batch above
+            t0 = time.perf_counter()
+            got = solve_many(puzzles, processes=procs, time_limit=time_limit)
+            scaled.append((procs, time.perf_counter() - t0, [s.length for s in got]))
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
         wall1 = 0.0
@@ -646,6 +659,21 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         differ = sum(1 for a, b in zip(ones, threaded, strict=True) if a.length != b.length)
         row.threaded = (threads, sum(s.seconds for s in ones), sum(s.seconds for s in threaded), differ)
         row.ok = row.ok and differ == 0
+    lengths = [s.length for s in sols]
+    for procs, seconds, got_lengths in scaled:
+        row.scaling.append((procs, seconds))
+        if got_lengths != lengths:
+            row.ok = False
+            row.check += f", {procs} processes DISAGREE"
+    if ones and name in THREADED_SETS and scale:
+        slowest = max(range(len(ones)), key=lambda i: ones[i].seconds)
+        row.slowest_id = puzzles[slowest].id
+        for n in scale:
+            sol = ones[slowest] if n == 1 else solve(puzzles[slowest], time_limit=time_limit, threads=n)
+            row.thread_scaling.append((n, sol.seconds))
+            if sol.length != ones[slowest].length:
+                row.ok = False
+                row.check += f", {n} threads DISAGREE"
     if ones:
         _model_rows(row, puzzles, [s.seconds for s in ones], jobs)
     for peer in peers:
@@ -707,6 +735,37 @@ def format_threads(rows: Sequence[BenchRow]) -> str:
     if not lines:
         return ""
     return "one puzzle at a time on several threads (solve(threads=N), shared state map):\n" + "\n".join(lines)
+
+
+def format_scaling(rows: Sequence[BenchRow]) -> str:
+    """``--scale``: each set's batch on each number of processes against one
+    process, and the hard set's slowest puzzle on each number of threads
+    against one thread.  Empty without ``--scale``.
+
+    >>> row = BenchRow("asp", 239, 2.2, 0.1, 0.1, 0.8, 1e6, 440, "", True, jobs=16, wall1=25.2,
+    ...                scaling=[(2, 12.1), (16, 2.2)])
+    >>> print(format_scaling([row]))
+    scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):
+      asp     1: 25.20 s   2: 12.10 s (2.08x)   16: 2.20 s (11.45x)
+    """
+    lines = []
+    for r in rows:
+        runs = ([(1, r.wall1)] if r.wall1 is not None else []) + list(r.scaling)
+        if len(runs) < 2 and not r.thread_scaling:
+            continue
+        base = runs[0][1] if runs and runs[0][0] == 1 else None
+        cells = [f"{n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "") for n, w in runs]
+        if cells:
+            lines.append(f"  {r.name:<7} " + "   ".join(cells))
+        if r.thread_scaling:
+            one = r.thread_scaling[0][1] if r.thread_scaling[0][0] == 1 else None
+            cells = [f"{n}: {_fmt_s(w)}" + (f" ({one / w:.2f}x)" if one and n > 1 and w > 0 else "")
+                     for n, w in r.thread_scaling]
+            lines.append(f"  {r.name:<7} its slowest puzzle ({r.slowest_id}) on N threads: " + "   ".join(cells))
+    if not lines:
+        return ""
+    return ("scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):\n"
+            + "\n".join(lines))
 
 
 LONG_BATCH_TARGET = 1.2
@@ -887,7 +946,7 @@ def startup_seconds(repeat: int = 3) -> float:
 def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int | None = None,
                   data: Path = DEFAULT_DATA, hard: Path = DEFAULT_HARD, time_limit: float | None = None,
                   stream: TextIO | None = None, single: bool = True, peer_c: Path | None = None,
-                  peer_dd: Path | None = None, startup: bool = True) -> list[BenchRow]:
+                  peer_dd: Path | None = None, startup: bool = True, scale: Sequence[int] = ()) -> list[BenchRow]:
     """Run the benchmark sets and print the table and the comparisons to ``stream``.
 
     - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
@@ -903,7 +962,9 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     a per-core ratio; ``peer_dd``: DriftingDroids' compiled model (a directory of
     classes or a jar), run in one JVM per set (one thread, JIT warmed up first).
     ``startup``: also time a fresh ``ricochet solve`` to its
-    first answer."""
+    first answer.  ``scale``: numbers of processes (and threads) to run each
+    set's batch on too (and the hard set's slowest puzzle), for a table of
+    scaling with cores."""
     from .generate import random_puzzles
 
     stream = stream or sys.stdout
@@ -947,7 +1008,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
             say(f"{name}: no puzzles, skipped")
             continue
         say(f"{name}: {len(puzzles)} puzzles ...")
-        rows.append(_bench_set(name, puzzles, jobs, time_limit, single, peers))
+        rows.append(_bench_set(name, puzzles, jobs, time_limit, single, peers, scale))
     say("")
     say(format_table(rows))
     say("")
@@ -958,6 +1019,10 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     threads_text = format_threads(rows)
     if threads_text:
         say(threads_text)
+        say("")
+    scaling_text = format_scaling(rows)
+    if scaling_text:
+        say(scaling_text)
         say("")
     batch_text = format_batches(rows)
     if batch_text:
@@ -1004,6 +1069,32 @@ def build_bench(parser: argparse.ArgumentParser) -> None:
                              "benchmarks/peers.py)")
     parser.add_argument("--no-startup", dest="startup", action="store_false",
                         help="do not time a fresh `ricochet solve` to its first answer")
+    parser.add_argument("--scale", default=None, metavar="N,...",
+                        help="also run each set's batch on these numbers of processes, and the hard set's "
+                             "slowest puzzle on these numbers of threads: a table of scaling with cores "
+                             "(e.g. 1,2,4,8,16)")
+
+
+def _scale(text: str | None) -> list[int]:
+    """``--scale``'s numbers of processes, in order, without repeats (at most
+    :data:`~ricochet.solver.api.MAX_THREADS`: they are threads too).
+
+    >>> _scale("1,2,4,8,16"), _scale(None), _scale("4, 2,4")
+    ([1, 2, 4, 8, 16], [], [4, 2])
+    """
+    from .solver.api import MAX_THREADS
+
+    if text is None:
+        return []
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= MAX_THREADS:
+            raise CliError(f"--scale: expected numbers of processes from 1 to {MAX_THREADS} like 1,2,4,8,16, "
+                           f"got {part!r}")
+        if int(part) not in out:
+            out.append(int(part))
+    return out
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -1013,7 +1104,7 @@ def run_bench(args: argparse.Namespace) -> int:
         raise CliError("--sets: name at least one of asp, random, hard")
     rows = run_benchmark(sets, quick=args.quick, jobs=args.jobs, data=args.data, hard=args.hard,
                          time_limit=args.time_limit, single=args.single, peer_c=args.peer_c,
-                         peer_dd=args.peer_dd, startup=args.startup)
+                         peer_dd=args.peer_dd, startup=args.startup, scale=_scale(args.scale))
     return EXIT_OK if all(r.ok for r in rows) else EXIT_FAIL
 
 

@@ -457,7 +457,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
       is better spread over processes by :func:`solve_many`).  Only the A*
       of one finishing robot under plain moves with 4 robots on 16×16 (or
       smaller) takes them; any other search runs on one.  The first call
-      compiles the threaded kernel (:func:`warm_up_threads`).
+      compiles the threaded kernel (:func:`warm_up_threads`).  The threads
+      spin while they wait (GNU OpenMP's default): fastest on idle cores,
+      but on a busy machine set ``OMP_WAIT_POLICY=PASSIVE`` before the first
+      threaded call (2 threads beside 2 busy processes on 2 cores: 15 times
+      slower spinning).
     - ``check``: replay the solution through the engine's
       :func:`~ricochet.puzzle.check_solution` and raise :class:`SolverError`
       if it refuses it or its cost is not the length found (a bug).  Without
