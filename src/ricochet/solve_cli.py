@@ -748,20 +748,21 @@ def format_scaling(rows: Sequence[BenchRow]) -> str:
     scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):
       asp     1: 25.20 s   2: 12.10 s (2.08x)   16: 2.20 s (11.45x)
     """
+    def cells(runs: Sequence[tuple[int, float]]) -> str:
+        """``n: seconds (speed-up against the run on 1, where there is one)``."""
+        base = runs[0][1] if runs and runs[0][0] == 1 else None
+        return "   ".join(f"{n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "")
+                          for n, w in runs)
+
     lines = []
     for r in rows:
         runs = ([(1, r.wall1)] if r.wall1 is not None else []) + list(r.scaling)
         if len(runs) < 2 and not r.thread_scaling:
             continue
-        base = runs[0][1] if runs and runs[0][0] == 1 else None
-        cells = [f"{n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "") for n, w in runs]
-        if cells:
-            lines.append(f"  {r.name:<7} " + "   ".join(cells))
+        if runs:
+            lines.append(f"  {r.name:<7} " + cells(runs))
         if r.thread_scaling:
-            one = r.thread_scaling[0][1] if r.thread_scaling[0][0] == 1 else None
-            cells = [f"{n}: {_fmt_s(w)}" + (f" ({one / w:.2f}x)" if one and n > 1 and w > 0 else "")
-                     for n, w in r.thread_scaling]
-            lines.append(f"  {r.name:<7} its slowest puzzle ({r.slowest_id}) on N threads: " + "   ".join(cells))
+            lines.append(f"  {r.name:<7} its slowest puzzle ({r.slowest_id}) on N threads: " + cells(r.thread_scaling))
     if not lines:
         return ""
     return ("scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):\n"
