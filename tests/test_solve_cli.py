@@ -127,6 +127,62 @@ def test_threads_per_puzzle(capsys: pytest.CaptureFixture[str], asp_file: Path) 
     assert_solves(objs, puzzles_of(asp_lines()))
 
 
+_DEAL_SCRIPT = """
+import sys
+import ricochet.solver
+from ricochet.cli import main
+
+real = ricochet.solver.solve
+
+def spy(puzzle, *args, threads=1, **options):  # inherited by the forked workers
+    with open(sys.argv[1], "a", encoding="utf-8") as log:
+        log.write(f"{puzzle.id} {threads}\\n")
+    return real(puzzle, *args, threads=threads, **options)
+
+ricochet.solver.solve = spy
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def easy_line() -> str:
+    """A random puzzle its robot finishes alone (``effort_estimate`` 0), as an interchange line."""
+    from ricochet.generate import random_puzzles
+    from ricochet.notation import puzzle_to_json
+    from ricochet.solver import effort_estimate, solve
+
+    easy = next(p for p in random_puzzles(11, 50) if effort_estimate(p) == 0 and p.active is not None)
+    return json.dumps({**puzzle_to_json(easy), "id": "easy", "optimal": solve(easy).length})
+
+
+@pytest.mark.parametrize("picks, argv, dealt", [
+    ([0, 1], ["--jobs", "4"], [2, 2]),  # two workers, two threads each
+    ([0], ["--jobs", "3"], [3]),  # one puzzle: here, on three threads
+    ([0, 1], ["--jobs", "4", "--threads", "1"], [1, 1]),  # --threads given: as given
+    (["easy"], ["--jobs", "4"], [1]),  # no helper move needed: one thread
+])
+def test_spare_cores_become_threads(tmp_path: Path, picks: list[object], argv: list[str], dealt: list[int]) -> None:
+    """Fewer puzzles than ``--jobs`` and no ``--threads``: the spare cores are
+    dealt out as threads to the puzzles that need helper moves (a spy in the
+    ``ricochet`` process, inherited by its forked workers, logs what each solve
+    was given), and every answer is still optimal."""
+    import subprocess
+    import sys
+
+    hard = sorted(Path(__file__).resolve().parents[1].joinpath("benchmarks", "hard.jsonl")
+                  .read_text(encoding="utf-8").splitlines(), key=lambda ln: json.loads(ln)["optimal"])
+    lines = [easy_line() if k == "easy" else hard[int(k)] for k in picks]  # type: ignore[call-overload]
+    path, log = tmp_path / "few.jsonl", tmp_path / "threads.log"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _DEAL_SCRIPT, str(log), "solve", str(path), "--check", *argv],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr == ""
+    objs = [json.loads(ln) for ln in done.stdout.splitlines()]
+    assert [o["optimal_ok"] for o in objs] == [True] * len(lines)
+    given = dict(ln.split() for ln in log.read_text(encoding="utf-8").splitlines())
+    assert [int(given[o["id"]]) for o in objs] == dealt
+
+
 def test_unsolved_within_max_moves(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
     status, objs, _ = run(capsys, "solve", str(asp_file), "--max-moves", "5", "-j", "1")
     assert status == 1

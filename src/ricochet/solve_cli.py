@@ -29,9 +29,9 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TextIO
@@ -100,8 +100,15 @@ def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
     return obj, outcome
 
 
-def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options) -> list[tuple[dict[str, Any], str]]:
-    return [answer(p, options) for p in puzzles]
+def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options, threads: Sequence[int] = ()
+                  ) -> list[tuple[dict[str, Any], str]]:
+    """``answer`` of each puzzle in a worker; ``threads``: each one's own count, if dealt (:func:`deal_threads`)."""
+    if any(n > 1 for n in threads):
+        # Threads that sleep while they wait, as solve_many's workers do: beside the
+        # other workers a spinning one takes a core from them.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    return [answer(p, replace(options, threads=n) if threads else options)
+            for p, n in zip(puzzles, threads or itertools.repeat(options.threads))]
 
 
 def _ignore_sigint() -> None:
@@ -129,18 +136,24 @@ class _Entry:
 _EOF = object()
 
 
-def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int = 1, chunksize: int = 1
+def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int = 1, chunksize: int = 1,
+                 threads: Mapping[int, int] | None = None
                  ) -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
     """Solve ``(line, Puzzle | NotationError)`` items; yield ``(line, item,
     (object, outcome) or None for an error)`` in input order, each as soon as it
     and everything before it is done.  With ``jobs`` > 1 the puzzles go to a
     pool of forked worker processes, ``chunksize`` at a time; the input is
-    read by a thread, so a slow producer (a pipe) still gets its answers."""
+    read by a thread, so a slow producer (a pipe) still gets its answers.
+    ``threads``: threads for the puzzle of a line, where not ``options.threads``
+    (:func:`deal_threads`)."""
     from .notation import NotationError
 
+    dealt = threads or {}
     if jobs <= 1:
         for line, item in items:
-            yield line, item, None if isinstance(item, NotationError) else answer(item, options)
+            n = dealt.get(line, options.threads)
+            yield line, item, (None if isinstance(item, NotationError)
+                               else answer(item, replace(options, threads=n) if n != options.threads else options))
         return
 
     from .solver import warm_up
@@ -172,7 +185,8 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
 
         def submit() -> None:
             if batch:
-                fut = pool.submit(_answer_chunk, [e.item for e in batch], options)
+                fut = pool.submit(_answer_chunk, [e.item for e in batch], options,
+                                  [dealt.get(e.line, options.threads) for e in batch] if dealt else ())
                 for k, e in enumerate(batch):
                     e.future, e.index = fut, k
                 batch.clear()
@@ -274,10 +288,12 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
                         help="among optimal solutions, give one that moves the fewest robots")
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                         help="worker processes (default: all cores, divided by --threads; 1: solve in this process)")
-    parser.add_argument("--threads", type=int, default=1, metavar="N",
-                        help="threads per puzzle (default 1): for a few long puzzles, e.g. --jobs 1 --threads 16; "
-                             "a puzzle the threaded search does not take (several robots may finish, rule "
-                             "variants, more than 4 robots or 16x16 cells) runs on one")
+    parser.add_argument("--threads", type=int, default=None, metavar="N",
+                        help="threads per puzzle (default 1; with fewer puzzles than --jobs, the spare cores "
+                             "are dealt out as threads to the puzzles that need helper moves): for a few long "
+                             "puzzles, e.g. --jobs 1 --threads 16; a puzzle the threaded search does not take "
+                             "(several robots may finish, rule variants, more than 4 robots or 16x16 cells) "
+                             "runs on one")
     parser.add_argument("--check", action="store_true",
                         help='replay every answer through the engine and compare with the file\'s "optimal" '
                              '(adds "optimal_ok")')
@@ -302,6 +318,23 @@ def _processes(jobs: int | None, threads: int) -> int:
     (3, True, True)
     """
     return _jobs(jobs) if jobs else max(1, _jobs(jobs) // threads)
+
+
+def deal_threads(items: Sequence[tuple[int, Any]], cores: int) -> dict[int, int]:
+    """Threads per line for a run of fewer puzzles than ``cores``: what
+    :func:`~ricochet.solver.api.share_cores` deals them by their
+    :func:`~ricochet.solver.api.effort_estimate` (the lines left out get one).
+
+    >>> from ricochet.puzzle import Puzzle
+    >>> code = "1A3B4A2A.r52ge9bdey0e.y63"
+    >>> deal_threads([(1, Puzzle.from_code(code)), (2, ValueError("a malformed line"))], 8)
+    {1: 8}
+    """
+    from .solver.api import effort_estimate, share_cores
+
+    lines = [(line, item) for line, item in items if isinstance(item, Puzzle)]
+    shares = share_cores([effort_estimate(p) for _, p in lines], cores)
+    return {line: n for (line, _), n in zip(lines, shares, strict=True) if n > 1}
 
 
 def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
@@ -417,24 +450,31 @@ def run_solve(args: argparse.Namespace) -> int:
         raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
     from .solver.api import MAX_THREADS
 
-    if not 1 <= args.threads <= MAX_THREADS:
+    if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
         raise CliError(f"--threads must be from 1 to {MAX_THREADS}, got {args.threads}")
-    jobs = _processes(args.jobs, args.threads)
+    threads = args.threads or 1
+    cores = jobs = _processes(args.jobs, threads)
     items, name, total = _open_source(args.file, named_rules(args))
     if total == 0:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
+    dealt: dict[int, int] = {}
     if total is not None:
         jobs = max(1, min(jobs, total))
+        if args.threads is None and total < cores:
+            # Fewer puzzles than cores (one long puzzle on the command line, a short
+            # file): a process per puzzle, and the spare cores as threads.
+            items = list(items)
+            dealt = deal_threads(items, cores)
     # One puzzle per task: answers stream out as soon as they are known (the
     # cost, ~0.3 ms of inter-process traffic per puzzle, is small next to a solve).
     chunksize = 1
     options = _Options(max_moves=args.max_moves, time_limit=args.time_limit, all_solutions=args.all_solutions,
                        fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions,
-                       threads=args.threads)
+                       threads=threads)
     progress = _Progress(args.progress, total)
     counts = {SOLVED: 0, UNSOLVED: 0, MISMATCH: 0, INTERNAL: 0, "malformed": 0}
     seen = 0
-    for line, item, result in solve_stream(items, options, jobs, chunksize):
+    for line, item, result in solve_stream(items, options, jobs, chunksize, dealt):
         seen += 1
         if result is None:
             assert isinstance(item, NotationError)
