@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import shutil
 import zipfile
 from pathlib import Path
@@ -249,7 +250,14 @@ def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) ->
     assert row.ok and row.interleaved == ["per-puzzle peer"]
     name, taken, theirs, _ours, differ = row.peers[0]
     assert (name, taken, theirs, differ) == ("per-puzzle peer", 4, 1.0, 0)
-    assert "interleaved: per-puzzle peer took each puzzle right after ours" in format_peers([row], [])
+    text = format_peers([row], [])
+    assert "interleaved: per-puzzle peer took each puzzle right after ours" in text
+    # The same puzzles by optimal length: the peer's 0.25 s each against ours, band by band.
+    lengths = sorted(s.length for s in row.solutions)
+    assert lengths == [6, 7, 8, 8]  # two bands: 4-6 and 7-9
+    assert [(label, n, theirs) for label, n, theirs, _ in row.peer_bands[0][1]] == [("4-6", 1, 0.25),
+                                                                                  ("7-9", 3, 0.75)]
+    assert re.search(r"four +per-puzzle peer +4-6 \d+\.\d\d \(1\)  7-9 \d+\.\d\d \(3\)", text), text
 
 
 def test_c_solver_run_one_and_collect_without_the_library() -> None:

@@ -541,6 +541,8 @@ class BenchRow:
     wall1: float | None = None
     peers: list[tuple[str, int, float, float, int]] = field(default_factory=list)
     """(peer, puzzles it took, its seconds, ours in one process on those, answers that differ)."""
+    peer_bands: list[tuple[str, list[tuple[str, int, float, float]]]] = field(default_factory=list)
+    """(peer, [(optimal lengths, puzzles, its seconds, ours) per band of :data:`LENGTH_BANDS`])."""
     peer_skipped: list[tuple[str, dict[str, int]]] = field(default_factory=list)
     """(peer, {why: how many puzzles it left out})."""
     interleaved: list[str] = field(default_factory=list)
@@ -722,11 +724,36 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         ours = sum(ones[i].seconds for i in taken)
         differ = sum(1 for i in taken if run.lengths[i] != ones[i].length)
         row.peers.append((peer.name, len(taken), run.total, ours, differ))
+        row.peer_bands.append((peer.name, length_bands([ones[i].length for i in taken],
+                                                       [run.seconds[i] for i in taken],
+                                                       [ones[i].seconds for i in taken])))
         if run.skipped:
             row.peer_skipped.append((peer.name, dict(run.skipped)))
         if differ:
             row.ok = False
     return row
+
+
+LENGTH_BANDS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 250))
+"""Optimal lengths the per-core comparison is also broken down by: short puzzles cost
+little to search, and their time is mostly what surrounds the search."""
+
+
+def length_bands(lengths: Sequence[int | None], theirs: Sequence[float], ours: Sequence[float]
+                 ) -> list[tuple[str, int, float, float]]:
+    """(band, puzzles, their seconds, ours) per band of :data:`LENGTH_BANDS` that has puzzles
+    (a length of 0 or None counts in none).
+
+    >>> length_bands([1, 2, 8, None], [1.0, 1.0, 4.0, 9.0], [2.0, 3.0, 1.0, 9.0])
+    [('1-3', 2, 2.0, 5.0), ('7-9', 1, 4.0, 1.0)]
+    """
+    out = []
+    for lo, hi in LENGTH_BANDS:
+        picked = [i for i, n in enumerate(lengths) if n is not None and lo <= n <= hi]
+        if picked:
+            label = f"{lo}-{hi}" if hi < LENGTH_BANDS[-1][1] else f"{lo}+"
+            out.append((label, len(picked), sum(theirs[i] for i in picked), sum(ours[i] for i in picked)))
+    return out
 
 
 def _fmt_s(x: float) -> str:
@@ -871,6 +898,13 @@ def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
             ratio = f"{ours / theirs:8.2f}" if theirs > 0 else "       -"
             lines.append(f"  {r.name:<8} {name:<25} {n:>7}   {_fmt_s(theirs):>9}   {_fmt_s(ours):>9}   {ratio}   "
                          + ("all equal" if not differ else f"{differ} DIFFER"))
+    banded = [(r.name, name, bands) for r in rows for name, bands in r.peer_bands if len(bands) > 1]
+    if banded:
+        lines.append("  by optimal length, ours/peer (puzzles):")
+        for set_name, name, bands in banded:
+            cells = "  ".join(f"{label} {ours / theirs:.2f} ({n})" if theirs > 0 else f"{label} - ({n})"
+                              for label, n, theirs, ours in bands)
+            lines.append(f"  {set_name:<8} {name:<25} {cells}")
     for r in rows:
         for name, skipped in r.peer_skipped:
             why = "; ".join(f"{k} {w}" for w, k in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
