@@ -100,15 +100,18 @@ def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
     return obj, outcome
 
 
-def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options, threads: Sequence[int] = ()
+def _with_threads(options: _Options, threads: int) -> _Options:
+    return options if threads == options.threads else replace(options, threads=threads)
+
+
+def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options, threads: Sequence[int]
                   ) -> list[tuple[dict[str, Any], str]]:
-    """``answer`` of each puzzle in a worker; ``threads``: each one's own count, if dealt (:func:`deal_threads`)."""
+    """``answer`` of each puzzle in a worker, on its own number of ``threads`` (:func:`deal_threads`)."""
     if any(n > 1 for n in threads):
-        # Threads that sleep while they wait, as solve_many's workers do: beside the
-        # other workers a spinning one takes a core from them.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    return [answer(p, replace(options, threads=n) if threads else options)
-            for p, n in zip(puzzles, threads or itertools.repeat(options.threads))]
+        from .solver.api import threads_sleep_while_waiting
+
+        threads_sleep_while_waiting()
+    return [answer(p, _with_threads(options, n)) for p, n in zip(puzzles, threads, strict=True)]
 
 
 def _ignore_sigint() -> None:
@@ -151,9 +154,8 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
     dealt = threads or {}
     if jobs <= 1:
         for line, item in items:
-            n = dealt.get(line, options.threads)
             yield line, item, (None if isinstance(item, NotationError)
-                               else answer(item, replace(options, threads=n) if n != options.threads else options))
+                               else answer(item, _with_threads(options, dealt.get(line, options.threads))))
         return
 
     from .solver import warm_up
@@ -186,7 +188,7 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
         def submit() -> None:
             if batch:
                 fut = pool.submit(_answer_chunk, [e.item for e in batch], options,
-                                  [dealt.get(e.line, options.threads) for e in batch] if dealt else ())
+                                  [dealt.get(e.line, options.threads) for e in batch])
                 for k, e in enumerate(batch):
                     e.future, e.index = fut, k
                 batch.clear()

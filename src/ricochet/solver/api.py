@@ -749,12 +749,18 @@ def share_cores(effort: Sequence[int], cores: int) -> list[int]:
     return [min(n, MAX_THREADS) for n in threads]
 
 
+def threads_sleep_while_waiting() -> None:
+    """Have GNU OpenMP's threads sleep while they wait, rather than spin
+    (``OMP_WAIT_POLICY=PASSIVE``, unless the caller set it), in a worker
+    process given threads beside other workers: a spinning thread takes a
+    core from them.  Read when OpenMP starts, which it has not in a worker
+    that threads are dealt to (:func:`solve_many`, ``ricochet solve``)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def _solve_chunk(indices: list[int], threads: int = 1) -> list[tuple[bool, Solution]]:
     if threads > 1:
-        # Threads that sleep while they wait, rather than spin: beside the other workers
-        # (or on a busy machine) a spinning one takes a core from them.  Read by GNU
-        # OpenMP when it starts, which it has not in a worker that threads are dealt to.
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        threads_sleep_while_waiting()
     return [_solve_indexed(i, threads) for i in indices]
 
 
@@ -828,4 +834,5 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
 
 
 __all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "forked_workers_may_thread", "hint",
-           "schedule", "share_cores", "solve", "solve_many", "warm_up", "warm_up_threads"]
+           "schedule", "share_cores", "solve", "solve_many", "threads_sleep_while_waiting", "warm_up",
+           "warm_up_threads"]
