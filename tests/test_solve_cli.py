@@ -144,14 +144,18 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
-def easy_line() -> str:
-    """A random puzzle its robot finishes alone (``effort_estimate`` 0), as an interchange line."""
+def random_line(kind: str) -> str:
+    """As an interchange line, a random puzzle: ``easy``, one its robot finishes
+    alone (``effort_estimate`` 0); ``vortex``, one any robot may finish and
+    that needs helper moves (the vortex's A* runs on one thread)."""
     from ricochet.generate import random_puzzles
     from ricochet.notation import puzzle_to_json
     from ricochet.solver import effort_estimate, solve
 
-    easy = next(p for p in random_puzzles(11, 50) if effort_estimate(p) == 0 and p.active is not None)
-    return json.dumps({**puzzle_to_json(easy), "id": "easy", "optimal": solve(easy).length})
+    want = {"easy": lambda p: effort_estimate(p) == 0 and p.active is not None,
+            "vortex": lambda p: effort_estimate(p) > 0 and p.active is None}[kind]
+    puzzle = next(p for p in random_puzzles(11, 200) if want(p))
+    return json.dumps({**puzzle_to_json(puzzle), "id": kind, "optimal": solve(puzzle).length})
 
 
 @pytest.mark.parametrize("picks, argv, dealt", [
@@ -159,6 +163,7 @@ def easy_line() -> str:
     ([0], ["--jobs", "3"], [3]),  # one puzzle: here, on three threads
     ([0, 1], ["--jobs", "4", "--threads", "1"], [1, 1]),  # --threads given: as given
     (["easy"], ["--jobs", "4"], [1]),  # no helper move needed: one thread
+    (["vortex", 0], ["--jobs", "4"], [1, 3]),  # the vortex's search takes no threads: the other puzzle gets them
 ])
 def test_spare_cores_become_threads(tmp_path: Path, picks: list[object], argv: list[str], dealt: list[int]) -> None:
     """Fewer puzzles than ``--jobs`` and no ``--threads``: the spare cores are
@@ -170,7 +175,7 @@ def test_spare_cores_become_threads(tmp_path: Path, picks: list[object], argv: l
 
     hard = sorted(Path(__file__).resolve().parents[1].joinpath("benchmarks", "hard.jsonl")
                   .read_text(encoding="utf-8").splitlines(), key=lambda ln: json.loads(ln)["optimal"])
-    lines = [easy_line() if k == "easy" else hard[int(k)] for k in picks]  # type: ignore[call-overload]
+    lines = [random_line(k) if isinstance(k, str) else hard[int(k)] for k in picks]  # type: ignore[call-overload]
     path, log = tmp_path / "few.jsonl", tmp_path / "threads.log"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-c", _DEAL_SCRIPT, str(log), "solve", str(path), "--check", *argv],

@@ -360,6 +360,56 @@ def test_threads_fall_back_to_one_where_the_threaded_search_does_not_apply() -> 
     assert solve(plain, GAME, threads=2).length == solve(plain, GAME).length
 
 
+def _runs_on_threads(monkeypatch: pytest.MonkeyPatch, puzzle: Puzzle, rules: Rules | None = None,
+                     any_robot: bool | None = None) -> bool:
+    """Whether ``solve(threads=2)`` of this puzzle called the threaded kernel."""
+    calls: list[int] = []
+    threaded = parallel.parallel_astar
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[0])
+        return threaded(*args)
+
+    with monkeypatch.context() as m:
+        m.setattr(parallel, "parallel_astar", counted)
+        solve(puzzle, rules, any_robot=any_robot, threads=2)
+    return bool(calls)
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("plain", True), ("vortex", False), ("game rules", False), ("any robot asked", False),
+    ("silver: 5 robots", False), ("transparent robot", False),
+])
+def test_takes_threads_says_which_searches_run_on_threads(monkeypatch: pytest.MonkeyPatch, case: str,
+                                                          expected: bool) -> None:
+    """api.takes_threads (what solve_many and ``ricochet solve`` deal spare
+    cores by) agrees with what solve(threads=2) does: plain moves and one
+    finishing robot take the threads; the vortex, rule state, a fifth robot
+    (keys beyond the compact map) and the transparent robot run on one."""
+    api.warm_up_threads()
+    rules = {"silver: 5 robots": Rules(silver=True), "transparent robot": Rules(transparent=True),
+             "game rules": GAME}.get(case, PLAIN)
+    puzzles = random_puzzles(5, 40, rules)
+    want_active = case != "vortex"
+    puzzle = next(p for p in puzzles if (p.active is not None) == want_active and (solve(p).length or 0) >= 3)
+    any_robot = True if case == "any robot asked" else None
+    assert api.takes_threads(puzzle, any_robot=any_robot) is expected
+    assert _runs_on_threads(monkeypatch, puzzle, any_robot=any_robot) is expected
+
+
+@PROPERTY
+@given(small_puzzles())
+def test_takes_threads_agrees_with_solve_on_small_puzzles(case: tuple[Puzzle, Rules, bool | None]) -> None:
+    """On every small puzzle whose answer needs a search, api.takes_threads
+    says whether solve(threads=2) runs the threaded kernel."""
+    puzzle, rules, any_robot = case
+    sol = solve(puzzle, rules, max_moves=MAX_MOVES, any_robot=any_robot)
+    assume(sol.solved and (sol.length or 0) > 0)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        assert _runs_on_threads(monkeypatch, puzzle, rules, any_robot) == api.takes_threads(
+            puzzle, rules, any_robot=any_robot)
+
+
 # -- statuses -----------------------------------------------------------------------
 def test_raised_bound_keeps_the_optimum_and_prunes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A*'s bound raised by the blocker argument (kernel.bound_rises) finds the
@@ -568,6 +618,7 @@ import multiprocessing
 import sys
 import warnings
 from pathlib import Path
+from ricochet.generate import random_puzzles
 from ricochet.solve_cli import _read_set
 from ricochet.solver import api, solve, solve_many
 
@@ -584,6 +635,9 @@ if __name__ == "__main__":
     real = api._solve_one
     api._solve_one = lambda args: dataclasses.replace(real(args), reason=str(args[2].get("threads", 1)))
     dealt = solve_many(hard, processes=4, check=True)
+    # A vortex puzzle beside one: its search takes no threads, the other gets all three spare.
+    vortex = next(p for p in random_puzzles(11, 200) if p.active is None and api.effort_estimate(p) > 0)
+    vortex_dealt = solve_many([vortex, hard[0]], processes=4, check=True)
     api._solve_one = real
     fresh = api.forked_workers_may_thread()
     first = solve(hard[0], threads=2)  # 16 moves: rounds big enough to start the threads
@@ -593,7 +647,8 @@ if __name__ == "__main__":
     with multiprocessing.get_context("fork").Pool(1) as pool:
         forked, warned = pool.apply_async(solve_warned, (hard[0],)).get(timeout=120)  # a killed worker: no answer
     print(json.dumps([fresh, after, first.length, [s.length for s in many], [p.optimal for p in hard],
-                      forked, warned, [(s.length, s.reason) for s in dealt]]))
+                      forked, warned, [(s.length, s.reason) for s in dealt],
+                      [s.reason for s in vortex_dealt]]))
 """
 
 
@@ -604,7 +659,8 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     process the caller forks after that solves on one thread, with a warning,
     instead of being ended.  Before that, a batch of fewer puzzles than
     processes had its spare processes dealt out as threads, started in the
-    forked workers only (this process could still fork workers that thread)."""
+    forked workers only (this process could still fork workers that thread),
+    and not to a vortex puzzle, whose search runs on one thread."""
     import json
     import subprocess
     import sys
@@ -613,8 +669,9 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     done = subprocess.run([sys.executable, "-c", _THREADED_BATCH_SCRIPT, str(hard)], check=False,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    fresh, after, first, many, optimal, forked, warned, dealt = json.loads(done.stdout)
+    fresh, after, first, many, optimal, forked, warned, dealt, vortex_dealt = json.loads(done.stdout)
     assert dealt == [[n, "2"] for n in optimal]
+    assert vortex_dealt == ["1", "3"]
     assert (fresh, after) == (True, False)  # forked workers could thread before, not after
     assert first == 16 and many == optimal
     assert forked == 16 and len(warned) == 1 and "runs on one thread" in warned[0]

@@ -292,7 +292,8 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
                         help="worker processes (default: all cores, divided by --threads; 1: solve in this process)")
     parser.add_argument("--threads", type=int, default=None, metavar="N",
                         help="threads per puzzle (default 1; with fewer puzzles than --jobs, the spare cores "
-                             "are dealt out as threads to the puzzles that need helper moves): for a few long "
+                             "are dealt out as threads to the puzzles that need helper moves and that the threaded "
+                             "search takes): for a few long "
                              "puzzles, e.g. --jobs 1 --threads 16; a puzzle the threaded search does not take "
                              "(several robots may finish, rule variants, more than 4 robots or 16x16 cells) "
                              "runs on one")
@@ -322,20 +323,23 @@ def _processes(jobs: int | None, threads: int) -> int:
     return _jobs(jobs) if jobs else max(1, _jobs(jobs) // threads)
 
 
-def deal_threads(items: Sequence[tuple[int, Any]], cores: int) -> dict[int, int]:
+def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = 40) -> dict[int, int]:
     """Threads per line for a run of fewer puzzles than ``cores``: what
     :func:`~ricochet.solver.api.share_cores` deals them by their
-    :func:`~ricochet.solver.api.effort_estimate` (the lines left out get one).
+    :func:`~ricochet.solver.api.effort_estimate`, to the puzzles whose search
+    takes threads (:func:`~ricochet.solver.api.takes_threads`); the lines left
+    out get one.
 
     >>> from ricochet.puzzle import Puzzle
     >>> code = "1A3B4A2A.r52ge9bdey0e.y63"
     >>> deal_threads([(1, Puzzle.from_code(code)), (2, ValueError("a malformed line"))], 8)
     {1: 8}
     """
-    from .solver.api import effort_estimate, share_cores
+    from .solver.api import effort_estimate, share_cores, takes_threads
 
     lines = [(line, item) for line, item in items if isinstance(item, Puzzle)]
-    shares = share_cores([effort_estimate(p) for _, p in lines], cores)
+    shares = share_cores([effort_estimate(p) for _, p in lines], cores,
+                         [takes_threads(p, max_moves=max_moves) for _, p in lines])
     return {line: n for (line, _), n in zip(lines, shares, strict=True) if n > 1}
 
 
@@ -466,7 +470,7 @@ def run_solve(args: argparse.Namespace) -> int:
             # Fewer puzzles than cores (one long puzzle on the command line, a short
             # file): a process per puzzle, and the spare cores as threads.
             items = list(items)
-            dealt = deal_threads(items, cores)
+            dealt = deal_threads(items, cores, args.max_moves)
     # One puzzle per task: answers stream out as soon as they are known (the
     # cost, ~0.3 ms of inter-process traffic per puzzle, is small next to a solve).
     chunksize = 1

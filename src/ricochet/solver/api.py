@@ -46,7 +46,7 @@ import os
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -696,6 +696,46 @@ def effort_estimate(puzzle: Puzzle, rules: Rules | None = None) -> int:
                for t in finishers)
 
 
+def takes_threads(puzzle: Puzzle, rules: Rules | None = None, *, any_robot: bool | None = None,
+                  max_moves: int = DEFAULT_MAX_MOVES, max_states: int = ASTAR_MAX_STATES) -> bool:
+    """Whether ``solve(puzzle, threads=N)`` (with these options) would search
+    on N threads: the A* of one finishing robot from a fresh start, under
+    plain moves, with keys that fit the compact map (:func:`parallel.supported`:
+    no transparent robot, no rule state, 4 robots on 16×16 or fewer).  Any
+    other search runs on one thread (the vortex's A* for every robot at once
+    among them), so :func:`solve_many` and ``ricochet solve`` deal their
+    spare cores to such puzzles only.  Where any robot may finish, it looks
+    up which robots can reach the target (the distance tables that
+    :func:`effort_estimate` builds too).
+
+    >>> from ricochet.puzzle import Puzzle
+    >>> takes_threads(Puzzle.from_code("1A3B4A2A.r52ge9bdey0e.y63"))
+    True
+    >>> takes_threads(Puzzle.from_code("1A3B4A2A.r52ge9bdey0e.y63"), any_robot=True)
+    False
+    """
+    rules = puzzle.rules if rules is None else rules
+    pos = puzzle.position
+    board = pos.board
+    if not (puzzle.active is None if any_robot is None else any_robot):
+        finishers = [] if puzzle.active is None else [puzzle.active]
+    else:  # as solve() does: the robots that can reach the target; one alone is searched as the active robot
+        finishers = [t for t, r in enumerate(pos.robots)
+                     if lower_bound(board, rules, puzzle.target, r.color, puzzle.target)[board.index(r.cell)]
+                     < kernel.INF]
+    if len(finishers) != 1:
+        return False
+    t = finishers[0]
+    # Must-ricochet state already under way: solve() hands the puzzle to IDA*.
+    if t in pos.turned or (pos.headings and pos.headings[t] is not None):
+        return False
+    colors = tuple([r.color for r in pos.robots])
+    tr = colors.index("transparent") if "transparent" in colors else -1
+    bits = max(1, (board.width * board.height - 1).bit_length())
+    return parallel.supported(len(colors), bits, rules.no_straight_back, rules.must_ricochet, tr, t,
+                              max_moves, max_states)
+
+
 def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list[list[int]]:
     """Tasks for :func:`solve_many`'s workers: the puzzles' indices in decreasing
     ``effort``, the likely-long ones one per task and the rest in chunks that
@@ -730,20 +770,25 @@ def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list
     return tasks
 
 
-def share_cores(effort: Sequence[int], cores: int) -> list[int]:
+def share_cores(effort: Sequence[int], cores: int, threaded: Sequence[bool] | None = None) -> list[int]:
     """Threads per puzzle for a batch of fewer puzzles than ``cores``: one
     each, and the cores left over dealt in turn to the puzzles that need
     helper moves (``effort`` > 0, :func:`effort_estimate`), the largest
     effort first.  A puzzle a robot finishes alone is short: threads would
     cost it more (their start, the threaded kernel's load) than they save.
+    ``threaded``: per puzzle, whether its search would use threads at all
+    (:func:`takes_threads`); those it says no to get one.
 
     >>> share_cores([2, 0, 5], 8)
     [3, 1, 4]
     >>> share_cores([0, 0], 8), share_cores([1, 1, 1], 3)
     ([1, 1], [1, 1, 1])
+    >>> share_cores([2, 0, 5], 8, threaded=[True, True, False])
+    [6, 1, 1]
     """
     threads = [1] * len(effort)
-    long = sorted((i for i, e in enumerate(effort) if e > 0), key=lambda i: -effort[i])
+    long = sorted((i for i, e in enumerate(effort) if e > 0 and (threaded is None or threaded[i])),
+                  key=lambda i: -effort[i])
     for k in range(max(0, cores - len(effort)) if long else 0):
         threads[long[k % len(long)]] += 1
     return [min(n, MAX_THREADS) for n in threads]
@@ -764,6 +809,11 @@ def _solve_chunk(indices: list[int], threads: int = 1) -> list[tuple[bool, Solut
     return [_solve_indexed(i, threads) for i in indices]
 
 
+def _thread_options(options: Mapping[str, object]) -> dict[str, Any]:
+    """The :func:`solve` options that :func:`takes_threads` reads."""
+    return {k: options[k] for k in ("any_robot", "max_moves", "max_states") if k in options}
+
+
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
                chunksize: int = 16, **options: object) -> list[Solution]:
     """Solve many puzzles on every core; the answers come in the puzzles'
@@ -773,8 +823,9 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     ``threads``).  With one process (or one puzzle) everything runs here,
     without worker start-up.  A batch of fewer puzzles than ``processes``
     gets one worker per puzzle, and the processes left over become threads
-    for its puzzles that need helper moves (:func:`share_cores`): 2 long
-    puzzles on 16 cores are searched on 8 threads each.  Not when
+    for its puzzles that need helper moves and whose search takes threads
+    (:func:`share_cores`, :func:`takes_threads`): 2 long puzzles on 16
+    cores are searched on 8 threads each.  Not when
     ``threads`` is given, nor after a ``solve(threads=N)`` in this process
     (:func:`forked_workers_may_thread`).  ``threads`` (a :func:`solve` option) gives each
     worker that many threads for its puzzle.  The workers are forked; with ``threads`` after a
@@ -816,7 +867,8 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 effort = list(pool.map(_estimate_indexed, range(len(items)),
                                        chunksize=max(1, len(items) // (4 * procs))))
                 tasks = schedule(effort, procs, max(1, chunksize))
-                dealt = share_cores(effort, cores) if spare else [1] * len(items)
+                dealt = (share_cores(effort, cores, [takes_threads(p, r, **_thread_options(o)) for p, r, o in items])
+                         if spare else [1] * len(items))
                 # Submitted in order; the pool hands each to the next free worker.
                 futures = [pool.submit(_solve_chunk, task, dealt[task[0]] if len(task) == 1 else 1)
                            for task in tasks]
@@ -834,5 +886,5 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
 
 
 __all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "forked_workers_may_thread", "hint",
-           "schedule", "share_cores", "solve", "solve_many", "threads_sleep_while_waiting", "warm_up",
+           "schedule", "share_cores", "solve", "solve_many", "takes_threads", "threads_sleep_while_waiting", "warm_up",
            "warm_up_threads"]
