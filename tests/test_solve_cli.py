@@ -225,6 +225,19 @@ def test_rules_preset_applies(capsys: pytest.CaptureFixture[str], asp_file: Path
     assert all(isinstance(o["moves"], int) and o["moves"] >= (p.optimal or 0) for o, p in zip(objs, puzzles))
 
 
+def test_bench_splits_a_batch_speed_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """On N processes the bench says how much slower each solve ran beside
+    the others than alone, and what share of the workers' time went to solving."""
+    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--no-startup"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "where the rest of the speed-up went" in out
+    m = re.search(r"random +2 processes: each solve ([0-9.]+)x its time alone; "
+                  r"the workers spent ([0-9]+)% of 2 x [0-9.]+ m?s solving", out)
+    assert m, out
+    assert 0.3 < float(m.group(1)) < 5 and 0 < int(m.group(2)) <= 100
+
+
 def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["bench", "--quick", "--sets", "asp,random", "--jobs", "1", "--data", str(ASP.parent)])
     out = capsys.readouterr().out

@@ -569,6 +569,10 @@ class BenchRow:
     entry (1: its one-process time), for :data:`THREADED_SETS`."""
     slowest_id: str | None = None
     """The puzzle of :attr:`thread_scaling`."""
+    solve_seconds: tuple[float, float] | None = None
+    """(one process, N processes): the puzzles' own solve times summed (``Solution.seconds``,
+    each measured where it ran), to split a batch's speed-up into the slowdown of solving
+    N at once and the workers' idle time."""
 
 
 def peak_mib() -> float:
@@ -703,6 +707,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                    jobs, wall1 if single else None)
     row.interleaved = [peer.name for peer in interleaved]
     row.longest_one = max((s.seconds for s in ones), default=None)
+    if ones and many is not None:
+        row.solve_seconds = (sum(s.seconds for s in ones), sum(s.seconds for s in many))
     if threaded:
         differ = sum(1 for a, b in zip(ones, threaded, strict=True) if a.length != b.length)
         row.threaded = (threads, sum(s.seconds for s in ones), sum(s.seconds for s in threaded), differ)
@@ -850,13 +856,20 @@ multiple of its longest puzzle alone (the solver issue's target)."""
 def format_batches(rows: Sequence[BenchRow]) -> str:
     """When each set's batch on N processes ended, measured against its slowest
     puzzle in the one-process run; a set of no more puzzles than processes is
-    the "N long puzzles on N cores or more" case, with its target.  Empty
-    without both runs.
+    the "N long puzzles on N cores or more" case, with its target.  Then
+    where the speed-up was lost: each solve in the batch against the same
+    solve alone (memory and caches shared by N searches), and the share of
+    the workers' time spent solving (the rest: start-up, the estimates,
+    idle at the end).  Empty without both runs.
 
     >>> row = BenchRow("hard", 11, 3.6, 1.0, 1.0, 3.3, 1e6, 800, "", True, jobs=16, wall1=14.4, longest_one=3.3)
     >>> print(format_batches([row]))
     batches on N processes (solve_many), measured against their slowest puzzle alone in one process:
       hard      16 processes: 3.60 s, 1.09x its slowest puzzle (3.30 s); 11 puzzles on 16 processes: target <= 1.2x met
+    >>> row = BenchRow("asp", 239, 2.0, 0.1, 0.1, 0.6, 1e6, 800, "", True, jobs=16, wall1=24.0, longest_one=0.6,
+    ...                solve_seconds=(24.0, 28.8))
+    >>> print(format_batches([row]).splitlines()[-1])
+      asp       16 processes: each solve 1.20x its time alone; the workers spent 90% of 16 x 2.00 s solving
     """
     lines = []
     for r in rows:
@@ -869,6 +882,13 @@ def format_batches(rows: Sequence[BenchRow]) -> str:
             line += (f"; {r.count} puzzles on {r.jobs} processes: target <= {LONG_BATCH_TARGET}x "
                      + ("met" if ratio <= LONG_BATCH_TARGET else "NOT met"))
         lines.append(line)
+    split = [(r, r.solve_seconds) for r in rows if r.jobs > 1 and r.wall > 0 and r.solve_seconds
+             and r.solve_seconds[0] > 0 and r.count > r.jobs]
+    if split:
+        lines.append("  where the rest of the speed-up went (speed-up ~ processes x share solving / slowdown):")
+    for r, (alone, together) in split:
+        lines.append(f"  {r.name:<8} {r.jobs:>3} processes: each solve {together / alone:.2f}x its time alone; "
+                     f"the workers spent {together / (r.jobs * r.wall):.0%} of {r.jobs} x {_fmt_s(r.wall)} solving")
     if not lines:
         return ""
     return ("batches on N processes (solve_many), measured against their slowest puzzle alone in one process:\n"
