@@ -686,6 +686,9 @@ def test_solve_many_options_are_checked_before_any_worker_starts() -> None:
         solve_many(puzzles, processes=2, chunksize=0)
     with pytest.raises(ValueError, match="threads must be"):
         solve_many(puzzles, processes=2, threads=0)
+    # Fewer puzzles than processes: the spare cores' deal reads max_moves, and says what solve() says.
+    with pytest.raises(ValueError, match="max_moves must be an integer"):
+        solve_many(puzzles, processes=4, max_moves="40")
 
 
 def test_effort_estimate_is_how_close_a_robot_gets_alone() -> None:

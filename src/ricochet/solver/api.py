@@ -471,8 +471,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     if rules is not None:
         puzzle = puzzle.with_rules(rules)
     rules = puzzle.rules
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or not 0 <= max_moves <= 250:
-        raise ValueError(f"max_moves must be an integer from 0 to 250, got {max_moves!r}")
+    _checked_max_moves(max_moves)
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
                                    or not time_limit > 0):
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -587,6 +586,12 @@ def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, s
         paths = verdict.paths
     return Solution(puzzle, Status.SOLVED, best, bound, None, time.perf_counter() - t0, nodes,
                     tuple(alternatives), paths)
+
+
+def _checked_max_moves(max_moves: object) -> int:
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int) or not 0 <= max_moves <= 250:
+        raise ValueError(f"max_moves must be an integer from 0 to 250, got {max_moves!r}")
+    return max_moves
 
 
 def _checked_threads(threads: object) -> int:
@@ -714,6 +719,7 @@ def takes_threads(puzzle: Puzzle, rules: Rules | None = None, *, any_robot: bool
     >>> takes_threads(Puzzle.from_code("1A3B4A2A.r52ge9bdey0e.y63"), any_robot=True)
     False
     """
+    _checked_max_moves(max_moves)  # as solve() would say
     rules = puzzle.rules if rules is None else rules
     pos = puzzle.position
     board = pos.board
