@@ -237,6 +237,16 @@ _TABLE = _Table()
 _NO_PASSABLE = np.zeros(1, dtype=np.uint8)
 
 
+def _cell_bits(cells: int) -> int:
+    """Bits of one robot's cell in a state key (on a board of ``cells`` cells)."""
+    return max(1, (cells - 1).bit_length())
+
+
+def _transparent_index(colors: Sequence[str]) -> int:
+    """The transparent robot's index among ``colors``, -1 without one."""
+    return colors.index("transparent") if "transparent" in colors else -1
+
+
 class _Search:
     """Compiled arrays of one puzzle and the transposition table they share."""
 
@@ -252,7 +262,7 @@ class _Search:
         n = bt.cells
         self.N, self.W, self.H = n, bt.width, bt.height
         self.R = len(robots)
-        self.tr = colors.index("transparent") if "transparent" in colors else -1
+        self.tr = _transparent_index(colors)
         # Only the transparent robot's moves read the passable sides.
         self.passable = bt.passable if self.tr >= 0 else _NO_PASSABLE
         rt = robot_tables_for(key, bt, colors)
@@ -262,7 +272,7 @@ class _Search:
         self.target = goal[0] + w * goal[1]
         self.h = {t: lower_bound_for(key, bt, colors[t], self.target) for t in candidates}
         self.pos0 = np.array([x + w * y for x, y in (r.cell for r in robots)], dtype=np.int64)
-        self.bits = max(1, (n - 1).bit_length())
+        self.bits = _cell_bits(n)
         self.max_moves_per_node = self.R * 4 + (4 * n if self.tr >= 0 else 0)
         last = pos.last_move if rules.no_straight_back else None
         self.last_r, self.last_h = (last[0], last[1].index) if last else (-1, 0)
@@ -736,10 +746,8 @@ def takes_threads(puzzle: Puzzle, rules: Rules | None = None, *, any_robot: bool
     if t in pos.turned or (pos.headings and pos.headings[t] is not None):
         return False
     colors = tuple([r.color for r in pos.robots])
-    tr = colors.index("transparent") if "transparent" in colors else -1
-    bits = max(1, (board.width * board.height - 1).bit_length())
-    return parallel.supported(len(colors), bits, rules.no_straight_back, rules.must_ricochet, tr, t,
-                              max_moves, max_states)
+    return parallel.supported(len(colors), _cell_bits(board.width * board.height), rules.no_straight_back,
+                              rules.must_ricochet, _transparent_index(colors), t, max_moves, max_states)
 
 
 def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list[list[int]]:
