@@ -633,11 +633,23 @@ if __name__ == "__main__":
     # Two puzzles on four processes: two workers, each searching on two threads (the
     # spy, inherited by the forked workers, says how many each solve was given).
     real = api._solve_one
-    api._solve_one = lambda args: dataclasses.replace(real(args), reason=str(args[2].get("threads", 1)))
+    def spy(args, give_up=0):
+        sol = real(args, give_up)
+        return sol and dataclasses.replace(sol, reason=str(args[2].get("threads", 1)))
+    api._solve_one = spy
     dealt = solve_many(hard, processes=4, check=True)
     # A vortex puzzle beside one: its search takes no threads, the other gets all three spare.
     vortex = next(p for p in random_puzzles(11, 200) if p.active is None and api.effort_estimate(p) > 0)
     vortex_dealt = solve_many([vortex, hard[0]], processes=4, check=True)
+    # A batch on four processes where every late puzzle gives up past 50 states: those are
+    # searched again, on the threads of the cores the batch has left by then.
+    api.MIN_GIVE_UP, api.GIVE_UP_SHARE, api.GIVE_UP_OUTLIER = 50, 0.0, 0.0
+    batches = []
+    run = api._Batch.run
+    api._Batch.run = lambda self, dealt: batches.append(self) or run(self, dealt)
+    late = random_puzzles(5, 30) + hard[:1]
+    late_many = solve_many(late, processes=4, check=True)
+    api._Batch.run = run
     api._solve_one = real
     fresh = api.forked_workers_may_thread()
     first = solve(hard[0], threads=2)  # 16 moves: rounds big enough to start the threads
@@ -648,7 +660,8 @@ if __name__ == "__main__":
         forked, warned = pool.apply_async(solve_warned, (hard[0],)).get(timeout=120)  # a killed worker: no answer
     print(json.dumps([fresh, after, first.length, [s.length for s in many], [p.optimal for p in hard],
                       forked, warned, [(s.length, s.reason) for s in dealt],
-                      [s.reason for s in vortex_dealt]]))
+                      [s.reason for s in vortex_dealt],
+                      [[s.puzzle.id, s.length, s.reason] for s in late_many], batches[0].gave_up]))
 """
 
 
@@ -669,12 +682,67 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     done = subprocess.run([sys.executable, "-c", _THREADED_BATCH_SCRIPT, str(hard)], check=False,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    fresh, after, first, many, optimal, forked, warned, dealt, vortex_dealt = json.loads(done.stdout)
+    fresh, after, first, many, optimal, forked, warned, dealt, vortex_dealt, late, gave_up = json.loads(done.stdout)
     assert dealt == [[n, "2"] for n in optimal]
     assert vortex_dealt == ["1", "3"]
+    # The late give-ups: some puzzles gave up and were searched again, and every answer is
+    # the optimum of its own puzzle.
+    from ricochet.solve_cli import _read_set
+
+    late_puzzles = random_puzzles(5, 30) + sorted(_read_set(hard), key=lambda p: p.optimal)[:1]
+    assert [p.id for p in late_puzzles] == [i for i, _, _ in late]
+    assert [n for _, n, _ in late] == [solve(p).length for p in late_puzzles]
+    assert gave_up
     assert (fresh, after) == (True, False)  # forked workers could thread before, not after
     assert first == 16 and many == optimal
     assert forked == 16 and len(warned) == 1 and "runs on one thread" in warned[0]
+
+
+def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
+    """solve_many's dealing (``_Batch``), on a pool whose tasks end at once:
+    the first ``cores`` puzzles run uncapped (no pace known yet), later ones
+    whose search takes threads get a cap, and one that
+    gives up comes back once the queue is empty, on every core free then,
+    without a cap."""
+    from concurrent.futures import Future
+
+    puzzle = random_puzzles(5, 1)[0]
+    calls: list[tuple[list[int], int, int]] = []
+
+    class Pool:
+        def submit(self, fn: object, task: list[int], threads: int, give_up: int) -> Future[object]:
+            calls.append((task, threads, give_up))
+            fut: Future[object] = Future()
+            fut.set_result([None if give_up and i == 8 else (True, api.Solution(puzzle, api.Status.SOLVED, seconds=0.01))
+                            for i in task])
+            return fut
+
+    threaded = [True] * 10
+    threaded[9] = False
+    batch = api._Batch(Pool(), [[i] for i in range(10)], 4, threaded, True)  # type: ignore[arg-type]
+    answers = batch.run([1] * 10)
+    assert sorted(answers) == list(range(10)) and batch.gave_up == [8]
+    assert [c[2] > 0 for c in calls[:4]] == [False] * 4
+    # 4-8 get a cap; 8 gives up, the one puzzle that may on 4 cores (cores / GIVE_UP_CORES),
+    # and 9's search takes no threads anyway.
+    assert [c[2] > 0 for c in calls[4:10]] == [True] * 5 + [False]
+    assert calls[10:] == [([8], 4, 0)]
+    calls.clear()
+    api._Batch(Pool(), [[i] for i in range(10)], 4, threaded, False).run([1] * 10)  # giving up not allowed
+    assert all(give_up == 0 for _, _, give_up in calls)
+
+
+def test_a_search_gives_up_past_its_cap() -> None:
+    """solve_many's late cap (``_search``'s ``give_up``): no answer once A*
+    has stored that many states; the same answer as :func:`solve` below it."""
+    puzzle = random_puzzles(5, 30)[9]  # 12 moves, about 13,000 expansions
+    options = dict(api._SOLVE_DEFAULTS)
+    assert api._search(puzzle, None, **options, give_up=1000) is None
+    below = api._search(puzzle, None, **options, give_up=10**6)
+    assert below is not None and below == solve(puzzle) and below.length == 12
+    # A user's own max_states below the cap: IDA* takes over as usual, and answers.
+    ida = api._search(puzzle, None, **{**options, "max_states": 500}, give_up=1000)
+    assert ida is not None and ida.length == 12 and check_solution(puzzle, ida.moves).ok
 
 
 def test_solve_many_options_are_checked_before_any_worker_starts() -> None:

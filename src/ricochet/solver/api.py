@@ -42,12 +42,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import functools
+import inspect
 import os
 import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, TypeVar
@@ -72,6 +73,24 @@ CHECK_AFTER = 50  # A*'s first expansions use hdist alone (kernel.astar): cheape
 MAX_LEVEL = 2  # A*'s bound: hdist + up to 2 (kernel.bound_rises); 0 = the relaxed distance alone
 MAX_THREADS = 256  # solve(threads=…): a sanity bound, not a tuning
 ASTAR_STATES_PER_SECOND = 2_000_000  # conservative, to keep A* inside a time limit
+GIVE_UP_SHARE = 0.5
+"""solve_many: a puzzle started late gives up (to be searched again on threads
+once the other tasks are done) past the states this share of the batch's
+expected remaining time would store, at ASTAR_STATES_PER_SECOND ..."""
+GIVE_UP_OUTLIER = 10
+"""... and past this many times a typical puzzle of the batch: only an
+outlier gives up (the longest of 1000 random puzzles takes a fifth of their
+time; ASP's longest are a few times its median, and threads do not pay for
+them)."""
+MIN_GIVE_UP = 200_000
+"""solve_many: the least such cap (about 100 ms of search): a search again on
+threads starts with costs of its own (the threaded kernel's first load in
+that worker, 60 ms; every blocker set), which a shorter puzzle never wins back."""
+GIVE_UP_CORES = 4
+"""solve_many: the cores per puzzle that gives up, at least (so at most
+cores / 4 of them in a batch, and none on fewer than 4 cores): on fewer
+threads the search again cannot win back the search thrown away (2
+threads: 1.5-1.9 times faster on a long random puzzle)."""
 
 
 class SolverError(RicochetError, RuntimeError):
@@ -426,7 +445,8 @@ def warm_up() -> None:
     _warmed_up = True
     puzzle = _warm_up_puzzle()
     for max_states in (ASTAR_MAX_STATES, 1):
-        solve.__wrapped__(puzzle, Rules(), max_states=max_states)  # type: ignore[attr-defined]
+        _search.__wrapped__(puzzle, Rules(), DEFAULT_MAX_MOVES, None, None, False, False, 1000,  # type: ignore[attr-defined]
+                            MAX_TT_BITS, max_states, False, 1)
     effort_estimate(puzzle, Rules())
     kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
 
@@ -443,10 +463,10 @@ def warm_up_threads() -> None:
     if _threads_warmed_up:
         return
     _threads_warmed_up = True
-    solve.__wrapped__(_warm_up_puzzle(), Rules(), threads=2)  # type: ignore[attr-defined]
+    _search.__wrapped__(_warm_up_puzzle(), Rules(), DEFAULT_MAX_MOVES, None, None, False, False,  # type: ignore[attr-defined]
+                        1000, MAX_TT_BITS, ASTAR_MAX_STATES, False, 2)
 
 
-@_one_at_a_time
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
           time_limit: float | None = None, any_robot: bool | None = None, all_solutions: bool = False,
           fewest_robots: bool = False, max_solutions: int = 1000, max_tt_bits: int = MAX_TT_BITS,
@@ -478,6 +498,19 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
       it the search's answer is trusted (the property tests compare it with
       the engine) and :attr:`Solution.paths` are replayed on first use.
     """
+    sol = _search(puzzle, rules, max_moves, time_limit, any_robot, all_solutions, fewest_robots, max_solutions,
+                  max_tt_bits, max_states, check, threads)
+    assert sol is not None  # (no give-up cap)
+    return sol
+
+
+@_one_at_a_time
+def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: float | None, any_robot: bool | None,
+            all_solutions: bool, fewest_robots: bool, max_solutions: int, max_tt_bits: int, max_states: int,
+            check: bool, threads: int, give_up: int = 0) -> Solution | None:
+    """:func:`solve`, and ``give_up`` (> 0) for :func:`solve_many`: None
+    (no answer) once its A* has stored that many states (a puzzle that would
+    outlast the batch's other work, searched again later on threads)."""
     if rules is not None:
         puzzle = puzzle.with_rules(rules)
     rules = puzzle.rules
@@ -493,7 +526,7 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
         warnings.warn(f"solve(threads={threads}) runs on one thread: this process was forked from one whose "
                       "threaded search had started GNU OpenMP, which does not survive a fork (start such "
                       "workers with multiprocessing's 'spawn' or 'forkserver', as solve_many does)",
-                      RuntimeWarning, stacklevel=3)
+                      RuntimeWarning, stacklevel=4)
         threads = 1
     if not _warmed_up:
         warm_up()
@@ -537,8 +570,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     fresh = all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order)
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
-        status, cost, expanded, seq = search.astar(t, max_moves, cap, threads)
+        gives_up = 0 < give_up < cap
+        status, cost, expanded, seq = search.astar(t, max_moves, give_up if gives_up else cap, threads)
         nodes += expanded
+        if status == 2 and gives_up:
+            return None
         if status == 0:
             return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
         if status == 1:
@@ -631,10 +667,18 @@ def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **opt
     raise ValueError(f"unknown hint kind {kind!r}: use length, first, robots or active")
 
 
-def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]]) -> Solution:
+def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]], give_up: int = 0) -> Solution | None:
+    """:func:`solve` of ``(puzzle, rules, options)``; with ``give_up`` > 0,
+    None once its A* has stored that many states (:func:`_search`)."""
     puzzle, rules, options = args
-    return solve(puzzle, rules, **options)  # type: ignore[arg-type]
+    if not give_up:
+        return solve(puzzle, rules, **options)  # type: ignore[arg-type]
+    return _search(puzzle, rules, **{**_SOLVE_DEFAULTS, **options}, give_up=give_up)
 
+
+# solve()'s options and their defaults, for _search's callers that pass some of them.
+_SOLVE_DEFAULTS: dict[str, Any] = {name: par.default for name, par in inspect.signature(solve).parameters.items()
+                                   if par.kind is inspect.Parameter.KEYWORD_ONLY}
 
 # solve_many's batch, inherited by its forked workers, so a task is an index
 # and a result travels back without its puzzle (the parent has it): pickling a
@@ -679,16 +723,20 @@ def _threads_start_here() -> bool:
     return _omp_pid is None or _omp_pid == os.getpid()
 
 
-def _solve_indexed(i: int, threads: int = 1) -> tuple[bool, Solution]:
+def _solve_indexed(i: int, threads: int = 1, give_up: int = 0) -> tuple[bool, Solution] | None:
     puzzle, rules, options = _BATCH[i]
-    sol = _solve_one((puzzle, rules, {**options, "threads": threads}) if threads > 1 else _BATCH[i])
+    sol = _solve_one((puzzle, rules, {**options, "threads": threads}) if threads > 1 else _BATCH[i], give_up)
+    if sol is None:  # gave up: to be searched again on threads
+        return None
     if sol.puzzle is puzzle:
         return True, dataclasses.replace(sol, puzzle=None, _paths=None if sol.moves else ())  # type: ignore[arg-type]
     return False, sol
 
 
-def _estimate_indexed(i: int) -> int:
-    return effort_estimate(_BATCH[i][0], _BATCH[i][1])
+def _estimate_indexed(i: int) -> tuple[int, bool]:
+    """A batch puzzle's :func:`effort_estimate`, and whether its search takes threads (:func:`takes_threads`)."""
+    puzzle, rules, options = _BATCH[i]
+    return effort_estimate(puzzle, rules), takes_threads(puzzle, rules, **_thread_options(options))
 
 
 def effort_estimate(puzzle: Puzzle, rules: Rules | None = None) -> int:
@@ -817,10 +865,88 @@ def threads_sleep_while_waiting() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def _solve_chunk(indices: list[int], threads: int = 1) -> list[tuple[bool, Solution]]:
+def _solve_chunk(indices: list[int], threads: int = 1, give_up: int = 0) -> list[tuple[bool, Solution] | None]:
     if threads > 1:
         threads_sleep_while_waiting()
-    return [_solve_indexed(i, threads) for i in indices]
+    return [_solve_indexed(i, threads, give_up) for i in indices]
+
+
+class _Batch:
+    """:func:`solve_many`'s tasks handed to a pool of ``cores`` workers as
+    cores become free, in :func:`schedule`'s order, and what came back.
+
+    A puzzle handed out once the first answers are in is given a cap
+    (``give_up``, :meth:`give_up_cap`): should its A* store more states than
+    both :data:`GIVE_UP_SHARE` of the batch's expected remaining time and
+    :data:`GIVE_UP_OUTLIER` typical puzzles allow, it gives up, and is
+    searched again on threads once the queue is empty, with the cores the
+    other tasks leave.  Otherwise one unforeseen long puzzle, started late,
+    would run on one core while every other core waits (the estimates cannot
+    tell the longest of a random set from hundreds like it)."""
+
+    def __init__(self, pool: ProcessPoolExecutor, tasks: list[list[int]], cores: int, threaded: Sequence[bool],
+                 may_give_up: bool) -> None:
+        self.pool = pool
+        self.queue = list(reversed(tasks))  # popped from the end
+        self.cores = cores
+        self.threaded = threaded
+        self.may_give_up = may_give_up
+        self.free = cores
+        self.running: dict[Future[list[tuple[bool, Solution] | None]], tuple[list[int], int]] = {}
+        self.deferred: list[int] = []  # gave up, waiting for cores
+        self.gave_up: list[int] = []  # every puzzle that did
+        self.searched_again = 0  # cores held by those searched again
+        self.answers: dict[int, tuple[bool, Solution]] = {}
+        self.started = time.perf_counter()
+        self.left = sum(len(t) for t in tasks)  # puzzles not yet handed out
+
+    def give_up_cap(self, task: list[int]) -> int:
+        """The state cap of a task now (0: none): a single puzzle whose search
+        takes threads, once enough answers came back to tell the batch's pace,
+        while fewer than cores / :data:`GIVE_UP_CORES` gave up.
+        The pace is the puzzles answered per second of the batch so far: the
+        first tasks are the longest-looking, so it errs towards a larger cap."""
+        done = len(self.answers)
+        if (not self.may_give_up or len(task) != 1 or not self.threaded[task[0]] or done < self.cores
+                or len(self.gave_up) >= self.cores // GIVE_UP_CORES):
+            return 0
+        per_puzzle = (time.perf_counter() - self.started) / done  # of the batch's wall time
+        seconds = max(GIVE_UP_SHARE * per_puzzle * self.left, GIVE_UP_OUTLIER * per_puzzle * self.cores)
+        return max(MIN_GIVE_UP, int(seconds * ASTAR_STATES_PER_SECOND))
+
+    def submit(self, task: list[int], threads: int, give_up: int) -> None:
+        self.free -= threads
+        self.running[self.pool.submit(_solve_chunk, task, threads, give_up)] = (task, threads)
+
+    def run(self, dealt: Sequence[int]) -> dict[int, tuple[bool, Solution]]:
+        while self.queue or self.deferred or self.running:
+            while self.queue and self.free > 0:
+                task = self.queue.pop()
+                self.left -= len(task)
+                self.submit(task, dealt[task[0]] if len(task) == 1 else 1, self.give_up_cap(task))
+            # A puzzle that gave up waits for the queue to empty and for its share of the cores
+            # that other such puzzles do not hold: the tasks still out are late ones, short or
+            # capped themselves.
+            while self.deferred and not self.queue:
+                share = max(1, (self.cores - self.searched_again) // len(self.deferred))
+                if self.free < share:
+                    break
+                threads = min(self.free if len(self.deferred) == 1 else share, MAX_THREADS)
+                self.searched_again += threads
+                self.submit([self.deferred.pop(0)], threads, 0)
+            finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                task, threads = self.running.pop(fut)
+                self.free += threads
+                if task[0] in self.gave_up:
+                    self.searched_again -= threads
+                for i, got in zip(task, fut.result(), strict=True):
+                    if got is None:
+                        self.deferred.append(i)
+                        self.gave_up.append(i)
+                    else:
+                        self.answers[i] = got
+        return self.answers
 
 
 def _thread_options(options: Mapping[str, object]) -> dict[str, Any]:
@@ -853,17 +979,23 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     the likely-long puzzles first and one per task, cheap ones later in
     chunks of at most ``chunksize`` (a long puzzle started late would leave
     the other cores idle at the end of the batch: longest-first, dynamic
-    scheduling)."""
+    scheduling).  On 4 cores or more, a puzzle that turns out far longer
+    than the batch's others late in it gives up and is searched again on
+    threads once the other tasks are done (at most one per 4 cores; not
+    with ``threads`` or ``time_limit``, nor after a ``solve(threads=N)``
+    here); its :attr:`Solution.seconds` and ``nodes`` are those of the
+    search that answered."""
     global _BATCH
     if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 0):
         raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
         raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
     threads = _checked_threads(options.get("threads", 1))
+    _checked_max_moves(options.get("max_moves", DEFAULT_MAX_MOVES))  # before any worker starts
     items = [(p, rules, options) for p in puzzles]
     cores = processes or max(1, (os.cpu_count() or 1) // threads)
     if cores <= 1 or len(items) <= 1:
-        return [_solve_one(a) for a in items]
+        return [solve(p, r, **o) for p, r, o in items]  # type: ignore[arg-type]
     procs = min(cores, len(items))
     # Fewer puzzles than cores: the cores left over become threads for the long-looking
     # puzzles, in forked workers that start their own (this process must not have).
@@ -872,29 +1004,25 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     fork = threads == 1 or forked_workers_may_thread()
     start: dict[str, Any] = {"mp_context": get_context("fork")} if fork else {
         "mp_context": get_context("spawn"), "initializer": _set_batch, "initargs": (items,)}
-    answers: list[tuple[bool, Solution] | None] = [None] * len(items)
     with _BATCH_LOCK:
         _BATCH = items
         try:
             with ProcessPoolExecutor(max_workers=procs, **start) as pool:
                 # The estimates build most of the search tables too: in the workers, in parallel.
-                effort = list(pool.map(_estimate_indexed, range(len(items)),
-                                       chunksize=max(1, len(items) // (4 * procs))))
-                tasks = schedule(effort, procs, max(1, chunksize))
-                dealt = (share_cores(effort, cores, [takes_threads(p, r, **_thread_options(o)) for p, r, o in items])
-                         if spare else [1] * len(items))
-                # Submitted in order; the pool hands each to the next free worker.
-                futures = [pool.submit(_solve_chunk, task, dealt[task[0]] if len(task) == 1 else 1)
-                           for task in tasks]
-                for task, fut in zip(tasks, futures, strict=True):
-                    for i, got in zip(task, fut.result(), strict=True):
-                        answers[i] = got
+                effort, threaded = zip(*pool.map(_estimate_indexed, range(len(items)),
+                                                 chunksize=max(1, len(items) // (4 * procs))), strict=True)
+                dealt = share_cores(effort, cores, threaded) if spare else [1] * len(items)
+                # A puzzle may give up late in the batch, to be searched again on threads: where
+                # forked workers may start them, and no threads or time limit were asked for.
+                may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
+                               and "time_limit" not in options and forked_workers_may_thread())
+                batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up)
+                answers = batch.run(dealt)
         finally:
             _BATCH = []
     out = []
-    for maybe, item in zip(answers, items, strict=True):
-        assert maybe is not None
-        stripped, sol = maybe
+    for i, item in enumerate(items):
+        stripped, sol = answers[i]
         out.append(dataclasses.replace(sol, puzzle=item[0]) if stripped else sol)
     return out
 
