@@ -445,8 +445,7 @@ def warm_up() -> None:
     _warmed_up = True
     puzzle = _warm_up_puzzle()
     for max_states in (ASTAR_MAX_STATES, 1):
-        _search.__wrapped__(puzzle, Rules(), DEFAULT_MAX_MOVES, None, None, False, False, 1000,  # type: ignore[attr-defined]
-                            MAX_TT_BITS, max_states, False, 1)
+        _search.__wrapped__(puzzle, Rules(), **{**_SOLVE_DEFAULTS, "max_states": max_states})  # type: ignore[attr-defined]
     effort_estimate(puzzle, Rules())
     kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
 
@@ -463,8 +462,7 @@ def warm_up_threads() -> None:
     if _threads_warmed_up:
         return
     _threads_warmed_up = True
-    _search.__wrapped__(_warm_up_puzzle(), Rules(), DEFAULT_MAX_MOVES, None, None, False, False,  # type: ignore[attr-defined]
-                        1000, MAX_TT_BITS, ASTAR_MAX_STATES, False, 2)
+    _search.__wrapped__(_warm_up_puzzle(), Rules(), **{**_SOLVE_DEFAULTS, "threads": 2})  # type: ignore[attr-defined]
 
 
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
