@@ -635,7 +635,7 @@ if __name__ == "__main__":
     real = api._solve_one
     def spy(args, give_up=0):
         sol = real(args, give_up)
-        return sol and dataclasses.replace(sol, reason=str(args[2].get("threads", 1)))
+        return sol if isinstance(sol, api._GaveUp) else dataclasses.replace(sol, reason=str(args[2].get("threads", 1)))
     api._solve_one = spy
     dealt = solve_many(hard, processes=4, check=True)
     # A vortex puzzle beside one: its search takes no threads, the other gets all three spare.
@@ -713,8 +713,8 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
         def submit(self, fn: object, task: list[int], threads: int, give_up: int) -> Future[object]:
             calls.append((task, threads, give_up))
             fut: Future[object] = Future()
-            fut.set_result([None if give_up and i == 8 else (True, api.Solution(puzzle, api.Status.SOLVED, seconds=0.01))
-                            for i in task])
+            fut.set_result([api._GaveUp(0.02, 100) if give_up and i == 8
+                            else (True, api.Solution(puzzle, api.Status.SOLVED, seconds=0.01, nodes=5)) for i in task])
             return fut
 
     threaded = [True] * 10
@@ -727,6 +727,7 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     # and 9's search takes no threads anyway.
     assert [c[2] > 0 for c in calls[4:10]] == [True] * 5 + [False]
     assert calls[10:] == [([8], 4, 0)]
+    assert answers[8][1].seconds == pytest.approx(0.03) and answers[8][1].nodes == 105  # both searches count
     calls.clear()
     api._Batch(Pool(), [[i] for i in range(10)], 4, threaded, False).run([1] * 10)  # giving up not allowed
     assert all(give_up == 0 for _, _, give_up in calls)
@@ -737,7 +738,8 @@ def test_a_search_gives_up_past_its_cap() -> None:
     has stored that many states; the same answer as :func:`solve` below it."""
     puzzle = random_puzzles(5, 30)[9]  # 12 moves, about 13,000 expansions
     options = dict(api._SOLVE_DEFAULTS)
-    assert api._search(puzzle, None, **options, give_up=1000) is None
+    gave_up = api._search(puzzle, None, **options, give_up=1000)
+    assert isinstance(gave_up, api._GaveUp) and gave_up.nodes > 0 and gave_up.seconds > 0
     below = api._search(puzzle, None, **options, give_up=10**6)
     assert below is not None and below == solve(puzzle) and below.length == 12
     # A user's own max_states below the cap: IDA* takes over as usual, and answers.

@@ -498,17 +498,25 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
     """
     sol = _search(puzzle, rules, max_moves, time_limit, any_robot, all_solutions, fewest_robots, max_solutions,
                   max_tt_bits, max_states, check, threads)
-    assert sol is not None  # (no give-up cap)
+    assert isinstance(sol, Solution)  # (no give-up cap)
     return sol
+
+
+@dataclass(frozen=True)
+class _GaveUp:
+    """What :func:`_search` returns past its ``give_up`` cap: the search it threw away."""
+
+    seconds: float
+    nodes: int
 
 
 @_one_at_a_time
 def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: float | None, any_robot: bool | None,
             all_solutions: bool, fewest_robots: bool, max_solutions: int, max_tt_bits: int, max_states: int,
-            check: bool, threads: int, give_up: int = 0) -> Solution | None:
-    """:func:`solve`, and ``give_up`` (> 0) for :func:`solve_many`: None
-    (no answer) once its A* has stored that many states (a puzzle that would
-    outlast the batch's other work, searched again later on threads)."""
+            check: bool, threads: int, give_up: int = 0) -> Solution | _GaveUp:
+    """:func:`solve`, and ``give_up`` (> 0) for :func:`solve_many`: no answer
+    (:class:`_GaveUp`) once its A* has stored that many states (a puzzle that
+    would outlast the batch's other work, searched again later on threads)."""
     if rules is not None:
         puzzle = puzzle.with_rules(rules)
     rules = puzzle.rules
@@ -572,7 +580,7 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
         status, cost, expanded, seq = search.astar(t, max_moves, give_up if gives_up else cap, threads)
         nodes += expanded
         if status == 2 and gives_up:
-            return None
+            return _GaveUp(time.perf_counter() - t0, nodes)
         if status == 0:
             return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
         if status == 1:
@@ -665,9 +673,9 @@ def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **opt
     raise ValueError(f"unknown hint kind {kind!r}: use length, first, robots or active")
 
 
-def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]], give_up: int = 0) -> Solution | None:
+def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]], give_up: int = 0) -> Solution | _GaveUp:
     """:func:`solve` of ``(puzzle, rules, options)``; with ``give_up`` > 0,
-    None once its A* has stored that many states (:func:`_search`)."""
+    no answer once its A* has stored that many states (:func:`_search`)."""
     puzzle, rules, options = args
     if not give_up:
         return solve(puzzle, rules, **options)  # type: ignore[arg-type]
@@ -721,11 +729,11 @@ def _threads_start_here() -> bool:
     return _omp_pid is None or _omp_pid == os.getpid()
 
 
-def _solve_indexed(i: int, threads: int = 1, give_up: int = 0) -> tuple[bool, Solution] | None:
+def _solve_indexed(i: int, threads: int = 1, give_up: int = 0) -> tuple[bool, Solution] | _GaveUp:
     puzzle, rules, options = _BATCH[i]
     sol = _solve_one((puzzle, rules, {**options, "threads": threads}) if threads > 1 else _BATCH[i], give_up)
-    if sol is None:  # gave up: to be searched again on threads
-        return None
+    if isinstance(sol, _GaveUp):  # to be searched again on threads
+        return sol
     if sol.puzzle is puzzle:
         return True, dataclasses.replace(sol, puzzle=None, _paths=None if sol.moves else ())  # type: ignore[arg-type]
     return False, sol
@@ -863,7 +871,7 @@ def threads_sleep_while_waiting() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def _solve_chunk(indices: list[int], threads: int = 1, give_up: int = 0) -> list[tuple[bool, Solution] | None]:
+def _solve_chunk(indices: list[int], threads: int = 1, give_up: int = 0) -> list[tuple[bool, Solution] | _GaveUp]:
     if threads > 1:
         threads_sleep_while_waiting()
     return [_solve_indexed(i, threads, give_up) for i in indices]
@@ -890,9 +898,10 @@ class _Batch:
         self.threaded = threaded
         self.may_give_up = may_give_up
         self.free = cores
-        self.running: dict[Future[list[tuple[bool, Solution] | None]], tuple[list[int], int]] = {}
+        self.running: dict[Future[list[tuple[bool, Solution] | _GaveUp]], tuple[list[int], int]] = {}
         self.deferred: list[int] = []  # gave up, waiting for cores
         self.gave_up: list[int] = []  # every puzzle that did
+        self.tries: dict[int, _GaveUp] = {}  # the search each threw away
         self.searched_again = 0  # cores held by those searched again
         self.answers: dict[int, tuple[bool, Solution]] = {}
         self.started = time.perf_counter()
@@ -939,9 +948,14 @@ class _Batch:
                 if task[0] in self.gave_up:
                     self.searched_again -= threads
                 for i, got in zip(task, fut.result(), strict=True):
-                    if got is None:
+                    if isinstance(got, _GaveUp):
                         self.deferred.append(i)
                         self.gave_up.append(i)
+                        self.tries[i] = got
+                    elif i in self.tries:  # its time and states count both searches
+                        tried = self.tries[i]
+                        self.answers[i] = got[0], dataclasses.replace(got[1], seconds=got[1].seconds + tried.seconds,
+                                                                      nodes=got[1].nodes + tried.nodes)
                     else:
                         self.answers[i] = got
         return self.answers
@@ -981,8 +995,7 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     than the batch's others late in it gives up and is searched again on
     threads once the other tasks are done (at most one per 4 cores; not
     with ``threads`` or ``time_limit``, nor after a ``solve(threads=N)``
-    here); its :attr:`Solution.seconds` and ``nodes`` are those of the
-    search that answered."""
+    here); its :attr:`Solution.seconds` and ``nodes`` count both searches."""
     global _BATCH
     if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 0):
         raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
