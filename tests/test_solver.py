@@ -600,13 +600,18 @@ def test_zero_moves_and_must_ricochet() -> None:
 # -- solve_many, hint, options -------------------------------------------------------
 def test_solve_many_in_two_processes_equals_solve() -> None:
     puzzles = random_puzzles(5, 8) + random_puzzles(6, 4, GAME)
-    many = solve_many(puzzles, processes=2, max_moves=20)
+    told: list[tuple[int, int]] = []
+    many = solve_many(puzzles, processes=2, max_moves=20, progress=lambda done, total: told.append((done, total)))
+    # Progress as answers came back: growing to all of them.
+    assert told[-1] == (12, 12) and all(t == 12 for _, t in told) and [d for d, _ in told] == sorted(d for d, _ in told)
     one = [solve(p, max_moves=20) for p in puzzles]
     assert [(s.status, s.length, s.moves) for s in many] == [(s.status, s.length, s.moves) for s in one]
     assert [s.puzzle.id for s in many] == [p.id for p in puzzles]
     assert [s.paths for s in many] == [s.paths for s in one]  # replayed on first use in this process
-    assert [(s.length, s.moves) for s in solve_many(puzzles[:3], processes=1)] == \
+    told.clear()
+    assert [(s.length, s.moves) for s in solve_many(puzzles[:3], processes=1, progress=lambda *a: told.append(a))] == \
            [(s.length, s.moves) for s in one[:3]]
+    assert told == [(1, 3), (2, 3), (3, 3)]
 
 
 # A fresh interpreter: whether OpenMP's threads already run is process-wide state.
@@ -754,6 +759,8 @@ def test_solve_many_options_are_checked_before_any_worker_starts() -> None:
             solve_many(puzzles, processes=bad)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="chunksize must be"):
         solve_many(puzzles, processes=2, chunksize=0)
+    with pytest.raises(ValueError, match="progress must be a function"):
+        solve_many(puzzles, processes=2, progress="yes")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="threads must be"):
         solve_many(puzzles, processes=2, threads=0)
     # Fewer puzzles than processes: the spare cores' deal reads max_moves, and says what solve() says.

@@ -891,8 +891,9 @@ class _Batch:
     tell the longest of a random set from hundreds like it)."""
 
     def __init__(self, pool: ProcessPoolExecutor, tasks: list[list[int]], cores: int, threaded: Sequence[bool],
-                 may_give_up: bool) -> None:
+                 may_give_up: bool, progress: Callable[[int, int], object] | None = None) -> None:
         self.pool = pool
+        self.progress = progress
         self.queue = list(reversed(tasks))  # popped from the end
         self.cores = cores
         self.threaded = threaded
@@ -905,7 +906,7 @@ class _Batch:
         self.searched_again = 0  # cores held by those searched again
         self.answers: dict[int, tuple[bool, Solution]] = {}
         self.started = time.perf_counter()
-        self.left = sum(len(t) for t in tasks)  # puzzles not yet handed out
+        self.left = self.total = sum(len(t) for t in tasks)  # puzzles not yet handed out; in all
 
     def give_up_cap(self, task: list[int]) -> int:
         """The state cap of a task now (0: none): a single puzzle whose search
@@ -958,6 +959,8 @@ class _Batch:
                                                                       nodes=got[1].nodes + tried.nodes)
                     else:
                         self.answers[i] = got
+            if self.progress is not None:
+                self.progress(len(self.answers), self.total)
         return self.answers
 
 
@@ -967,9 +970,13 @@ def _thread_options(options: Mapping[str, object]) -> dict[str, Any]:
 
 
 def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
-               chunksize: int = 16, **options: object) -> list[Solution]:
+               chunksize: int = 16, progress: Callable[[int, int], object] | None = None,
+               **options: object) -> list[Solution]:
     """Solve many puzzles on every core; the answers come in the puzzles'
     order.  Options are those of :func:`solve`.
+
+    ``progress``: called here as ``progress(answered, total)`` each time
+    answers come back (a long batch's progress bar or log line).
 
     ``processes``: how many worker processes (None or 0: the cores, divided by
     ``threads``).  With one process (or one puzzle) everything runs here,
@@ -1001,12 +1008,19 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
         raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
         raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a function of (answered, total), got {progress!r}")
     threads = _checked_threads(options.get("threads", 1))
     _checked_max_moves(options.get("max_moves", DEFAULT_MAX_MOVES))  # before any worker starts
     items = [(p, rules, options) for p in puzzles]
     cores = processes or max(1, (os.cpu_count() or 1) // threads)
     if cores <= 1 or len(items) <= 1:
-        return [solve(p, r, **o) for p, r, o in items]  # type: ignore[arg-type]
+        out = []
+        for p, r, o in items:
+            out.append(solve(p, r, **o))  # type: ignore[arg-type]
+            if progress is not None:
+                progress(len(out), len(items))
+        return out
     procs = min(cores, len(items))
     # Fewer puzzles than cores: the cores left over become threads for the long-looking
     # puzzles, in forked workers that start their own (this process must not have).
@@ -1027,7 +1041,8 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 # forked workers may start them, and no threads or time limit were asked for.
                 may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
                                and "time_limit" not in options and forked_workers_may_thread())
-                batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up)
+                batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up,
+                               progress)
                 answers = batch.run(dealt)
         finally:
             _BATCH = []
