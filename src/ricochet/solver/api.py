@@ -1040,7 +1040,7 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
                 # A puzzle may give up late in the batch, to be searched again on threads: where
                 # forked workers may start them, and no threads or time limit were asked for.
                 may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
-                               and "time_limit" not in options and forked_workers_may_thread())
+                               and options.get("time_limit") is None and forked_workers_may_thread())
                 batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up,
                                progress)
                 answers = batch.run(dealt)
