@@ -705,10 +705,10 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
 
 def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     """solve_many's dealing (``_Batch``), on a pool whose tasks end at once:
-    the first ``cores`` puzzles run uncapped (no pace known yet), later ones
-    whose search takes threads get a cap, and one that
-    gives up comes back once the queue is empty, on every core free then,
-    without a cap."""
+    the tasks handed out before ``cores`` answers are in run uncapped (no
+    pace known yet; one per core waits beyond those running), later ones
+    whose search takes threads get a cap, and one that gives up comes back
+    once the queue is empty, on every core free then, without a cap."""
     from concurrent.futures import Future
 
     puzzle = random_puzzles(5, 1)[0]
@@ -718,24 +718,24 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
         def submit(self, fn: object, task: list[int], threads: int, give_up: int) -> Future[object]:
             calls.append((task, threads, give_up))
             fut: Future[object] = Future()
-            fut.set_result([api._GaveUp(0.02, 100) if give_up and i == 8
+            fut.set_result([api._GaveUp(0.02, 100) if give_up and i == 12
                             else (True, api.Solution(puzzle, api.Status.SOLVED, seconds=0.01, nodes=5)) for i in task])
             return fut
 
-    threaded = [True] * 10
-    threaded[9] = False
-    batch = api._Batch(Pool(), [[i] for i in range(10)], 4, threaded, True)  # type: ignore[arg-type]
-    answers = batch.run([1] * 10)
-    assert sorted(answers) == list(range(10)) and batch.gave_up == [8]
-    assert [c[2] > 0 for c in calls[:4]] == [False] * 4
-    # 4-8 get a cap; 8 gives up, the one puzzle that may on 4 cores (cores / GIVE_UP_CORES),
-    # and 9's search takes no threads anyway.
-    assert [c[2] > 0 for c in calls[4:10]] == [True] * 5 + [False]
-    assert calls[10:] == [([8], 4, 0)]
-    assert answers[8][1].seconds == pytest.approx(0.03) and answers[8][1].nodes == 105  # both searches count
+    threaded = [True] * 14
+    threaded[13] = False
+    batch = api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, True)  # type: ignore[arg-type]
+    answers = batch.run([1] * 14)
+    assert sorted(answers) == list(range(14)) and batch.gave_up == [12]
+    assert [c[2] > 0 for c in calls[:8]] == [False] * 8  # 4 running, 4 waiting: no answer yet
+    # 8-12 get a cap; 12 gives up, the one puzzle that may on 4 cores (cores / GIVE_UP_CORES),
+    # and 13's search takes no threads anyway.
+    assert [c[2] > 0 for c in calls[8:14]] == [True] * 5 + [False]
+    assert calls[14:] == [([12], 4, 0)]
+    assert answers[12][1].seconds == pytest.approx(0.03) and answers[12][1].nodes == 105  # both searches count
     calls.clear()
-    api._Batch(Pool(), [[i] for i in range(10)], 4, threaded, False).run([1] * 10)  # giving up not allowed
-    assert all(give_up == 0 for _, _, give_up in calls)
+    api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, False).run([1] * 14)  # giving up not allowed
+    assert all(give_up == 0 for _, _, give_up in calls) and len(calls) == 14
 
 
 def test_a_search_gives_up_past_its_cap() -> None:

@@ -44,11 +44,12 @@ import enum
 import functools
 import inspect
 import os
+import queue
 import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, TypeVar
@@ -899,7 +900,13 @@ class _Batch:
         self.threaded = threaded
         self.may_give_up = may_give_up
         self.free = cores
+        # Tasks handed out beyond the free cores, waiting in the pool's queue: every one at
+        # once where none may give up (this process then only collects answers), else one
+        # per core, so that the caps are set late but a worker that ends a task starts the
+        # next without waiting for this process to hear of it.
+        self.backlog = cores if may_give_up else len(tasks)
         self.running: dict[Future[list[tuple[bool, Solution] | _GaveUp]], tuple[list[int], int]] = {}
+        self.ended: queue.SimpleQueue[Future[list[tuple[bool, Solution] | _GaveUp]]] = queue.SimpleQueue()
         self.deferred: list[int] = []  # gave up, waiting for cores
         self.gave_up: list[int] = []  # every puzzle that did
         self.tries: dict[int, _GaveUp] = {}  # the search each threw away
@@ -924,11 +931,13 @@ class _Batch:
 
     def submit(self, task: list[int], threads: int, give_up: int) -> None:
         self.free -= threads
-        self.running[self.pool.submit(_solve_chunk, task, threads, give_up)] = (task, threads)
+        fut = self.pool.submit(_solve_chunk, task, threads, give_up)
+        self.running[fut] = (task, threads)
+        fut.add_done_callback(self.ended.put)  # (in the pool's thread)
 
     def run(self, dealt: Sequence[int]) -> dict[int, tuple[bool, Solution]]:
         while self.queue or self.deferred or self.running:
-            while self.queue and self.free > 0:
+            while self.queue and self.free > -self.backlog:
                 task = self.queue.pop()
                 self.left -= len(task)
                 self.submit(task, dealt[task[0]] if len(task) == 1 else 1, self.give_up_cap(task))
@@ -942,7 +951,11 @@ class _Batch:
                 threads = min(self.free if len(self.deferred) == 1 else share, MAX_THREADS)
                 self.searched_again += threads
                 self.submit([self.deferred.pop(0)], threads, 0)
-            finished, _ = wait(self.running, return_when=FIRST_COMPLETED)
+            # The tasks that ended, without waiting on each of those out (thousands at once
+            # where every task is handed out at the start).
+            finished = [self.ended.get()]
+            while not self.ended.empty():
+                finished.append(self.ended.get())
             for fut in finished:
                 task, threads = self.running.pop(fut)
                 self.free += threads
