@@ -323,7 +323,7 @@ def _processes(jobs: int | None, threads: int) -> int:
     return _jobs(jobs) if jobs else max(1, _jobs(jobs) // threads)
 
 
-def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = 40) -> dict[int, int]:
+def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = _Options.max_moves) -> dict[int, int]:
     """Threads per line for a run of fewer puzzles than ``cores``: what
     :func:`~ricochet.solver.api.share_cores` deals them by their
     :func:`~ricochet.solver.api.effort_estimate`, to the puzzles whose search

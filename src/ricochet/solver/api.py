@@ -908,12 +908,16 @@ class _Batch:
         self.running: dict[Future[list[tuple[bool, Solution] | _GaveUp]], tuple[list[int], int]] = {}
         self.ended: queue.SimpleQueue[Future[list[tuple[bool, Solution] | _GaveUp]]] = queue.SimpleQueue()
         self.deferred: list[int] = []  # gave up, waiting for cores
-        self.gave_up: list[int] = []  # every puzzle that did
-        self.tries: dict[int, _GaveUp] = {}  # the search each threw away
+        self.tries: dict[int, _GaveUp] = {}  # every puzzle that gave up: the search it threw away
         self.searched_again = 0  # cores held by those searched again
         self.answers: dict[int, tuple[bool, Solution]] = {}
         self.started = time.perf_counter()
         self.left = self.total = sum(len(t) for t in tasks)  # puzzles not yet handed out; in all
+
+    @property
+    def gave_up(self) -> list[int]:
+        """The puzzles that gave up, in the order they did."""
+        return list(self.tries)
 
     def give_up_cap(self, task: list[int]) -> int:
         """The state cap of a task now (0: none): a single puzzle whose search
@@ -923,7 +927,7 @@ class _Batch:
         first tasks are the longest-looking, so it errs towards a larger cap."""
         done = len(self.answers)
         if (not self.may_give_up or len(task) != 1 or not self.threaded[task[0]] or done < self.cores
-                or len(self.gave_up) >= self.cores // GIVE_UP_CORES):
+                or len(self.tries) >= self.cores // GIVE_UP_CORES):
             return 0
         per_puzzle = (time.perf_counter() - self.started) / done  # of the batch's wall time
         seconds = max(GIVE_UP_SHARE * per_puzzle * self.left, GIVE_UP_OUTLIER * per_puzzle * self.cores)
@@ -959,12 +963,11 @@ class _Batch:
             for fut in finished:
                 task, threads = self.running.pop(fut)
                 self.free += threads
-                if task[0] in self.gave_up:
+                if task[0] in self.tries:  # (set below when it gave up: this is its search again)
                     self.searched_again -= threads
                 for i, got in zip(task, fut.result(), strict=True):
                     if isinstance(got, _GaveUp):
                         self.deferred.append(i)
-                        self.gave_up.append(i)
                         self.tries[i] = got
                     elif i in self.tries:  # its time and states count both searches
                         tried = self.tries[i]
