@@ -385,3 +385,27 @@ def test_no_straight_back_refuses_only_the_reversal(pos, rules, data):
         assert {(m.robot, m.direction) for m, _ in later.legal_moves(strict)} >= {
             (m.robot, m.direction) for m, _ in later.legal_moves(plain)
             if m.robot == move.robot}
+
+
+@PROPERTY
+@given(boards(), st.data())
+def test_the_fast_wall_check_agrees_with_the_cell_by_cell_one(board, data):
+    """A board's masks are checked with whole-row byte comparisons; any one
+    bit flipped must be refused, with the first fault in reading order named
+    (the cell-by-cell walk that only runs to say which)."""
+    from ricochet.board import BoardError, _first_wall_error, _walls_consistent
+
+    w, h = board.width, board.height
+    assert _walls_consistent(board.walls, w, h) and _first_wall_error(board.walls, w, h) is None
+    walls = list(board.walls)
+    for _ in range(data.draw(st.integers(1, 3))):
+        walls[data.draw(st.integers(0, w * h - 1))] ^= data.draw(st.sampled_from(DIRECTIONS)).value
+    message = _first_wall_error(tuple(walls), w, h)
+    assert _walls_consistent(tuple(walls), w, h) == (message is None)
+    if message is not None:
+        try:
+            type(board)(w, h, tuple(walls))
+        except BoardError as e:
+            assert str(e) == message
+        else:
+            raise AssertionError("an inconsistent board was accepted")

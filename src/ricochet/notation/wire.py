@@ -151,7 +151,10 @@ def board_from_wire(obj: Any) -> Board:
     walls = _list(obj["walls"], "walls")
     if len(walls) != w * h:
         raise NotationError(f"must hold width*height = {w * h} masks, got {len(walls)}", field="walls")
-    masks = tuple(_int(m, f"walls[{i}]", 0, 15) for i, m in enumerate(walls))
+    if set(map(type, walls)) == {int} and 0 <= min(walls) and max(walls) <= 15:
+        masks = tuple(walls)  # the common case, at C speed (a board is 256 masks)
+    else:
+        masks = tuple(_int(m, f"walls[{i}]", 0, 15) for i, m in enumerate(walls))
     blocked = frozenset(_xy(c, f"blocked[{i}]", w, h) for i, c in enumerate(_list(obj.get("blocked", []), "blocked")))
     towers = frozenset(_xy(c, f"towers[{i}]", w, h) for i, c in enumerate(_list(obj.get("towers", []), "towers")))
     diagonals = []
