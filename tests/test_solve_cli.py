@@ -121,6 +121,70 @@ def test_jobs_two_keeps_input_order(capsys: pytest.CaptureFixture[str], tmp_path
     assert objs[4]["line"] == 5 and objs[4]["moves"] is None
 
 
+_BUG_SCRIPT = """
+import sys
+import ricochet.solver.api as api
+from ricochet.cli import main
+
+real = api.solve
+
+def bug(puzzle, *args, **options):  # inherited by the forked workers
+    if puzzle.id == sys.argv[1]:
+        raise api.SolverError("a planted bug")
+    return real(puzzle, *args, **options)
+
+api.solve = bug
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def test_a_batch_goes_on_past_an_internal_error(tmp_path: Path) -> None:
+    """A file on two processes (solve_many's schedule): a solver error in one
+    puzzle is that puzzle's answer (and exit status 70); the others are
+    still solved and come out in input order."""
+    import subprocess
+    import sys
+
+    lines = asp_lines(4)
+    path = tmp_path / "four.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    broken = json.loads(lines[1])["id"]
+    done = subprocess.run([sys.executable, "-c", _BUG_SCRIPT, broken, "solve", str(path), "--jobs", "2"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 70, done.stderr[-2000:]
+    objs = [json.loads(ln) for ln in done.stdout.splitlines()]
+    assert objs[1] == {"id": broken, "moves": None, "error": "internal solver error: a planted bug"}
+    puzzles = puzzles_of(lines)
+    assert_solves([objs[0], *objs[2:]], [puzzles[0], *puzzles[2:]])
+
+
+def test_interrupting_a_batch_ends_its_workers(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) during a file's batch:
+    exit status 130 at once, no traceback from the workers (they leave Ctrl-C
+    to the parent, which ends them), and no worker left behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "asp.jsonl"
+    path.write_text(ASP.read_text(encoding="utf-8"), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "ricochet", "solve", str(path), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()  # the batch is under way
+    assert json.loads(first)["moves"] is not None
+    os.killpg(proc.pid, signal.SIGINT)
+    t0 = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.monotonic() - t0 < 10
+    assert "Traceback" not in err
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # nothing of the group is left
+
+
 def test_threads_per_puzzle(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
     status, objs, err = run(capsys, "solve", str(asp_file), "--jobs", "1", "--threads", "2", "--check")
     assert status == 0, err
@@ -130,6 +194,7 @@ def test_threads_per_puzzle(capsys: pytest.CaptureFixture[str], asp_file: Path) 
 _DEAL_SCRIPT = """
 import sys
 import ricochet.solver
+import ricochet.solver.api
 from ricochet.cli import main
 
 real = ricochet.solver.solve
@@ -139,7 +204,7 @@ def spy(puzzle, *args, threads=1, **options):  # inherited by the forked workers
         log.write(f"{puzzle.id} {threads}\\n")
     return real(puzzle, *args, threads=threads, **options)
 
-ricochet.solver.solve = spy
+ricochet.solver.solve = ricochet.solver.api.solve = spy  # (a file's batch calls the latter)
 sys.exit(main(sys.argv[2:]))
 """
 

@@ -17,6 +17,7 @@ see :func:`run_benchmark`.  Importing this module registers both commands in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import heapq
 import itertools
 import json
@@ -34,7 +35,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .cli import (
     EXIT_FAIL,
@@ -52,8 +53,11 @@ from .cli import (
 from .puzzle import Puzzle
 from .rules import PLAIN, Rules
 
+if TYPE_CHECKING:
+    from .solver import Solution, SolverError
+
 __all__ = ["BenchRow", "answer", "build_bench", "build_solve", "run_bench", "run_benchmark", "run_solve",
-           "solve_stream"]
+           "solve_batch", "solve_stream"]
 
 
 # -- solving one puzzle (in this process or in a worker) -------------------------------------
@@ -75,15 +79,29 @@ SOLVED, UNSOLVED, MISMATCH, INTERNAL = "solved", "unsolved", "mismatch", "intern
 def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
     """The output object of one puzzle and its outcome (``solved``, ``unsolved``,
     ``mismatch`` with ``--check``, ``internal`` for a solver error)."""
-    from .notation import solution_to_json
     from .solver import SolverError, solve
 
     try:
-        sol = solve(puzzle, max_moves=options.max_moves, time_limit=options.time_limit,
-                    all_solutions=options.all_solutions, fewest_robots=options.fewest_robots,
-                    max_solutions=options.max_solutions, check=options.check, threads=options.threads)
+        sol = solve(puzzle, **_solve_options(options), threads=options.threads)
     except SolverError as e:
-        return {"id": puzzle.id, "moves": None, "error": f"internal solver error: {e}"}, INTERNAL
+        return _answer_of(puzzle, e, options)
+    return _answer_of(puzzle, sol, options)
+
+
+def _solve_options(options: _Options) -> dict[str, Any]:
+    """:func:`~ricochet.solver.solve`'s options from the command line's (less ``threads``)."""
+    return {"max_moves": options.max_moves, "time_limit": options.time_limit,
+            "all_solutions": options.all_solutions, "fewest_robots": options.fewest_robots,
+            "max_solutions": options.max_solutions, "check": options.check}
+
+
+def _answer_of(puzzle: Puzzle, sol: Solution | SolverError, options: _Options) -> tuple[dict[str, Any], str]:
+    """:func:`answer`'s object and outcome for a solution (or a solver error) already at hand."""
+    from .notation import solution_to_json
+    from .solver import SolverError
+
+    if isinstance(sol, SolverError):
+        return {"id": puzzle.id, "moves": None, "error": f"internal solver error: {sol}"}, INTERNAL
     obj = sol.to_json()
     if options.all_solutions and sol.solved:
         obj["solutions"] = [solution_to_json(alt) for alt in sol.alternatives or (sol.moves,)]
@@ -240,6 +258,46 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
         pool.shutdown(wait=finished, cancel_futures=True)
 
 
+def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int, threads_given: bool = False
+                ) -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
+    """:func:`solve_stream` for input read in full (a file): the puzzles go
+    to :func:`~ricochet.solver.api.solve_as_answered` on ``cores``, scheduled
+    as :func:`~ricochet.solver.solve_many` schedules them (the likely-long
+    ones first, cheap ones in chunks, a late long one searched again on
+    threads, spare cores dealt as threads to a batch smaller than ``cores``),
+    and each answer is yielded in input order as soon as it and everything
+    before it are in.  ``threads_given``: ``options.threads`` was asked for
+    (``--threads``), so no cores are dealt as threads."""
+    from .solver.api import solve_as_answered
+
+    where = [k for k, (_, item) in enumerate(items) if isinstance(item, Puzzle)]  # item index per batch index
+    answers: dict[int, tuple[dict[str, Any], str]] = {}
+    head = 0  # the first item not yet yielded
+
+    def ready() -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
+        nonlocal head
+        while head < len(items):
+            line, item = items[head]
+            if isinstance(item, Puzzle):
+                if head not in answers:
+                    return
+                yield line, item, answers.pop(head)
+            else:
+                yield line, item, None
+            head += 1
+
+    solve_options = _solve_options(options)
+    if threads_given:
+        solve_options["threads"] = options.threads
+    with contextlib.closing(solve_as_answered([items[k][1] for k in where], processes=cores,
+                                              **solve_options)) as batch:
+        yield from ready()
+        for j, sol in batch:
+            answers[where[j]] = _answer_of(items[where[j]][1], sol, options)
+            yield from ready()
+    yield from ready()
+
+
 # -- ricochet solve ------------------------------------------------------------------------------
 SOLVE_EPILOG = """\
 output: one JSON object per puzzle, in input order, flushed as soon as it is known:
@@ -289,7 +347,10 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fewest-robots", action="store_true",
                         help="among optimal solutions, give one that moves the fewest robots")
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
-                        help="worker processes (default: all cores, divided by --threads; 1: solve in this process)")
+                        help="worker processes (default: all cores, divided by --threads; 1: solve in this process); "
+                             "a file's puzzles are scheduled as solve_many schedules them (the likely-long ones "
+                             "first, cheap ones in chunks), the answers still in input order; standard input's "
+                             "go out one by one as they come")
     parser.add_argument("--threads", type=int, default=None, metavar="N",
                         help="threads per puzzle (default 1; with fewer puzzles than --jobs, the spare cores "
                              "are dealt out as threads to the puzzles that need helper moves and that the threaded "
@@ -463,24 +524,28 @@ def run_solve(args: argparse.Namespace) -> int:
     items, name, total = _open_source(args.file, named_rules(args))
     if total == 0:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
-    dealt: dict[int, int] = {}
-    if total is not None:
-        jobs = max(1, min(jobs, total))
-        if args.threads is None and total < cores:
-            # Fewer puzzles than cores (one long puzzle on the command line, a short
-            # file): a process per puzzle, and the spare cores as threads.
-            items = list(items)
-            dealt = deal_threads(items, cores, args.max_moves)
-    # One puzzle per task: answers stream out as soon as they are known (the
-    # cost, ~0.3 ms of inter-process traffic per puzzle, is small next to a solve).
-    chunksize = 1
     options = _Options(max_moves=args.max_moves, time_limit=args.time_limit, all_solutions=args.all_solutions,
                        fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions,
                        threads=threads)
+    dealt: dict[int, int] = {}
+    if total is not None:
+        jobs = max(1, min(jobs, total))
+    if total is not None and total > 1 and cores > 1:
+        # A file read in full: solve_many's schedule (by effort, cheap puzzles in
+        # chunks, spare cores as threads), answers still in input order.
+        results = solve_batch(list(items), options, cores, threads_given=args.threads is not None)
+    else:
+        if total == 1 and args.threads is None and cores > 1:
+            # One puzzle (on the command line): searched here, on every core as threads.
+            items = list(items)
+            dealt = deal_threads(items, cores, args.max_moves)
+        # Standard input as it comes: one puzzle per task, each answer out as soon as
+        # it is known (the cost, ~0.3 ms of traffic per puzzle, buys that).
+        results = solve_stream(items, options, jobs, 1, dealt)
     progress = _Progress(args.progress, total)
     counts = {SOLVED: 0, UNSOLVED: 0, MISMATCH: 0, INTERNAL: 0, "malformed": 0}
     seen = 0
-    for line, item, result in solve_stream(items, options, jobs, chunksize, dealt):
+    for line, item, result in results:
         seen += 1
         if result is None:
             assert isinstance(item, NotationError)

@@ -1,6 +1,17 @@
 """The optimal solver: compiled A* (and IDA*) for every rule variant.  See
 :mod:`ricochet.solver.api` for the algorithm and :func:`solve` for options."""
 
-from .api import Solution, SolverError, effort_estimate, hint, solve, solve_many, warm_up, warm_up_threads
+from .api import (
+    Solution,
+    SolverError,
+    effort_estimate,
+    hint,
+    solve,
+    solve_as_answered,
+    solve_many,
+    warm_up,
+    warm_up_threads,
+)
 
-__all__ = ["Solution", "SolverError", "effort_estimate", "hint", "solve", "solve_many", "warm_up", "warm_up_threads"]
+__all__ = ["Solution", "SolverError", "effort_estimate", "hint", "solve", "solve_as_answered", "solve_many", "warm_up",
+           "warm_up_threads"]

@@ -39,16 +39,18 @@ they keep in its position (the last move, who has turned already).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import functools
 import inspect
 import os
 import queue
+import signal
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -694,10 +696,14 @@ _BATCH: list[tuple[Puzzle, Rules | None, dict[str, object]]] = []
 _BATCH_LOCK = threading.Lock()
 
 
-def _set_batch(items: list[tuple[Puzzle, Rules | None, dict[str, object]]]) -> None:
-    """A spawned worker's batch (a forked one inherits it)."""
+def _start_worker(items: list[tuple[Puzzle, Rules | None, dict[str, object]]] | None = None) -> None:
+    """A batch worker ignores Ctrl-C: that is the caller's, which ends the
+    workers itself (rather than each printing a traceback); a spawned worker
+    is given its batch (a forked one inherits it)."""
     global _BATCH
-    _BATCH = items
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if items is not None:
+        _BATCH = items
 
 
 def _threading_layer() -> str | None:
@@ -730,9 +736,12 @@ def _threads_start_here() -> bool:
     return _omp_pid is None or _omp_pid == os.getpid()
 
 
-def _solve_indexed(i: int, threads: int = 1, give_up: int = 0) -> tuple[bool, Solution] | _GaveUp:
+def _solve_indexed(i: int, threads: int = 1, give_up: int = 0) -> tuple[bool, Solution] | _GaveUp | SolverError:
     puzzle, rules, options = _BATCH[i]
-    sol = _solve_one((puzzle, rules, {**options, "threads": threads}) if threads > 1 else _BATCH[i], give_up)
+    try:
+        sol = _solve_one((puzzle, rules, {**options, "threads": threads}) if threads > 1 else _BATCH[i], give_up)
+    except SolverError as e:  # one puzzle's internal error: the caller decides (ricochet solve goes on)
+        return e
     if isinstance(sol, _GaveUp):  # to be searched again on threads
         return sol
     if sol.puzzle is puzzle:
@@ -872,7 +881,12 @@ def threads_sleep_while_waiting() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-def _solve_chunk(indices: list[int], threads: int = 1, give_up: int = 0) -> list[tuple[bool, Solution] | _GaveUp]:
+# What a batch task brings back per puzzle: (whether the parent must put the puzzle
+# back, the solution), a search that gave up, or an internal error.
+_Landed = tuple[bool, Solution] | _GaveUp | SolverError
+
+
+def _solve_chunk(indices: list[int], threads: int = 1, give_up: int = 0) -> list[_Landed]:
     if threads > 1:
         threads_sleep_while_waiting()
     return [_solve_indexed(i, threads, give_up) for i in indices]
@@ -905,12 +919,12 @@ class _Batch:
         # per core, so that the caps are set late but a worker that ends a task starts the
         # next without waiting for this process to hear of it.
         self.backlog = cores if may_give_up else len(tasks)
-        self.running: dict[Future[list[tuple[bool, Solution] | _GaveUp]], tuple[list[int], int]] = {}
-        self.ended: queue.SimpleQueue[Future[list[tuple[bool, Solution] | _GaveUp]]] = queue.SimpleQueue()
+        self.running: dict[Future[list[_Landed]], tuple[list[int], int]] = {}
+        self.ended: queue.SimpleQueue[Future[list[_Landed]]] = queue.SimpleQueue()
         self.deferred: list[int] = []  # gave up, waiting for cores
         self.tries: dict[int, _GaveUp] = {}  # every puzzle that gave up: the search it threw away
         self.searched_again = 0  # cores held by those searched again
-        self.answers: dict[int, tuple[bool, Solution]] = {}
+        self.answered = 0
         self.started = time.perf_counter()
         self.left = self.total = sum(len(t) for t in tasks)  # puzzles not yet handed out; in all
 
@@ -925,7 +939,7 @@ class _Batch:
         while fewer than cores / :data:`GIVE_UP_CORES` gave up.
         The pace is the puzzles answered per second of the batch so far: the
         first tasks are the longest-looking, so it errs towards a larger cap."""
-        done = len(self.answers)
+        done = self.answered
         if (not self.may_give_up or len(task) != 1 or not self.threaded[task[0]] or done < self.cores
                 or len(self.tries) >= self.cores // GIVE_UP_CORES):
             return 0
@@ -939,7 +953,12 @@ class _Batch:
         self.running[fut] = (task, threads)
         fut.add_done_callback(self.ended.put)  # (in the pool's thread)
 
-    def run(self, dealt: Sequence[int]) -> dict[int, tuple[bool, Solution]]:
+    def run(self, dealt: Sequence[int]) -> dict[int, tuple[bool, Solution] | SolverError]:
+        """Every answer, by puzzle index, once the batch is over."""
+        return dict(self.answers(dealt))
+
+    def answers(self, dealt: Sequence[int]) -> Iterator[tuple[int, tuple[bool, Solution] | SolverError]]:
+        """``(index, answer)`` as the answers come in; ``dealt``: threads per puzzle."""
         while self.queue or self.deferred or self.running:
             while self.queue and self.free > -self.backlog:
                 task = self.queue.pop()
@@ -969,15 +988,15 @@ class _Batch:
                     if isinstance(got, _GaveUp):
                         self.deferred.append(i)
                         self.tries[i] = got
-                    elif i in self.tries:  # its time and states count both searches
+                        continue
+                    if i in self.tries and not isinstance(got, SolverError):  # time and states of both searches
                         tried = self.tries[i]
-                        self.answers[i] = got[0], dataclasses.replace(got[1], seconds=got[1].seconds + tried.seconds,
-                                                                      nodes=got[1].nodes + tried.nodes)
-                    else:
-                        self.answers[i] = got
+                        got = got[0], dataclasses.replace(got[1], seconds=got[1].seconds + tried.seconds,
+                                                          nodes=got[1].nodes + tried.nodes)
+                    self.answered += 1
+                    yield i, got
             if self.progress is not None:
-                self.progress(len(self.answers), self.total)
-        return self.answers
+                self.progress(self.answered, self.total)
 
 
 def _thread_options(options: Mapping[str, object]) -> dict[str, Any]:
@@ -1007,7 +1026,8 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     ``solve(threads=N)`` in this process they are spawned instead (a fork
     could not start threads: :func:`forked_workers_may_thread`), which takes
     longer to start and imports the calling script again, so that script
-    needs the usual ``if __name__ == "__main__":`` guard.
+    needs the usual ``if __name__ == "__main__":`` guard.  The workers
+    ignore Ctrl-C: on an interruption (or an error) this process ends them.
 
     The workers first compute every puzzle's :func:`effort_estimate` (in
     parallel), then take tasks from :func:`schedule` as they become free:
@@ -1019,7 +1039,26 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     threads once the other tasks are done (at most one per 4 cores; not
     with ``threads`` or ``time_limit``, nor after a ``solve(threads=N)``
     here); its :attr:`Solution.seconds` and ``nodes`` count both searches."""
-    global _BATCH
+    items = list(puzzles)
+    out: dict[int, Solution] = {}
+    with contextlib.closing(solve_as_answered(items, rules, processes=processes, chunksize=chunksize,
+                                              progress=progress, **options)) as answers:
+        for i, sol in answers:
+            if isinstance(sol, SolverError):
+                raise sol
+            out[i] = sol
+    return [out[i] for i in range(len(items))]
+
+
+def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, processes: int | None = None,
+                      chunksize: int = 16, progress: Callable[[int, int], object] | None = None,
+                      **options: object) -> Generator[tuple[int, Solution | SolverError], None, None]:
+    """:func:`solve_many`, yielding ``(index, answer)`` as the answers come in
+    rather than a list at the end (``ricochet solve`` writes each answer out as
+    soon as those before it are in).  A puzzle's :class:`SolverError` (a bug)
+    is its answer, so the others still come.  Close the generator
+    (``contextlib.closing``) to stop early: that ends the workers.  The
+    options are checked at the first ``next``, before any worker starts."""
     if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 0):
         raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
@@ -1027,48 +1066,56 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a function of (answered, total), got {progress!r}")
     threads = _checked_threads(options.get("threads", 1))
-    _checked_max_moves(options.get("max_moves", DEFAULT_MAX_MOVES))  # before any worker starts
+    _checked_max_moves(options.get("max_moves", DEFAULT_MAX_MOVES))
     items = [(p, rules, options) for p in puzzles]
     cores = processes or max(1, (os.cpu_count() or 1) // threads)
     if cores <= 1 or len(items) <= 1:
-        out = []
-        for p, r, o in items:
-            out.append(solve(p, r, **o))  # type: ignore[arg-type]
+        for i, (p, r, o) in enumerate(items):
+            try:
+                yield i, solve(p, r, **o)  # type: ignore[arg-type]
+            except SolverError as e:
+                yield i, e
             if progress is not None:
-                progress(len(out), len(items))
-        return out
+                progress(i + 1, len(items))
+        return
+    global _BATCH
     procs = min(cores, len(items))
     # Fewer puzzles than cores: the cores left over become threads for the long-looking
     # puzzles, in forked workers that start their own (this process must not have).
     spare = procs < cores and "threads" not in options and forked_workers_may_thread()
     warm_up()  # once here, not once per forked worker
     fork = threads == 1 or forked_workers_may_thread()
-    start: dict[str, Any] = {"mp_context": get_context("fork")} if fork else {
-        "mp_context": get_context("spawn"), "initializer": _set_batch, "initargs": (items,)}
+    start: dict[str, Any] = {"mp_context": get_context("fork"), "initializer": _start_worker} if fork else {
+        "mp_context": get_context("spawn"), "initializer": _start_worker, "initargs": (items,)}
     with _BATCH_LOCK:
         _BATCH = items
+        pool = ProcessPoolExecutor(max_workers=procs, **start)
+        finished = False
         try:
-            with ProcessPoolExecutor(max_workers=procs, **start) as pool:
-                # The estimates build most of the search tables too: in the workers, in parallel.
-                effort, threaded = zip(*pool.map(_estimate_indexed, range(len(items)),
-                                                 chunksize=max(1, len(items) // (4 * procs))), strict=True)
-                dealt = share_cores(effort, cores, threaded) if spare else [1] * len(items)
-                # A puzzle may give up late in the batch, to be searched again on threads: where
-                # forked workers may start them, and no threads or time limit were asked for.
-                may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
-                               and options.get("time_limit") is None and forked_workers_may_thread())
-                batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up,
-                               progress)
-                answers = batch.run(dealt)
+            # The estimates build most of the search tables too: in the workers, in parallel.
+            effort, threaded = zip(*pool.map(_estimate_indexed, range(len(items)),
+                                             chunksize=max(1, len(items) // (4 * procs))), strict=True)
+            dealt = share_cores(effort, cores, threaded) if spare else [1] * len(items)
+            # A puzzle may give up late in the batch, to be searched again on threads: where
+            # forked workers may start them, and no threads or time limit were asked for.
+            may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
+                           and options.get("time_limit") is None and forked_workers_may_thread())
+            batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up, progress)
+            for i, got in batch.answers(dealt):
+                if isinstance(got, SolverError):
+                    yield i, got
+                else:
+                    stripped, sol = got
+                    yield i, dataclasses.replace(sol, puzzle=items[i][0]) if stripped else sol
+            finished = True
         finally:
+            if not finished:  # interrupted (Ctrl-C, an error, the caller stopped): no waiting on long searches
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                    proc.terminate()
+            pool.shutdown(wait=finished, cancel_futures=True)
             _BATCH = []
-    out = []
-    for i, item in enumerate(items):
-        stripped, sol = answers[i]
-        out.append(dataclasses.replace(sol, puzzle=item[0]) if stripped else sol)
-    return out
 
 
 __all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "forked_workers_may_thread", "hint",
-           "schedule", "share_cores", "solve", "solve_many", "takes_threads", "threads_sleep_while_waiting", "warm_up",
-           "warm_up_threads"]
+           "schedule", "share_cores", "solve", "solve_as_answered", "solve_many", "takes_threads",
+           "threads_sleep_while_waiting", "warm_up", "warm_up_threads"]
