@@ -614,6 +614,35 @@ def test_solve_many_in_two_processes_equals_solve() -> None:
     assert told == [(1, 3), (2, 3), (3, 3)]
 
 
+def test_solve_as_answered_yields_each_answer_once_and_a_bug_as_an_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch as it comes in: every index once, a puzzle's SolverError as
+    its answer (the others still come), which solve_many raises; closing the
+    generator early ends its workers and frees the batch for the next call."""
+    import contextlib
+
+    puzzles = random_puzzles(5, 10)
+    broken = puzzles[3].id
+    real = api.solve
+
+    def planted(puzzle: Puzzle, rules: Rules | None = None, **options: Any) -> api.Solution:  # forked workers too
+        if puzzle.id == broken:
+            raise api.SolverError("a planted bug")
+        return real(puzzle, rules, **options)
+
+    monkeypatch.setattr(api, "solve", planted)
+    for processes in (1, 2):
+        got = dict(api.solve_as_answered(puzzles, processes=processes, max_moves=20))
+        assert sorted(got) == list(range(10))
+        assert isinstance(got[3], api.SolverError) and str(got[3]) == "a planted bug"
+        assert all(got[i].length == real(puzzles[i], max_moves=20).length for i in got if i != 3)
+        with pytest.raises(api.SolverError, match="planted"):
+            solve_many(puzzles, processes=processes, max_moves=20)
+    with contextlib.closing(api.solve_as_answered(puzzles, processes=2)) as answers:
+        next(answers)
+    assert not api._BATCH  # closed: the workers ended, the batch let go
+    assert [s.length for s in solve_many(puzzles[4:], processes=2)] == [real(p).length for p in puzzles[4:]]
+
+
 # A fresh interpreter: whether OpenMP's threads already run is process-wide state.
 # The guard is what a spawned worker needs (it imports the main module again).
 _THREADED_BATCH_SCRIPT = """
