@@ -115,8 +115,11 @@ def test_jobs_two_keeps_input_order(capsys: pytest.CaptureFixture[str], tmp_path
     lines = asp_lines(4)
     path = tmp_path / "four.jsonl"
     path.write_text("\n".join(lines + ["[]"]) + "\n", encoding="utf-8")
-    status, objs, _ = run(capsys, "solve", str(path), "--jobs", "2", "--progress")
+    status, objs, err = run(capsys, "solve", str(path), "--jobs", "2", "--progress")
     assert status == 2  # the last line is not a puzzle
+    # Progress as the batch's answers came in (the malformed line known from the start).
+    told = re.findall(r"solve: (\d+)/5 puzzles", err)
+    assert told and told[-1] == "5" and [int(n) for n in told] == sorted(int(n) for n in told) and told[0] != "0"
     assert_solves(objs[:4], puzzles_of(lines))
     assert objs[4]["line"] == 5 and objs[4]["moves"] is None
 

@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
@@ -160,7 +160,8 @@ _EOF = object()
 def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int = 1, chunksize: int = 1,
                  threads: Mapping[int, int] | None = None
                  ) -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
-    """Solve ``(line, Puzzle | NotationError)`` items; yield ``(line, item,
+    """Solve ``(line, Puzzle | NotationError)`` items as they come (standard
+    input, one puzzle; a file goes to :func:`solve_batch`); yield ``(line, item,
     (object, outcome) or None for an error)`` in input order, each as soon as it
     and everything before it is done.  With ``jobs`` > 1 the puzzles go to a
     pool of forked worker processes, ``chunksize`` at a time; the input is
@@ -258,7 +259,8 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
         pool.shutdown(wait=finished, cancel_futures=True)
 
 
-def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int, threads_given: bool = False
+def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int, threads_given: bool = False,
+                progress: Callable[[int], object] | None = None
                 ) -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
     """:func:`solve_stream` for input read in full (a file): the puzzles go
     to :func:`~ricochet.solver.api.solve_as_answered` on ``cores``, scheduled
@@ -267,7 +269,10 @@ def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int,
     threads, spare cores dealt as threads to a batch smaller than ``cores``),
     and each answer is yielded in input order as soon as it and everything
     before it are in.  ``threads_given``: ``options.threads`` was asked for
-    (``--threads``), so no cores are dealt as threads."""
+    (``--threads``), so no cores are dealt as threads.  ``progress``: called
+    with the number of items known (answered or malformed) as answers come
+    in, which is ahead of the output: a puzzle that came out cheap waits for
+    the long ones before it in the file."""
     from .solver.api import solve_as_answered
 
     where = [k for k, (_, item) in enumerate(items) if isinstance(item, Puzzle)]  # item index per batch index
@@ -289,7 +294,9 @@ def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int,
     solve_options = _solve_options(options)
     if threads_given:
         solve_options["threads"] = options.threads
-    with contextlib.closing(solve_as_answered([items[k][1] for k in where], processes=cores,
+    malformed = len(items) - len(where)
+    tell = None if progress is None else (lambda answered, _total: progress(malformed + answered))
+    with contextlib.closing(solve_as_answered([items[k][1] for k in where], processes=cores, progress=tell,
                                               **solve_options)) as batch:
         yield from ready()
         for j, sol in batch:
@@ -300,7 +307,8 @@ def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int,
 
 # -- ricochet solve ------------------------------------------------------------------------------
 SOLVE_EPILOG = """\
-output: one JSON object per puzzle, in input order, flushed as soon as it is known:
+output: one JSON object per puzzle, in input order, each flushed as soon as it and
+those before it are known (a file's likely-long puzzles are solved first):
   {"id": ..., "moves": N, "solution": [[robot_index, "N"|"E"|"S"|"W"], ...], "seconds": ...}
   a transparent robot's move is [robot_index, "N", [x, y]] (where it stops);
   unsolved: "moves": null and "reason"; --all adds "solutions" (every optimal
@@ -472,7 +480,11 @@ class _Progress:
             self.tty = False
 
     def step(self) -> None:
-        self.done += 1
+        self.update(self.done + 1)
+
+    def update(self, done: int) -> None:
+        """``done`` puzzles (or malformed lines) known so far."""
+        self.done = done
         if not self.enabled:
             return
         total = "?" if self.total is None else str(self.total)
@@ -527,13 +539,16 @@ def run_solve(args: argparse.Namespace) -> int:
     options = _Options(max_moves=args.max_moves, time_limit=args.time_limit, all_solutions=args.all_solutions,
                        fewest_robots=args.fewest_robots, check=args.check, max_solutions=args.max_solutions,
                        threads=threads)
+    progress = _Progress(args.progress, total)
     dealt: dict[int, int] = {}
     if total is not None:
         jobs = max(1, min(jobs, total))
-    if total is not None and total > 1 and cores > 1:
+    batch = total is not None and total > 1 and cores > 1
+    if batch:
         # A file read in full: solve_many's schedule (by effort, cheap puzzles in
         # chunks, spare cores as threads), answers still in input order.
-        results = solve_batch(list(items), options, cores, threads_given=args.threads is not None)
+        results = solve_batch(list(items), options, cores, threads_given=args.threads is not None,
+                              progress=progress.update)
     else:
         if total == 1 and args.threads is None and cores > 1:
             # One puzzle (on the command line): searched here, on every core as threads.
@@ -542,7 +557,6 @@ def run_solve(args: argparse.Namespace) -> int:
         # Standard input as it comes: one puzzle per task, each answer out as soon as
         # it is known (the cost, ~0.3 ms of traffic per puzzle, buys that).
         results = solve_stream(items, options, jobs, 1, dealt)
-    progress = _Progress(args.progress, total)
     counts = {SOLVED: 0, UNSOLVED: 0, MISMATCH: 0, INTERNAL: 0, "malformed": 0}
     seen = 0
     for line, item, result in results:
@@ -562,7 +576,8 @@ def run_solve(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
         sys.stdout.flush()
-        progress.step()
+        if not batch:  # (the batch tells its progress as answers come in, ahead of the output)
+            progress.step()
     if seen == 0:
         raise CliError(f"{name}: no puzzles (expected one JSON object per line)")
     progress.finish(f"solve: {seen} puzzles: {counts[SOLVED] + counts[MISMATCH]} solved, {counts[UNSOLVED]} unsolved"
