@@ -332,6 +332,16 @@ def test_bench_scale(capsys: pytest.CaptureFixture[str]) -> None:
         assert "--scale: expected numbers of processes" in capsys.readouterr().err
 
 
+def test_bench_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--cli``: the set through ``ricochet solve FILE`` on one process and on
+    ``--jobs``, each answer's length checked against the bench's own."""
+    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--cli", "--no-startup", "--no-single"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert re.search(r"random +100 puzzles +--jobs 1: [0-9.]+ m?s +--jobs 2: [0-9.]+ m?s \([0-9.]+x\) +"
+                     r"answers: the batch's lengths", out), out
+
+
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
     """The bench's model of solve_many: tasks in order, each to the worker that is free
     first, plus a round trip per task; a long task at the end of the list ends late."""

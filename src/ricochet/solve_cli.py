@@ -653,6 +653,9 @@ class BenchRow:
     """(one process, N processes): the puzzles' own solve times summed (``Solution.seconds``,
     each measured where it ran), to split a batch's speed-up into the slowdown of solving
     N at once and the workers' idle time."""
+    cli: list[tuple[int, float, int]] = field(default_factory=list)
+    """``--cli``: (``--jobs``, wall seconds, answers whose length differs) of ``ricochet solve``
+    on the set's file, a fresh process each (start-up, reading and writing included)."""
 
 
 def peak_mib() -> float:
@@ -1124,10 +1127,57 @@ def startup_seconds(repeat: int = 3) -> float:
     return statistics.median(times)
 
 
+def cli_run(puzzles: Sequence[Puzzle], jobs: int) -> tuple[float, list[int | None]]:
+    """Wall seconds of ``python -m ricochet solve FILE --jobs N`` on these
+    puzzles (written to a scratch JSON Lines file), from its start to its exit,
+    and the length of each answer (None: unsolved)."""
+    import subprocess
+    import tempfile
+
+    from .notation import dumps_puzzle
+
+    with tempfile.TemporaryDirectory(prefix="ricochet-bench-") as tmp:
+        path = Path(tmp) / "set.jsonl"
+        path.write_text("".join(dumps_puzzle(p) + "\n" for p in puzzles), encoding="utf-8")
+        t0 = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "ricochet", "solve", str(path), "--jobs", str(jobs)],
+                              capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - t0
+    if done.returncode not in (EXIT_OK, EXIT_FAIL):
+        raise CliError(f"ricochet solve --jobs {jobs} failed (status {done.returncode}): "
+                       + " ".join(done.stderr.split())[-300:])
+    return wall, [json.loads(line)["moves"] for line in done.stdout.splitlines()]
+
+
+def format_cli(rows: Sequence[BenchRow]) -> str:
+    """``--cli``: each set through ``ricochet solve`` on one process and on N.
+
+    >>> row = BenchRow("random", 1000, 0.6, 0.1, 0.1, 0.3, 1e6, 200, "", True, jobs=2, cli=[(1, 2.7, 0), (2, 2.5, 0)])
+    >>> print(format_cli([row]))
+    the command line, `ricochet solve FILE --jobs N` (a fresh process each: start-up, reading and writing included):
+      random   1000 puzzles   --jobs 1: 2.70 s   --jobs 2: 2.50 s (1.08x)   answers: the batch's lengths
+    """
+    lines = []
+    for r in rows:
+        if not r.cli:
+            continue
+        base = r.cli[0][1] if r.cli[0][0] == 1 else None
+        runs = "   ".join(f"--jobs {n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "")
+                          for n, w, _ in r.cli)
+        differ = sum(d for _, _, d in r.cli)
+        lines.append(f"  {r.name:<7} {r.count:>5} puzzles   {runs}   answers: "
+                     + ("the batch's lengths" if not differ else f"{differ} lengths DISAGREE"))
+    if not lines:
+        return ""
+    return ("the command line, `ricochet solve FILE --jobs N` (a fresh process each: start-up, reading and "
+            "writing included):\n" + "\n".join(lines))
+
+
 def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int | None = None,
                   data: Path = DEFAULT_DATA, hard: Path = DEFAULT_HARD, time_limit: float | None = None,
                   stream: TextIO | None = None, single: bool = True, peer_c: Path | None = None,
-                  peer_dd: Path | None = None, startup: bool = True, scale: Sequence[int] = ()) -> list[BenchRow]:
+                  peer_dd: Path | None = None, startup: bool = True, scale: Sequence[int] = (),
+                  cli: bool = False) -> list[BenchRow]:
     """Run the benchmark sets and print the table and the comparisons to ``stream``.
 
     - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
@@ -1145,7 +1195,8 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     ``startup``: also time a fresh ``ricochet solve`` to its
     first answer.  ``scale``: numbers of processes (and threads) to run each
     set's batch on too (and the hard set's slowest puzzle), for a table of
-    scaling with cores."""
+    scaling with cores.  ``cli``: also run each set through ``ricochet solve
+    FILE`` on one process and on ``jobs`` (:func:`cli_run`)."""
     from .generate import random_puzzles
 
     stream = stream or sys.stdout
@@ -1189,7 +1240,15 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
             say(f"{name}: no puzzles, skipped")
             continue
         say(f"{name}: {len(puzzles)} puzzles ...")
-        rows.append(_bench_set(name, puzzles, jobs, time_limit, single, peers, scale))
+        row = _bench_set(name, puzzles, jobs, time_limit, single, peers, scale)
+        if cli:
+            lengths = [s.length for s in row.solutions]
+            for n in sorted({1, jobs}):
+                wall, got = cli_run(puzzles, n)
+                differ = sum(1 for a, b in zip(lengths, got, strict=True) if a != b)
+                row.cli.append((n, wall, differ))
+                row.ok = row.ok and differ == 0
+        rows.append(row)
     say("")
     say(format_table(rows))
     say("")
@@ -1208,6 +1267,10 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     batch_text = format_batches(rows)
     if batch_text:
         say(batch_text)
+        say("")
+    cli_text = format_cli(rows)
+    if cli_text:
+        say(cli_text)
         say("")
     model_text = format_model(rows)
     if model_text:
@@ -1250,6 +1313,9 @@ def build_bench(parser: argparse.ArgumentParser) -> None:
                              "benchmarks/peers.py)")
     parser.add_argument("--no-startup", dest="startup", action="store_false",
                         help="do not time a fresh `ricochet solve` to its first answer")
+    parser.add_argument("--cli", action="store_true",
+                        help="also run each set through `ricochet solve FILE` on one process and on --jobs "
+                             "(fresh processes: start-up, reading and writing included)")
     parser.add_argument("--scale", default=None, metavar="N,...",
                         help="also run each set's batch on these numbers of processes, and the hard set's "
                              "slowest puzzle on these numbers of threads: a table of scaling with cores "
@@ -1285,7 +1351,7 @@ def run_bench(args: argparse.Namespace) -> int:
         raise CliError("--sets: name at least one of asp, random, hard")
     rows = run_benchmark(sets, quick=args.quick, jobs=args.jobs, data=args.data, hard=args.hard,
                          time_limit=args.time_limit, single=args.single, peer_c=args.peer_c,
-                         peer_dd=args.peer_dd, startup=args.startup, scale=_scale(args.scale))
+                         peer_dd=args.peer_dd, startup=args.startup, scale=_scale(args.scale), cli=args.cli)
     return EXIT_OK if all(r.ok for r in rows) else EXIT_FAIL
 
 

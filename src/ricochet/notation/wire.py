@@ -112,6 +112,10 @@ def _choice(value: Any, field: str, allowed: Sequence[str]) -> str:
 
 
 def _xy(value: Any, field: str, width: int, height: int) -> Cell:
+    if type(value) is list and len(value) == 2:  # the common case first: a file holds thousands
+        x, y = value
+        if type(x) is int and type(y) is int and 0 <= x < width and 0 <= y < height:
+            return (x, y)
     if not (isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value)):
         raise NotationError(f"must be [x, y] with integers x and y, got {json.dumps(value)[:40]}", field=field)
     x, y = value
