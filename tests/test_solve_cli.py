@@ -173,7 +173,11 @@ def test_interrupting_a_batch_ends_its_workers(tmp_path: Path) -> None:
 
     path = tmp_path / "asp.jsonl"
     path.write_text(ASP.read_text(encoding="utf-8"), encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "ricochet", "solve", str(path), "--jobs", "2"],
+    # Ctrl-C as a terminal's foreground command has it, even where this test runs in the
+    # background of a shell that ignores SIGINT (which a child inherits).
+    command = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "from ricochet.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.Popen([sys.executable, "-c", command, "solve", str(path), "--jobs", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     assert proc.stdout is not None
     first = proc.stdout.readline()  # the batch is under way
