@@ -639,6 +639,8 @@ def test_solve_as_answered_yields_each_answer_once_and_a_bug_as_an_answer(monkey
             solve_many(puzzles, processes=processes, max_moves=20)
     with contextlib.closing(api.solve_as_answered(puzzles, processes=2)) as answers:
         next(answers)
+        with pytest.raises(RuntimeError, match="still open"):  # one inside another: refused, not deadlocked
+            solve_many(puzzles[:2], processes=2)
     assert not api._BATCH  # closed: the workers ended, the batch let go
     assert [s.length for s in solve_many(puzzles[4:], processes=2)] == [real(p).length for p in puzzles[4:]]
 
@@ -754,7 +756,7 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     threaded = [True] * 14
     threaded[13] = False
     batch = api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, True)  # type: ignore[arg-type]
-    answers = batch.run([1] * 14)
+    answers = dict(batch.answers([1] * 14))
     assert sorted(answers) == list(range(14)) and batch.gave_up == [12]
     assert [c[2] > 0 for c in calls[:8]] == [False] * 8  # 4 running, 4 waiting: no answer yet
     # 8-12 get a cap; 12 gives up, the one puzzle that may on 4 cores (cores / GIVE_UP_CORES),
@@ -763,7 +765,7 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     assert calls[14:] == [([12], 4, 0)]
     assert answers[12][1].seconds == pytest.approx(0.03) and answers[12][1].nodes == 105  # both searches count
     calls.clear()
-    api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, False).run([1] * 14)  # giving up not allowed
+    dict(api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, False).answers([1] * 14))  # no giving up
     assert all(give_up == 0 for _, _, give_up in calls) and len(calls) == 14
 
 

@@ -693,7 +693,7 @@ _SOLVE_DEFAULTS: dict[str, Any] = {name: par.default for name, par in inspect.si
 # and a result travels back without its puzzle (the parent has it): pickling a
 # board costs more than solving an easy puzzle.
 _BATCH: list[tuple[Puzzle, Rules | None, dict[str, object]]] = []
-_BATCH_LOCK = threading.Lock()
+_BATCH_LOCK = threading.RLock()  # (reentrant: a batch opened inside another's loop is refused, not deadlocked)
 
 
 def _start_worker(items: list[tuple[Puzzle, Rules | None, dict[str, object]]] | None = None) -> None:
@@ -953,10 +953,6 @@ class _Batch:
         self.running[fut] = (task, threads)
         fut.add_done_callback(self.ended.put)  # (in the pool's thread)
 
-    def run(self, dealt: Sequence[int]) -> dict[int, tuple[bool, Solution] | SolverError]:
-        """Every answer, by puzzle index, once the batch is over."""
-        return dict(self.answers(dealt))
-
     def answers(self, dealt: Sequence[int]) -> Iterator[tuple[int, tuple[bool, Solution] | SolverError]]:
         """``(index, answer)`` as the answers come in; ``dealt``: threads per puzzle."""
         while self.queue or self.deferred or self.running:
@@ -1058,7 +1054,10 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
     soon as those before it are in).  A puzzle's :class:`SolverError` (a bug)
     is its answer, so the others still come.  Close the generator
     (``contextlib.closing``) to stop early: that ends the workers.  The
-    options are checked at the first ``next``, before any worker starts."""
+    options are checked at the first ``next``, before any worker starts.
+    One batch runs at a time: another thread's waits for this one to end,
+    and one opened in this thread before this one ends is refused
+    (:class:`RuntimeError`)."""
     if processes is not None and (isinstance(processes, bool) or not isinstance(processes, int) or processes < 0):
         raise ValueError(f"processes must be a non-negative integer (0 or None: every core), got {processes!r}")
     if isinstance(chunksize, bool) or not isinstance(chunksize, int) or chunksize < 1:
@@ -1072,9 +1071,10 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
     if cores <= 1 or len(items) <= 1:
         for i, (p, r, o) in enumerate(items):
             try:
-                yield i, solve(p, r, **o)  # type: ignore[arg-type]
+                sol: Solution | SolverError = solve(p, r, **o)  # type: ignore[arg-type]
             except SolverError as e:
-                yield i, e
+                sol = e
+            yield i, sol
             if progress is not None:
                 progress(i + 1, len(items))
         return
@@ -1088,6 +1088,9 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
     start: dict[str, Any] = {"mp_context": get_context("fork"), "initializer": _start_worker} if fork else {
         "mp_context": get_context("spawn"), "initializer": _start_worker, "initargs": (items,)}
     with _BATCH_LOCK:
+        if _BATCH:
+            raise RuntimeError("a batch of this thread is still open (solve_as_answered not finished or closed): "
+                               "finish or close it before the next")
         _BATCH = items
         pool = ProcessPoolExecutor(max_workers=procs, **start)
         finished = False
