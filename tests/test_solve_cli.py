@@ -260,6 +260,32 @@ def test_spare_cores_become_threads(tmp_path: Path, picks: list[object], argv: l
     assert [int(given[o["id"]]) for o in objs] == dealt
 
 
+@pytest.mark.parametrize("redirected, dealt", [(True, [2, 2]), (False, [1, 1])])
+def test_standard_input_from_a_file_is_scheduled_as_a_file(tmp_path: Path, redirected: bool, dealt: list[int]) -> None:
+    """``ricochet solve - < FILE``: standard input that is a regular file is
+    read in full and scheduled as a file is (two puzzles on four cores: two
+    threads each); from a pipe the puzzles are solved as they come, one
+    thread each (the count is not known in advance)."""
+    import subprocess
+    import sys
+
+    hard = sorted(Path(__file__).resolve().parents[1].joinpath("benchmarks", "hard.jsonl")
+                  .read_text(encoding="utf-8").splitlines(), key=lambda ln: json.loads(ln)["optimal"])
+    path, log = tmp_path / "two.jsonl", tmp_path / "threads.log"
+    path.write_text("\n".join(hard[:2]) + "\n", encoding="utf-8")
+    command = [sys.executable, "-c", _DEAL_SCRIPT, str(log), "solve", "-", "--check", "--jobs", "4"]
+    with path.open(encoding="utf-8") as stdin:
+        done = (subprocess.run(command, stdin=stdin, capture_output=True, text=True, timeout=600, check=False)
+                if redirected else
+                subprocess.run(command, input=path.read_text(encoding="utf-8"), capture_output=True, text=True,
+                               timeout=600, check=False))
+    assert done.returncode == 0, done.stderr[-2000:]
+    objs = [json.loads(ln) for ln in done.stdout.splitlines()]
+    assert [o["optimal_ok"] for o in objs] == [True, True]
+    given = dict(ln.split() for ln in log.read_text(encoding="utf-8").splitlines())
+    assert [int(given[o["id"]]) for o in objs] == dealt
+
+
 def test_unsolved_within_max_moves(capsys: pytest.CaptureFixture[str], asp_file: Path) -> None:
     status, objs, _ = run(capsys, "solve", str(asp_file), "--max-moves", "5", "-j", "1")
     assert status == 1

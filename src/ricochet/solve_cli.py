@@ -19,12 +19,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import heapq
+import io
 import itertools
 import json
 import os
 import queue
 import resource
 import signal
+import stat
 import statistics
 import sys
 import threading
@@ -356,9 +358,9 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
                         help="among optimal solutions, give one that moves the fewest robots")
     parser.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
                         help="worker processes (default: all cores, divided by --threads; 1: solve in this process); "
-                             "a file's puzzles are scheduled as solve_many schedules them (the likely-long ones "
-                             "first, cheap ones in chunks), the answers still in input order; standard input's "
-                             "go out one by one as they come")
+                             "a file's puzzles (also '- < FILE') are scheduled as solve_many schedules them (the "
+                             "likely-long ones first, cheap ones in chunks), the answers still in input order; a "
+                             "pipe's go out one by one as they come")
     parser.add_argument("--threads", type=int, default=None, metavar="N",
                         help="threads per puzzle (default 1; with fewer puzzles than --jobs, the spare cores "
                              "are dealt out as threads to the puzzles that need helper moves and that the threaded "
@@ -414,21 +416,17 @@ def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = 
 
 def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
     """The puzzles of the input as ``(line, Puzzle | NotationError)``, its name for
-    messages, and the number of puzzles when known (stdin JSON Lines are read as they
-    come).  JSON Lines are the interchange format; any other text is one puzzle
+    messages, and the number of puzzles when known (JSON Lines from a pipe are read as
+    they come; standard input redirected from a file is read in full, as a file is).  JSON Lines are the interchange format; any other text is one puzzle
     (a JSON object over several lines, an ASCII diagram, a position code)."""
-    from .notation import read_jsonl
-
     if source == "-":
-        head: list[str] = []
-        for line in sys.stdin:
-            head.append(line)
-            if line.strip():
-                break
-        if head and head[-1].lstrip().startswith("{"):
-            return _with_rules(read_jsonl(itertools.chain(head, sys.stdin), PLAIN if rules is None else rules),
-                               rules), "stdin", None
-        return _one(parse_source("".join(head) + sys.stdin.read(), "stdin", rules=rules)), "stdin", 1
+        if _is_regular_file(sys.stdin):
+            # `ricochet solve - < FILE`: a file after all, read in full (and so scheduled as one).
+            try:
+                return _from_text(sys.stdin.read(), "stdin", rules)
+            except UnicodeDecodeError:
+                raise CliError("stdin: not a UTF-8 text file") from None
+        return _from_stream(rules)
     if not names_a_file(source):
         # Not a file: a position code given on the command line (a typo gets both readings).
         try:
@@ -442,6 +440,36 @@ def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, 
         raise CliError(f"{source}: not a UTF-8 text file") from None
     except FileNotFoundError:
         raise CliError(f"{source}: no such file") from None
+    return _from_text(text, source, rules)
+
+
+def _is_regular_file(stream: TextIO) -> bool:
+    """Whether ``stream`` is backed by a regular file (a shell's ``< FILE``), not a pipe or a terminal."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return False  # (a StringIO in tests, a closed stream)
+
+
+def _from_stream(rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
+    """Standard input as it comes: JSON Lines read line by line (the number of puzzles unknown), else one puzzle."""
+    from .notation import read_jsonl
+
+    head: list[str] = []
+    for line in sys.stdin:
+        head.append(line)
+        if line.strip():
+            break
+    if head and head[-1].lstrip().startswith("{"):
+        return _with_rules(read_jsonl(itertools.chain(head, sys.stdin), PLAIN if rules is None else rules),
+                           rules), "stdin", None
+    return _one(parse_source("".join(head) + sys.stdin.read(), "stdin", rules=rules)), "stdin", 1
+
+
+def _from_text(text: str, name: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
+    """A whole input's puzzles: JSON Lines (counted), else one puzzle in any notation."""
+    from .notation import read_jsonl
+
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
@@ -451,8 +479,8 @@ def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, 
         if not isinstance(single, dict) or "\n" not in stripped:
             lines = text.splitlines()
             items = read_jsonl(lines, PLAIN if rules is None else rules)
-            return _with_rules(items, rules), source, sum(1 for ln in lines if ln.strip())
-    return _one(parse_source(text, source, from_file=True, rules=rules)), source, 1
+            return _with_rules(items, rules), name, sum(1 for ln in lines if ln.strip())
+    return _one(parse_source(text, name, from_file=True, rules=rules)), name, 1
 
 
 def _one(obj: Any) -> list[tuple[int, Any]]:
