@@ -645,6 +645,40 @@ def test_solve_as_answered_yields_each_answer_once_and_a_bug_as_an_answer(monkey
     assert [s.length for s in solve_many(puzzles[4:], processes=2)] == [real(p).length for p in puzzles[4:]]
 
 
+_PRELOAD_SCRIPT = """
+import json
+from ricochet.generate import random_puzzles
+from ricochet.solver import api, solve, solve_many
+puzzles = random_puzzles(5, 8)
+many = solve_many(puzzles, processes=4)
+print(json.dumps([api._threads_warmed_up, api._threading_layer(), [s.length for s in many],
+                  [solve(p).length for p in puzzles]]))
+"""
+
+
+@pytest.mark.parametrize("layer, preloaded", [("workqueue", True), (None, False)])
+def test_a_fork_safe_threading_layer_has_the_threaded_kernel_loaded_before_the_fork(layer: str | None,
+                                                                                   preloaded: bool) -> None:
+    """With a threading layer that survives a fork (``NUMBA_THREADING_LAYER``:
+    numba's own work queue here, TBB where installed), a batch whose workers may
+    search on threads loads the threaded kernel in the caller first; with the
+    default layer (GNU OpenMP, which does not survive one) the caller starts no
+    threads.  The answers are the same either way."""
+    import json
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_THREADING_LAYER"}
+    if layer is not None:
+        env["NUMBA_THREADING_LAYER"] = layer
+    done = subprocess.run([sys.executable, "-c", _PRELOAD_SCRIPT], env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    warmed, started, many, one = json.loads(done.stdout)
+    assert warmed is preloaded and (started == layer if preloaded else started is None)
+    assert many == one
+
+
 # A fresh interpreter: whether OpenMP's threads already run is process-wide state.
 # The guard is what a spawned worker needs (it imports the main module again).
 _THREADED_BATCH_SCRIPT = """

@@ -725,6 +725,21 @@ def forked_workers_may_thread() -> bool:
     return _threading_layer() != "omp"
 
 
+FORK_SAFE_LAYERS = ("tbb", "workqueue")
+"""numba threading layers whose threads survive a fork (``NUMBA_THREADING_LAYER``):
+Intel TBB's (``pip install tbb``) and numba's own work queue, unlike GNU OpenMP."""
+
+
+def _threads_survive_fork() -> bool:
+    """Whether the threaded kernel may be loaded here before forking workers:
+    its load starts numba's threading layer, and the layer, started or chosen
+    (``NUMBA_THREADING_LAYER``), is one of :data:`FORK_SAFE_LAYERS`."""
+    import numba
+
+    layer = _threading_layer() or str(numba.config.THREADING_LAYER)  # type: ignore[attr-defined]
+    return layer in FORK_SAFE_LAYERS
+
+
 # The process that started GNU OpenMP's threads for the threaded search: a
 # process forked from it inherits this value, and must not start them.
 _omp_pid: int | None = None
@@ -1034,7 +1049,10 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     than the batch's others late in it gives up and is searched again on
     threads once the other tasks are done (at most one per 4 cores; not
     with ``threads`` or ``time_limit``, nor after a ``solve(threads=N)``
-    here); its :attr:`Solution.seconds` and ``nodes`` count both searches."""
+    here); its :attr:`Solution.seconds` and ``nodes`` count both searches.
+    Where workers may search on threads and numba's threading layer survives
+    a fork (:data:`FORK_SAFE_LAYERS`, e.g. ``NUMBA_THREADING_LAYER=tbb``), the
+    threaded kernel is loaded here first, so no worker loads it again."""
     items = list(puzzles)
     out: dict[int, Solution] = {}
     with contextlib.closing(solve_as_answered(items, rules, processes=processes, chunksize=chunksize,
@@ -1084,6 +1102,10 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
     # puzzles, in forked workers that start their own (this process must not have).
     spare = procs < cores and "threads" not in options and forked_workers_may_thread()
     warm_up()  # once here, not once per forked worker
+    if (spare or cores >= GIVE_UP_CORES) and "threads" not in options and _threads_survive_fork():
+        # Workers may search on threads (spare cores, a puzzle searched again): with a
+        # fork-safe layer the threaded kernel is loaded once here, not in each (~60 ms).
+        warm_up_threads()
     fork = threads == 1 or forked_workers_may_thread()
     start: dict[str, Any] = {"mp_context": get_context("fork"), "initializer": _start_worker} if fork else {
         "mp_context": get_context("spawn"), "initializer": _start_worker, "initargs": (items,)}
@@ -1119,6 +1141,6 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
             _BATCH = []
 
 
-__all__ = ["Direction", "Solution", "SolverError", "Status", "effort_estimate", "forked_workers_may_thread", "hint",
-           "schedule", "share_cores", "solve", "solve_as_answered", "solve_many", "takes_threads",
-           "threads_sleep_while_waiting", "warm_up", "warm_up_threads"]
+__all__ = ["FORK_SAFE_LAYERS", "Direction", "Solution", "SolverError", "Status", "effort_estimate",
+           "forked_workers_may_thread", "hint", "schedule", "share_cores", "solve", "solve_as_answered", "solve_many",
+           "takes_threads", "threads_sleep_while_waiting", "warm_up", "warm_up_threads"]
