@@ -13,7 +13,7 @@ which overrides the border bit (as in the interchange format).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,9 +105,10 @@ class Diagonal:
 _BIT_N, _BIT_E, _BIT_S, _BIT_W = (bytes((m >> k) & 1 for m in range(256)) for k in range(4))
 
 
-def _masks_in_range(walls: tuple[Any, ...]) -> bool:
-    """Whether every mask is an ``int`` 0..15, checked at C speed (the common
-    case; otherwise the caller looks for the first bad one to name it)."""
+def masks_in_range(walls: Sequence[Any]) -> bool:
+    """Whether every mask is an ``int`` 0..15 (not a bool), checked at C speed
+    (the common case; otherwise the caller looks for the first bad one to name
+    it).  The interchange reader uses it too."""
     return not walls or (set(map(type, walls)) == {int} and 0 <= min(walls) and max(walls) <= 15)
 
 
@@ -186,7 +187,7 @@ class Board:
         object.__setattr__(self, "walls", tuple(self.walls))
         if len(self.walls) != w * h:
             raise BoardError(f"walls: expected {w * h} masks ({w}×{h}), got {len(self.walls)}")
-        if not _masks_in_range(self.walls):
+        if not masks_in_range(self.walls):
             for i, mask in enumerate(self.walls):
                 if not isinstance(mask, int) or not 0 <= mask <= 15:
                     raise BoardError(f"walls[{i}] (cell {i % w},{i // w}) must be an integer 0..15, got {mask!r}")

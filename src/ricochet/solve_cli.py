@@ -25,7 +25,6 @@ import json
 import os
 import queue
 import resource
-import signal
 import stat
 import statistics
 import sys
@@ -134,11 +133,6 @@ def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options, threads: Sequenc
     return [answer(p, _with_threads(options, n)) for p, n in zip(puzzles, threads, strict=True)]
 
 
-def _ignore_sigint() -> None:
-    # Ctrl-C is the parent's business: it stops the workers itself (no traceback from each).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _noop() -> int:
     return os.getpid()
 
@@ -179,11 +173,11 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
                                else answer(item, _with_threads(options, dealt.get(line, options.threads))))
         return
 
-    from .solver import warm_up
+    from .solver.api import _close_pool, _start_worker, warm_up
 
     warm_up()  # in this process, so forked workers inherit the kernels
     ctx = get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_start_worker)
     finished = False
     try:
         # Start every worker now, before the reader thread exists (fork + threads).
@@ -254,11 +248,7 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
             head.future.result()
         finished = True
     finally:
-        if not finished:
-            # Interrupted (Ctrl-C, a closed pipe, an error): do not wait for long searches.
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                proc.terminate()
-        pool.shutdown(wait=finished, cancel_futures=True)
+        _close_pool(pool, finished)  # (interrupted: Ctrl-C, a closed pipe, an error)
 
 
 def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int, threads_given: bool = False,
@@ -417,7 +407,8 @@ def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = 
 def _open_source(source: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
     """The puzzles of the input as ``(line, Puzzle | NotationError)``, its name for
     messages, and the number of puzzles when known (JSON Lines from a pipe are read as
-    they come; standard input redirected from a file is read in full, as a file is).  JSON Lines are the interchange format; any other text is one puzzle
+    they come; standard input redirected from a file is read in full, as a file is).
+    JSON Lines are the interchange format; any other text is one puzzle
     (a JSON object over several lines, an ASCII diagram, a position code)."""
     if source == "-":
         if _is_regular_file(sys.stdin):
@@ -927,6 +918,13 @@ def format_threads(rows: Sequence[BenchRow]) -> str:
     return "one puzzle at a time on several threads (solve(threads=N), shared state map):\n" + "\n".join(lines)
 
 
+def _timed_runs(runs: Sequence[tuple[int, float]], label: str = "") -> str:
+    """``{label}n: seconds (speed-up against the run on 1, where there is one)``, side by side."""
+    base = runs[0][1] if runs and runs[0][0] == 1 else None
+    return "   ".join(f"{label}{n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "")
+                      for n, w in runs)
+
+
 def format_scaling(rows: Sequence[BenchRow]) -> str:
     """``--scale``: each set's batch on each number of processes against one
     process, and the hard set's slowest puzzle on each number of threads
@@ -938,21 +936,16 @@ def format_scaling(rows: Sequence[BenchRow]) -> str:
     scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):
       asp     1: 25.20 s   2: 12.10 s (2.08x)   16: 2.20 s (11.45x)
     """
-    def cells(runs: Sequence[tuple[int, float]]) -> str:
-        """``n: seconds (speed-up against the run on 1, where there is one)``."""
-        base = runs[0][1] if runs and runs[0][0] == 1 else None
-        return "   ".join(f"{n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "")
-                          for n, w in runs)
-
     lines = []
     for r in rows:
         runs = ([(1, r.wall1)] if r.wall1 is not None else []) + list(r.scaling)
         if len(runs) < 2 and not r.thread_scaling:
             continue
         if runs:
-            lines.append(f"  {r.name:<7} " + cells(runs))
+            lines.append(f"  {r.name:<7} " + _timed_runs(runs))
         if r.thread_scaling:
-            lines.append(f"  {r.name:<7} its slowest puzzle ({r.slowest_id}) on N threads: " + cells(r.thread_scaling))
+            lines.append(f"  {r.name:<7} its slowest puzzle ({r.slowest_id}) on N threads: "
+                         + _timed_runs(r.thread_scaling))
     if not lines:
         return ""
     return ("scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):\n"
@@ -1189,9 +1182,7 @@ def format_cli(rows: Sequence[BenchRow]) -> str:
     for r in rows:
         if not r.cli:
             continue
-        base = r.cli[0][1] if r.cli[0][0] == 1 else None
-        runs = "   ".join(f"--jobs {n}: {_fmt_s(w)}" + (f" ({base / w:.2f}x)" if base and n > 1 and w > 0 else "")
-                          for n, w, _ in r.cli)
+        runs = _timed_runs([(n, w) for n, w, _ in r.cli], "--jobs ")
         differ = sum(d for _, _, d in r.cli)
         lines.append(f"  {r.name:<7} {r.count:>5} puzzles   {runs}   answers: "
                      + ("the batch's lengths" if not differ else f"{differ} lengths DISAGREE"))

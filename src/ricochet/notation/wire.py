@@ -52,6 +52,7 @@ from ..board import (
     BoardError,
     Diagonal,
     Target,
+    masks_in_range,
 )
 from ..geometry import MAX_SIZE, MIN_SIZE, Cell, Direction
 from ..position import Move, Path, Robot, Step, StepEvent
@@ -155,7 +156,7 @@ def board_from_wire(obj: Any) -> Board:
     walls = _list(obj["walls"], "walls")
     if len(walls) != w * h:
         raise NotationError(f"must hold width*height = {w * h} masks, got {len(walls)}", field="walls")
-    if set(map(type, walls)) == {int} and 0 <= min(walls) and max(walls) <= 15:
+    if masks_in_range(walls):
         masks = tuple(walls)  # the common case, at C speed (a board is 256 masks)
     else:
         masks = tuple(_int(m, f"walls[{i}]", 0, 15) for i, m in enumerate(walls))

@@ -697,13 +697,24 @@ _BATCH_LOCK = threading.RLock()  # (reentrant: a batch opened inside another's l
 
 
 def _start_worker(items: list[tuple[Puzzle, Rules | None, dict[str, object]]] | None = None) -> None:
-    """A batch worker ignores Ctrl-C: that is the caller's, which ends the
-    workers itself (rather than each printing a traceback); a spawned worker
-    is given its batch (a forked one inherits it)."""
+    """A pool worker (a batch's, ``ricochet solve``'s) ignores Ctrl-C: that is
+    the caller's, which ends the workers itself (:func:`_close_pool`) rather
+    than each printing a traceback; a spawned batch worker is given its batch
+    (a forked one inherits it)."""
     global _BATCH
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if items is not None:
         _BATCH = items
+
+
+def _close_pool(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """Shut a pool of :func:`_start_worker`'s down: once its work is done,
+    waiting for it; interrupted (Ctrl-C, an error, a caller that stopped),
+    ending its workers at once rather than waiting for long searches."""
+    if not finished:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+    pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _threading_layer() -> str | None:
@@ -1101,10 +1112,14 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
     # Fewer puzzles than cores: the cores left over become threads for the long-looking
     # puzzles, in forked workers that start their own (this process must not have).
     spare = procs < cores and "threads" not in options and forked_workers_may_thread()
+    # A puzzle may give up late in the batch, to be searched again on threads: where
+    # forked workers may start them, and no threads or time limit were asked for.
+    may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
+                   and options.get("time_limit") is None and forked_workers_may_thread())
     warm_up()  # once here, not once per forked worker
-    if (spare or cores >= GIVE_UP_CORES) and "threads" not in options and _threads_survive_fork():
-        # Workers may search on threads (spare cores, a puzzle searched again): with a
-        # fork-safe layer the threaded kernel is loaded once here, not in each (~60 ms).
+    if (spare or may_give_up) and _threads_survive_fork():
+        # Workers may search on threads: with a fork-safe layer the threaded kernel
+        # is loaded once here, not in each of them (~60 ms).
         warm_up_threads()
     fork = threads == 1 or forked_workers_may_thread()
     start: dict[str, Any] = {"mp_context": get_context("fork"), "initializer": _start_worker} if fork else {
@@ -1121,10 +1136,6 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
             effort, threaded = zip(*pool.map(_estimate_indexed, range(len(items)),
                                              chunksize=max(1, len(items) // (4 * procs))), strict=True)
             dealt = share_cores(effort, cores, threaded) if spare else [1] * len(items)
-            # A puzzle may give up late in the batch, to be searched again on threads: where
-            # forked workers may start them, and no threads or time limit were asked for.
-            may_give_up = (not spare and cores >= GIVE_UP_CORES and "threads" not in options
-                           and options.get("time_limit") is None and forked_workers_may_thread())
             batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up, progress)
             for i, got in batch.answers(dealt):
                 if isinstance(got, SolverError):
@@ -1134,10 +1145,7 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
                     yield i, dataclasses.replace(sol, puzzle=items[i][0]) if stripped else sol
             finished = True
         finally:
-            if not finished:  # interrupted (Ctrl-C, an error, the caller stopped): no waiting on long searches
-                for proc in list((getattr(pool, "_processes", None) or {}).values()):
-                    proc.terminate()
-            pool.shutdown(wait=finished, cancel_futures=True)
+            _close_pool(pool, finished)
             _BATCH = []
 
 
