@@ -341,3 +341,17 @@ def test_solver_commands_restart_with_huge_pages(tmp_path: Path, opt_out: bool) 
                             env=env, capture_output=True, text=True, timeout=300, check=False)
     assert solved.returncode == 0, solved.stderr
     assert json.loads(solved.stdout)["moves"] == 2
+
+
+@pytest.mark.parametrize("argv, numba", [(["solve", "1A3B4A2A.r52ge9bdey0e.r41"], True),
+                                         (["show", "1A3B4A2A.r52ge9bdey0e.r41"], False)])
+def test_a_command_that_loaded_numba_freezes_the_heap_at_exit(argv: list[str], numba: bool) -> None:
+    """Python's last full collection at exit would walk every object numba built
+    (0.14-0.2 s of a solver command's exit): once numba is loaded, the command
+    line's exit handler freezes the heap first; a command without it is left alone."""
+    code = ("import atexit, contextlib, gc, io, sys\nfrom ricochet.cli import main\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    status = main({argv!r})\n"
+            "before = gc.get_freeze_count()\natexit._run_exitfuncs()\n"
+            "print(status, 'numba' in sys.modules, before, gc.get_freeze_count() > 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert done.stdout.split() == ["0", str(numba), "0", str(numba)]

@@ -35,8 +35,11 @@ stdout is a terminal and ``NO_COLOR`` is unset), :func:`parse_moves`,
 from __future__ import annotations
 
 import argparse
+import atexit
 import dataclasses
 import datetime
+import functools
+import gc
 import io
 import json
 import os
@@ -797,8 +800,25 @@ def reexec_with_huge_pages(argv: list[str]) -> None:
         return  # carry on with normal pages
 
 
+@functools.cache
+def _skip_the_last_collection() -> None:
+    """Once numba is loaded, freeze the heap at exit (registered once per
+    process): Python's last full collection would walk every object numba
+    built, only for the system to free them all anyway (0.14-0.2 s of a
+    solver command's exit, against 0.02-0.05 s frozen).  Our files are closed
+    by their ``with`` blocks and standard output is flushed at exit, so no
+    collection is needed to flush them."""
+
+    def freeze_if_numba() -> None:
+        if "numba" in sys.modules:
+            gc.freeze()
+
+    atexit.register(freeze_if_numba)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    _skip_the_last_collection()
     if argv is None and sys.argv[1:2] and sys.argv[1] in SOLVER_COMMANDS:
         reexec_with_huge_pages(sys.argv[1:])
     if isinstance(sys.stdout, io.TextIOWrapper):
