@@ -480,3 +480,15 @@ def test_board_hash_is_cached_but_never_pickled() -> None:
     copy = pickle.loads(pickle.dumps(board))
     assert copy.__dict__["_hash"] is None
     assert copy == board and hash(copy) == key and {board: 1}[copy] == 1
+
+
+def test_unpickled_targets_are_shared() -> None:
+    """A board's targets come back from a pickle (a file's puzzles read by other
+    processes) as the one target of each value, not as new objects."""
+    import pickle
+
+    board = Board.from_code("1A3B4A2A")
+    first, second = pickle.loads(pickle.dumps(board)), pickle.loads(pickle.dumps([board]))[0]
+    assert first == board and first.targets == board.targets and len(board.targets) == 17
+    assert all(a is b for a, b in zip(first.targets, second.targets, strict=True))
+    assert first.target_at(board.targets[0].cell) is first.targets[0]

@@ -13,6 +13,7 @@ which overrides the border bit (as in the interchange format).
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,18 @@ class Target:
     @property
     def name(self) -> str:
         return "vortex" if self.symbol == "vortex" else f"{self.color} {self.symbol}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Cell, str, str]]:
+        # Unpickled through a cache of equal targets: a board's 17 came back in 35 µs
+        # as new objects (half of a whole puzzle's unpickling), one lookup each now.
+        return _target, (self.cell, self.color, self.symbol)
+
+
+@functools.cache
+def _target(cell: Cell, color: str, symbol: str) -> Target:
+    """The one unpickled :class:`Target` of its value (immutable, so shared; at most one per
+    cell, colour and symbol)."""
+    return Target(cell, color, symbol)
 
 
 @dataclass(frozen=True, order=True)
