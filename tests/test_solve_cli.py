@@ -124,6 +124,49 @@ def test_jobs_two_keeps_input_order(capsys: pytest.CaptureFixture[str], tmp_path
     assert objs[4]["line"] == 5 and objs[4]["moves"] is None
 
 
+def long_file_lines(count: int, bad_at: int) -> list[str]:
+    """``count`` lines of tiny puzzles (3×3, a blank line among them), line ``bad_at`` malformed."""
+    lines = []
+    for n in range(1, count + 1):
+        x = n % 3
+        lines.append("" if n == 7 else "{no json" if n == bad_at else json.dumps(
+            {"id": f"p{n}", "width": 3, "height": 3, "walls": [9, 1, 3, 8, 0, 2, 12, 4, 6],
+             "robots": [[x, 0], [2, 2]], "active": 0, "target": [0, 2]}))
+    return lines
+
+
+def test_a_long_file_is_read_on_several_processes_as_it_is_read_here() -> None:
+    """Past PARALLEL_READ_MIN lines a file is parsed in chunks by forked
+    processes: the same puzzles, line numbers and messages as read in one."""
+    from ricochet.solve_cli import PARALLEL_READ_MIN, READ_CHUNK, _Lines
+
+    count = max(PARALLEL_READ_MIN, 2 * READ_CHUNK) + 40
+    lines = long_file_lines(count, bad_at=READ_CHUNK + 30)  # (in the second chunk)
+    here, waited = list(_Lines(lines, None)), []
+    read = _Lines(lines, None).parsed(2, while_waiting=lambda: waited.append(True))
+    assert waited == [True]
+    assert [n for n, _ in read] == [n for n, _ in here] == [n for n in range(1, count + 1) if n != 7]
+    assert [str(item) if isinstance(item, Exception) else item for _, item in read] == \
+        [str(item) if isinstance(item, Exception) else item for _, item in here]
+    assert str(dict(read)[READ_CHUNK + 30]).startswith(f"line {READ_CHUNK + 30}, column 2: not valid JSON")
+
+
+def test_a_long_file_on_two_processes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from ricochet.solve_cli import PARALLEL_READ_MIN
+
+    count = PARALLEL_READ_MIN + 100
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join(long_file_lines(count, bad_at=count - 5)) + "\n", encoding="utf-8")
+    status, objs, err = run(capsys, "solve", str(path), "--jobs", "2")
+    assert status == 2  # the malformed line
+    assert [o["id"] for o in objs] == [f"p{n}" if n != count - 5 else None for n in range(1, count + 1) if n != 7]
+    from ricochet.solver import solve
+
+    lengths = {p.id: solve(p).length for p in puzzles_of(long_file_lines(count, bad_at=count - 5))}
+    assert len(set(lengths.values())) > 1 and all(o["moves"] == lengths[o["id"]] for o in objs if o["id"])
+    assert objs[count - 7]["line"] == count - 5 and f"line {count - 5}, column 2" in err
+
+
 _BUG_SCRIPT = """
 import sys
 import ricochet.solver.api as api

@@ -459,8 +459,6 @@ def _from_stream(rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, i
 
 def _from_text(text: str, name: str, rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
     """A whole input's puzzles: JSON Lines (counted), else one puzzle in any notation."""
-    from .notation import read_jsonl
-
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
@@ -469,9 +467,67 @@ def _from_text(text: str, name: str, rules: Rules | None) -> tuple[Iterable[tupl
             single = None  # several objects: JSON Lines (or a malformed line, reported as such)
         if not isinstance(single, dict) or "\n" not in stripped:
             lines = text.splitlines()
-            items = read_jsonl(lines, PLAIN if rules is None else rules)
-            return _with_rules(items, rules), name, sum(1 for ln in lines if ln.strip())
+            return _Lines(lines, rules), name, sum(1 for ln in lines if ln.strip())
     return _one(parse_source(text, name, from_file=True, rules=rules)), name, 1
+
+
+# A file's lines while forked processes parse them (inherited: a task is a range of line indices).
+_PARSING: list[str] = []
+PARALLEL_READ_MIN = 256  # lines: fewer are read here (forking the readers costs more than they save)
+READ_CHUNK = 512  # lines per reading task
+
+
+@dataclass
+class _Lines:
+    """A file's JSON Lines, read in full and parsed as they are iterated, or on
+    several processes at once by :meth:`parsed`."""
+
+    lines: list[str]
+    rules: Rules | None
+
+    def __iter__(self) -> Iterator[tuple[int, Any]]:
+        return _parse_lines(self.lines, self.rules)
+
+    def parsed(self, processes: int, while_waiting: Callable[[], object] = lambda: None) -> list[tuple[int, Any]]:
+        """Every ``(line, Puzzle | NotationError)``, parsed on ``processes``
+        forked processes in chunks of :data:`READ_CHUNK` lines: reading a board
+        (its walls, targets and robots validated) costs about 0.2 ms, which
+        in this process alone would outweigh solving short puzzles on many
+        cores.  This process calls ``while_waiting`` meanwhile (the solver's
+        warm-up) and takes the parsed puzzles back, pickled (a third of the
+        reading's cost).  Fewer than :data:`PARALLEL_READ_MIN` lines, or one
+        process: read here."""
+        global _PARSING
+        if processes <= 1 or len(self.lines) < PARALLEL_READ_MIN:
+            while_waiting()
+            return list(self)
+        from .solver.api import _close_pool, _start_worker
+
+        starts = range(0, len(self.lines), READ_CHUNK)
+        _PARSING = self.lines
+        pool = ProcessPoolExecutor(max_workers=min(processes, len(starts)), mp_context=get_context("fork"),
+                                   initializer=_start_worker)
+        finished = False
+        try:
+            chunks = [pool.submit(_parse_chunk, start, self.rules) for start in starts]  # (forks the readers)
+            while_waiting()
+            items = [item for chunk in chunks for item in chunk.result()]
+            finished = True
+        finally:
+            _close_pool(pool, finished)
+            _PARSING = []
+        return items
+
+
+def _parse_lines(lines: list[str], rules: Rules | None, first_line: int = 1) -> Iterator[tuple[int, Any]]:
+    from .notation import read_jsonl
+
+    return _with_rules(read_jsonl(lines, PLAIN if rules is None else rules, first_line=first_line), rules)
+
+
+def _parse_chunk(start: int, rules: Rules | None) -> list[tuple[int, Any]]:
+    """In a reading process: the inherited lines ``start`` to ``start + READ_CHUNK``, parsed."""
+    return list(_parse_lines(_PARSING[start:start + READ_CHUNK], rules, first_line=start + 1))
 
 
 def _one(obj: Any) -> list[tuple[int, Any]]:
@@ -566,7 +622,14 @@ def run_solve(args: argparse.Namespace) -> int:
     if batch:
         # A file read in full: solve_many's schedule (by effort, cheap puzzles in
         # chunks, spare cores as threads), answers still in input order.
-        results = solve_batch(list(items), options, cores, threads_given=args.threads is not None,
+        if isinstance(items, _Lines):
+            from .solver import warm_up
+
+            # Read on every core while the solver loads its kernels here.
+            read = items.parsed(cores, while_waiting=warm_up)
+        else:
+            read = list(items)
+        results = solve_batch(read, options, cores, threads_given=args.threads is not None,
                               progress=progress.update)
     else:
         if total == 1 and args.threads is None and cores > 1:

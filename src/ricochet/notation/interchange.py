@@ -160,15 +160,17 @@ def dumps_puzzle(puzzle: Puzzle, **kwargs: Any) -> str:
     return json.dumps(puzzle_to_json(puzzle, **kwargs), ensure_ascii=False)
 
 
-def read_jsonl(lines: Iterable[str], base_rules: Rules = PLAIN) -> Iterator[tuple[int, Puzzle | NotationError]]:
+def read_jsonl(lines: Iterable[str], base_rules: Rules = PLAIN, *, first_line: int = 1
+               ) -> Iterator[tuple[int, Puzzle | NotationError]]:
     """Read JSON Lines: ``(line number, puzzle or error)`` for every non-blank
     line.  A bad line yields its error (``line N: field 'robots[2]': …``) and
-    reading goes on.
+    reading goes on.  ``first_line``: the number of the first line (a slice of
+    a longer file).
 
     >>> [(n, str(r)) for n, r in read_jsonl(['', '{"width": 2, "height": 3, "walls": []}'])]
     [(2, "line 2: field 'width': must be from 3 to 32, got 2")]
     """
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, first_line):
         if not line.strip():
             continue
         try:
