@@ -494,8 +494,8 @@ class _Lines:
         (its walls, targets and robots validated) costs about 0.2 ms, which
         in this process alone would outweigh solving short puzzles on many
         cores.  This process calls ``while_waiting`` meanwhile (the solver's
-        warm-up) and takes the parsed puzzles back, pickled (a third of the
-        reading's cost).  Fewer than :data:`PARALLEL_READ_MIN` lines, or one
+        warm-up) and takes the parsed puzzles back, pickled (unpickling costs
+        a fifth of the reading).  Fewer than :data:`PARALLEL_READ_MIN` lines, or one
         process: read here."""
         global _PARSING
         if processes <= 1 or len(self.lines) < PARALLEL_READ_MIN:
