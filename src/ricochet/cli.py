@@ -804,8 +804,8 @@ def reexec_with_huge_pages(argv: list[str]) -> None:
 def _skip_the_last_collection() -> None:
     """Once numba is loaded, freeze the heap at exit (registered once per
     process): Python's last full collection would walk every object numba
-    built, only for the system to free them all anyway (0.14-0.2 s of a
-    solver command's exit, against 0.02-0.05 s frozen).  Our files are closed
+    built, only for the system to free them all anyway (0.20-0.26 s of a
+    solver command's exit on the 2-core machine, against 0.02-0.05 s frozen).  Our files are closed
     by their ``with`` blocks and standard output is flushed at exit, so no
     collection is needed to flush them."""
 
