@@ -388,6 +388,30 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     assert "C solver" in out and "DriftingDroids" in out
     assert "modelled from the one-process times" in out
     assert re.search(r"random +16 workers: +[0-9.]+x, the batch ends at [0-9.]+x its longest puzzle", out), out
+    assert re.search(r"a trivial puzzle \(optimum <= 3\) on a board not seen before .*median of \d+: \d+ µs "
+                     r"solved once each in turn, \d+ µs best of 7", out), out
+
+
+def test_trivial_puzzles_on_new_boards_rebuild_their_tables() -> None:
+    """The bench's trivial-puzzle figure solves each with every table cache cleared
+    (a board not seen before), the first TRIVIAL_COUNT of them."""
+    from ricochet.generate import random_puzzles
+    from ricochet.solve_cli import TRIVIAL_COUNT, trivial_new_board_micros
+    from ricochet.solver import solve, tables
+
+    sols = [solve(p) for p in random_puzzles(2026, 150)]
+    built = []
+    real = tables.straight_robot_paths
+    tables.straight_robot_paths = lambda *a: built.append(1) or real(*a)  # type: ignore[assignment]
+    try:
+        count, in_turn, best = trivial_new_board_micros(sols, tries=2) or (0, 0.0, 0.0)
+    finally:
+        tables.straight_robot_paths = real
+    trivial = sum(1 for s in sols if s.solved and s.length <= 3)
+    assert count == min(trivial, TRIVIAL_COUNT) and count > 10
+    assert len(built) == 3 * count  # tables rebuilt for every solve: once in turn, twice for the best
+    assert 0 < best and 0 < in_turn
+    assert trivial_new_board_micros([s for s in sols if s.length > 3]) is None
 
 
 def test_bench_scale(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1211,6 +1211,35 @@ def startup_seconds(repeat: int = 3) -> float:
     return statistics.median(times)
 
 
+TRIVIAL_MAX = 3  # moves: the issue's "trivial puzzle"
+TRIVIAL_COUNT = 100  # puzzles timed
+
+
+def trivial_new_board_micros(solutions: Sequence[Solution], tries: int = 7) -> tuple[int, float, float] | None:
+    """A trivial puzzle (optimum ≤ :data:`TRIVIAL_MAX`) on a board not seen
+    before: the first :data:`TRIVIAL_COUNT` such puzzles among ``solutions``,
+    every table cache cleared before each ``solve``.  ``(puzzles, median µs
+    solving each once in turn, median µs of each one's best of ``tries``)``:
+    the first has its code and data cold, as in a batch of new boards, the
+    second is the hot-cache figure.  None without such a puzzle."""
+    from .solver import solve
+    from .solver.tables import clear_caches
+
+    trivial = [s.puzzle for s in solutions if s.solved and s.length <= TRIVIAL_MAX][:TRIVIAL_COUNT]
+    if not trivial:
+        return None
+
+    def once(puzzle: Puzzle) -> float:
+        clear_caches()
+        t0 = time.perf_counter()
+        solve(puzzle)
+        return time.perf_counter() - t0
+
+    in_turn = [once(p) for p in trivial]
+    best = [min(once(p) for _ in range(tries)) for p in trivial]
+    return len(trivial), statistics.median(in_turn) * 1e6, statistics.median(best) * 1e6
+
+
 def cli_run(puzzles: Sequence[Puzzle], jobs: int) -> tuple[float, list[int | None]]:
     """Wall seconds of ``python -m ricochet solve FILE --jobs N`` on these
     puzzles (written to a scratch JSON Lines file), from its start to its exit,
@@ -1361,6 +1390,13 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     if startup:
         say(f"start-up: `python -m ricochet solve CODE` to its first answer: {_fmt_s(startup_seconds())} "
             "(median of 3, numba's cache warm)")
+        say("")
+    trivial = next((trivial_new_board_micros(r.solutions) for r in rows if r.name == "random"), None)
+    if trivial is not None:
+        count, in_turn, best = trivial
+        say(f"a trivial puzzle (optimum <= {TRIVIAL_MAX}) on a board not seen before (every table cache cleared), "
+            f"median of {count}: {in_turn:.0f} µs solved once each in turn, {best:.0f} µs best of 7 "
+            "(target: well under 100 µs)")
         say("")
     say(format_comparison(rows, quick))
     try:

@@ -347,6 +347,13 @@ def _distance(key: tuple[object, ...], color_class: int, target: int) -> np.ndar
     return kernel.relaxed_distance(t.cells, p.start, p.length, p.cells, target)
 
 
+def clear_caches() -> None:
+    """Forget every board's tables (the next puzzle on any board builds them
+    anew): for measuring a board not seen before, or to free their memory."""
+    for cache in (_board_tables, _path_tables, _robot_tables, _distance):
+        cache.cache_clear()
+
+
 def lower_bound(board: Board, rules: Rules, goal: Cell | None, color: str, target: Cell) -> np.ndarray:
     """Per cell, a lower bound on the moves a robot of ``color`` needs to reach
     ``target`` (the transparent robot: 0 on the target, else 1)."""
