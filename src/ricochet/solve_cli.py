@@ -32,9 +32,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -173,13 +172,10 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
                                else answer(item, _with_threads(options, dealt.get(line, options.threads))))
         return
 
-    from .solver.api import _close_pool, _start_worker, warm_up
+    from .solver.api import _worker_pool, warm_up
 
     warm_up()  # in this process, so forked workers inherit the kernels
-    ctx = get_context("fork")
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_start_worker)
-    finished = False
-    try:
+    with _worker_pool(jobs) as pool:  # (its workers ended on Ctrl-C, a closed pipe, an error)
         # Start every worker now, before the reader thread exists (fork + threads).
         for f in [pool.submit(_noop) for _ in range(jobs)]:
             f.result()
@@ -246,9 +242,6 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
                 submit()
             assert head.future is not None
             head.future.result()
-        finished = True
-    finally:
-        _close_pool(pool, finished)  # (interrupted: Ctrl-C, a closed pipe, an error)
 
 
 def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int, threads_given: bool = False,
@@ -444,16 +437,13 @@ def _is_regular_file(stream: TextIO) -> bool:
 
 def _from_stream(rules: Rules | None) -> tuple[Iterable[tuple[int, Any]], str, int | None]:
     """Standard input as it comes: JSON Lines read line by line (the number of puzzles unknown), else one puzzle."""
-    from .notation import read_jsonl
-
     head: list[str] = []
     for line in sys.stdin:
         head.append(line)
         if line.strip():
             break
     if head and head[-1].lstrip().startswith("{"):
-        return _with_rules(read_jsonl(itertools.chain(head, sys.stdin), PLAIN if rules is None else rules),
-                           rules), "stdin", None
+        return _parse_lines(itertools.chain(head, sys.stdin), rules), "stdin", None
     return _one(parse_source("".join(head) + sys.stdin.read(), "stdin", rules=rules)), "stdin", 1
 
 
@@ -501,25 +491,21 @@ class _Lines:
         if processes <= 1 or len(self.lines) < PARALLEL_READ_MIN:
             while_waiting()
             return list(self)
-        from .solver.api import _close_pool, _start_worker
+        from .solver.api import _worker_pool
 
         starts = range(0, len(self.lines), READ_CHUNK)
         _PARSING = self.lines
-        pool = ProcessPoolExecutor(max_workers=min(processes, len(starts)), mp_context=get_context("fork"),
-                                   initializer=_start_worker)
-        finished = False
         try:
-            chunks = [pool.submit(_parse_chunk, start, self.rules) for start in starts]  # (forks the readers)
-            while_waiting()
-            items = [item for chunk in chunks for item in chunk.result()]
-            finished = True
+            with _worker_pool(min(processes, len(starts))) as pool:
+                chunks = [pool.submit(_parse_chunk, start, self.rules) for start in starts]  # (forks the readers)
+                while_waiting()
+                return [item for chunk in chunks for item in chunk.result()]
         finally:
-            _close_pool(pool, finished)
             _PARSING = []
-        return items
 
 
-def _parse_lines(lines: list[str], rules: Rules | None, first_line: int = 1) -> Iterator[tuple[int, Any]]:
+def _parse_lines(lines: Iterable[str], rules: Rules | None, first_line: int = 1) -> Iterator[tuple[int, Any]]:
+    """JSON Lines as ``(line, Puzzle | NotationError)``, read on top of ``rules`` (plain without)."""
     from .notation import read_jsonl
 
     return _with_rules(read_jsonl(lines, PLAIN if rules is None else rules, first_line=first_line), rules)
@@ -622,14 +608,11 @@ def run_solve(args: argparse.Namespace) -> int:
     if batch:
         # A file read in full: solve_many's schedule (by effort, cheap puzzles in
         # chunks, spare cores as threads), answers still in input order.
-        if isinstance(items, _Lines):
-            from .solver import warm_up
+        from .solver import warm_up
 
-            # Read on every core while the solver loads its kernels here.
-            read = items.parsed(cores, while_waiting=warm_up)
-        else:
-            read = list(items)
-        results = solve_batch(read, options, cores, threads_given=args.threads is not None,
+        # (Only JSON Lines hold more than one puzzle.)  Read on every core while the solver loads its kernels here.
+        assert isinstance(items, _Lines)
+        results = solve_batch(items.parsed(cores, while_waiting=warm_up), options, cores, threads_given=args.threads is not None,
                               progress=progress.update)
     else:
         if total == 1 and args.threads is None and cores > 1:

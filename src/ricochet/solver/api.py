@@ -707,14 +707,26 @@ def _start_worker(items: list[tuple[Puzzle, Rules | None, dict[str, object]]] | 
         _BATCH = items
 
 
-def _close_pool(pool: ProcessPoolExecutor, finished: bool) -> None:
-    """Shut a pool of :func:`_start_worker`'s down: once its work is done,
-    waiting for it; interrupted (Ctrl-C, an error, a caller that stopped),
-    ending its workers at once rather than waiting for long searches."""
-    if not finished:
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
-    pool.shutdown(wait=finished, cancel_futures=True)
+@contextlib.contextmanager
+def _worker_pool(processes: int, spawn_with: list[tuple[Puzzle, Rules | None, dict[str, object]]] | None = None
+                 ) -> Iterator[ProcessPoolExecutor]:
+    """A pool of ``processes`` :func:`_start_worker`'s (a batch's, ``ricochet
+    solve``'s), forked, or spawned and given the batch ``spawn_with``.  On the
+    way out it is shut down: once the body is done, waiting for it; left by an
+    exception (Ctrl-C, an error, a generator closed early), ending its workers
+    at once rather than waiting for long searches."""
+    pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker,
+                               mp_context=get_context("fork" if spawn_with is None else "spawn"),
+                               initargs=() if spawn_with is None else (spawn_with,))
+    finished = False
+    try:
+        yield pool
+        finished = True
+    finally:
+        if not finished:
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _threading_layer() -> str | None:
@@ -1122,30 +1134,26 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
         # is loaded once here, not in each of them (~60 ms).
         warm_up_threads()
     fork = threads == 1 or forked_workers_may_thread()
-    start: dict[str, Any] = {"mp_context": get_context("fork"), "initializer": _start_worker} if fork else {
-        "mp_context": get_context("spawn"), "initializer": _start_worker, "initargs": (items,)}
     with _BATCH_LOCK:
         if _BATCH:
             raise RuntimeError("a batch of this thread is still open (solve_as_answered not finished or closed): "
                                "finish or close it before the next")
         _BATCH = items
-        pool = ProcessPoolExecutor(max_workers=procs, **start)
-        finished = False
         try:
-            # The estimates build most of the search tables too: in the workers, in parallel.
-            effort, threaded = zip(*pool.map(_estimate_indexed, range(len(items)),
-                                             chunksize=max(1, len(items) // (4 * procs))), strict=True)
-            dealt = share_cores(effort, cores, threaded) if spare else [1] * len(items)
-            batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up, progress)
-            for i, got in batch.answers(dealt):
-                if isinstance(got, SolverError):
-                    yield i, got
-                else:
-                    stripped, sol = got
-                    yield i, dataclasses.replace(sol, puzzle=items[i][0]) if stripped else sol
-            finished = True
+            with _worker_pool(procs, spawn_with=None if fork else items) as pool:
+                # The estimates build most of the search tables too: in the workers, in parallel.
+                effort, threaded = zip(*pool.map(_estimate_indexed, range(len(items)),
+                                                 chunksize=max(1, len(items) // (4 * procs))), strict=True)
+                dealt = share_cores(effort, cores, threaded) if spare else [1] * len(items)
+                batch = _Batch(pool, schedule(effort, procs, max(1, chunksize)), cores, threaded, may_give_up,
+                               progress)
+                for i, got in batch.answers(dealt):
+                    if isinstance(got, SolverError):
+                        yield i, got
+                    else:
+                        stripped, sol = got
+                        yield i, dataclasses.replace(sol, puzzle=items[i][0]) if stripped else sol
         finally:
-            _close_pool(pool, finished)
             _BATCH = []
 
 
