@@ -482,6 +482,26 @@ def test_board_hash_is_cached_but_never_pickled() -> None:
     assert copy == board and hash(copy) == key and {board: 1}[copy] == 1
 
 
+
+def test_wall_bytes_are_the_masks_kept_from_the_check() -> None:
+    """``Board.wall_bytes``: the masks as bytes, built once when the board is
+    checked (the solver's tables start from them), through a pickle and a
+    ``dataclasses.replace`` too; a pickle from before boards kept them
+    rebuilds them."""
+    import dataclasses
+    import pickle
+
+    board = Board.build(4, 3, walls=[(1, 1, "E")])
+    assert board.wall_bytes == bytes(board.walls) and board.wall_bytes[5] & E
+    assert pickle.loads(pickle.dumps(board)).wall_bytes == board.wall_bytes
+    wider = dataclasses.replace(board, walls=Board.build(4, 3).walls)
+    assert wider.wall_bytes == bytes(Board.build(4, 3).walls) != board.wall_bytes
+    old = board.__reduce_ex__(4)
+    state = {k: v for k, v in old[2].items() if k != "_wall_bytes"}
+    again = old[0](*old[1])
+    again.__setstate__(state)
+    assert again.wall_bytes == board.wall_bytes and again == board
+
 def test_unpickled_targets_are_shared() -> None:
     """A board's targets come back from a pickle (a file's puzzles read by other
     processes) as the one target of each value, not as new objects."""

@@ -323,3 +323,33 @@ def test_moves_by_bit_masks_only_where_every_move_is_straight() -> None:
     assert board_tables(opening, Rules(), None).line_coords.shape == (2, 0)
     assert board_tables(opening, Rules(openings=False), None).line_coords.shape == (2, 25)
     assert board_tables(Board.build(32, 3), Rules(), None).line_coords.shape == (2, 96)  # the widest board
+
+
+def test_board_layers_a_board_does_not_use_are_shared_and_blank() -> None:
+    """A new board's tables cost microseconds: the layers it does not use (no
+    opening in play, no diagonal) are one blank array per size, shared by
+    every such board, and never written; the layers it uses are its own.
+    Obstacles are the blocked cells and the towers other than a goal tower
+    that robots pass through."""
+    a = board_tables(Board.build(5, 4, walls=[(1, 1, "E")]), Rules(), None)
+    b = board_tables(Board.build(5, 4, blocked=[(2, 2)]), Rules(), None)
+    assert a.openm is b.openm and a.diag is b.diag and a.dcol is b.dcol
+    assert not a.openm.any() and not a.diag.any() and (a.dcol == -1).all()
+    assert not a.has_openings and not a.has_diagonals
+    assert list(np.flatnonzero(b.obst)) == [12] and not a.obst.any()
+    assert a.wall.flags.writeable and a.wall.tobytes() == bytes(a.board.walls)
+
+    opening = board_tables(Board.build(5, 4, openings=[((4, 2), "E")]), Rules(), None)
+    assert opening.has_openings and opening.openm is not a.openm and list(np.flatnonzero(opening.openm)) == [14]
+    assert not a.openm.any(), "the shared layer stays blank"
+    assert board_tables(opening.board, Rules(openings=False), None).openm is a.openm
+
+    diagonal = board_tables(Board.build(5, 4, diagonals=[Diagonal((1, 2), "blue", "/")]), Rules(), None)
+    assert diagonal.has_diagonals and diagonal.diag is not a.diag
+    assert (diagonal.diag[11], diagonal.dcol[11]) == (1, ROBOT_COLORS.index("blue"))
+    assert not a.diag.any() and (a.dcol == -1).all()
+
+    towers = Board.build(5, 4, towers=[(0, 0), (3, 1)])
+    assert list(np.flatnonzero(board_tables(towers, Rules(), None).obst)) == [0, 8]
+    assert list(np.flatnonzero(board_tables(towers, Rules(), (3, 1)).obst)) == [0]  # the goal tower
+    assert list(np.flatnonzero(board_tables(towers, Rules(goal_tower_passthrough=False), (3, 1)).obst)) == [0, 8]

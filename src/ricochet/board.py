@@ -125,14 +125,13 @@ def masks_in_range(walls: Sequence[Any]) -> bool:
     return not walls or (set(map(type, walls)) == {int} and 0 <= min(walls) and max(walls) <= 15)
 
 
-def _walls_consistent(walls: tuple[int, ...], w: int, h: int) -> bool:
+def _walls_consistent(cells: bytes, w: int, h: int) -> bool:
     """Whether the masks (ints 0..15) close the border and set both sides of
     every wall, without a loop in Python (a board read from a file or a message
     is checked in a few microseconds rather than milliseconds).  A pair across
     a row's end compares the row's E border with the next row's W border, both
     set when the borders are closed, so one comparison of shifted rows covers
-    every E/W pair."""
-    cells = bytes(walls)
+    every E/W pair.  ``cells``: the masks as bytes."""
     north, east, south, west = (cells.translate(t) for t in (_BIT_N, _BIT_E, _BIT_S, _BIT_W))
     row, column = b"\x01" * w, b"\x01" * h
     return (north[:w] == row and south[-w:] == row and east[w - 1::w] == column and west[::w] == column
@@ -191,6 +190,7 @@ class Board:
     towers: frozenset[Cell] = frozenset()
     _diagonal_at: dict[Cell, Diagonal] = field(init=False, repr=False, compare=False, hash=False)
     _target_at: dict[Cell, Target] = field(init=False, repr=False, compare=False, hash=False)
+    _wall_bytes: bytes = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -204,7 +204,8 @@ class Board:
             for i, mask in enumerate(self.walls):
                 if not isinstance(mask, int) or not 0 <= mask <= 15:
                     raise BoardError(f"walls[{i}] (cell {i % w},{i // w}) must be an integer 0..15, got {mask!r}")
-        if not _walls_consistent(self.walls, w, h):
+        cells = bytes(self.walls)
+        if not _walls_consistent(cells, w, h):
             raise BoardError(_first_wall_error(self.walls, w, h) or "walls: not consistent")
         self._check_cells("blocked", self.blocked)
         self._check_cells("towers", self.towers)
@@ -241,6 +242,7 @@ class Board:
             raise BoardError("towers: a tower stands on a blocked cell")
         object.__setattr__(self, "_diagonal_at", diag)
         object.__setattr__(self, "_target_at", {t.cell: t for t in self.targets})
+        object.__setattr__(self, "_wall_bytes", cells)
         object.__setattr__(self, "_hash", None)
 
     def __hash__(self) -> int:
@@ -260,6 +262,8 @@ class Board:
         for k, v in state.items():
             object.__setattr__(self, k, v)
         object.__setattr__(self, "_hash", None)
+        if "_wall_bytes" not in state:  # (pickled before boards kept it)
+            object.__setattr__(self, "_wall_bytes", bytes(self.walls))
 
     def _check_cells(self, what: str, cells: Iterable[Cell]) -> None:
         for c in cells:
@@ -356,6 +360,11 @@ class Board:
     # -- queries --------------------------------------------------------------
     def in_bounds(self, cell: Cell) -> bool:
         return 0 <= cell[0] < self.width and 0 <= cell[1] < self.height
+
+    @property
+    def wall_bytes(self) -> bytes:
+        """:attr:`walls` as bytes, a mask per cell (what the solver's tables start from)."""
+        return self._wall_bytes
 
     def index(self, cell: Cell) -> int:
         """Row-major index ``y * width + x``."""

@@ -86,8 +86,8 @@ def physics_key(board: Board, rules: Rules, goal: Cell | None) -> tuple[object, 
 
 
 def _walls(board: Board) -> np.ndarray:
-    """The board's wall masks as a new uint8 array (through bytes: a tenth of np.array's time)."""
-    return np.frombuffer(bytes(board.walls), dtype=np.uint8).copy()
+    """The board's wall masks as a new uint8 array."""
+    return np.frombuffer(board.wall_bytes, dtype=np.uint8).copy()
 
 
 @njit(cache=True)
@@ -226,29 +226,37 @@ def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
     return dist
 
 
+@lru_cache(maxsize=64)
+def _unused(n: int, dtype: type, fill: int) -> np.ndarray:
+    """A layer a board does not use (no opening in play, no diagonal): one
+    array per size, shared by every such board (the kernels only read it)."""
+    return np.full(n, fill, dtype=dtype)
+
+
 @lru_cache(maxsize=256)
 def _board_tables(board: Board, diagonals: bool, openings: bool, passthrough: bool,
                   tower_goal: Cell | None) -> BoardTables:
-    n = board.width * board.height
+    w, n = board.width, board.width * board.height
     wall = _walls(board)
-    openm = np.zeros(n, dtype=np.uint8)
-    if openings:
-        for cell, side in board.openings:
-            openm[board.index(cell)] |= int(side)
     obst = np.zeros(n, dtype=np.uint8)
-    for cell in board.blocked:
-        obst[board.index(cell)] = 1
-    for cell in board.towers:
-        if cell != tower_goal:
-            obst[board.index(cell)] = 1
-    diag = np.zeros(n, dtype=np.int8)
-    dcol = np.full(n, -1, dtype=np.int8)
-    if diagonals:
+    obstacles = [x + w * y for x, y in board.blocked] + [x + w * y for x, y in board.towers if (x, y) != tower_goal]
+    if obstacles:
+        obst[obstacles] = 1
+    openm = _unused(n, np.uint8, 0)
+    has_openings = bool(openings and board.openings)
+    if has_openings:
+        openm = np.zeros(n, dtype=np.uint8)
+        for (x, y), side in board.openings:
+            openm[x + w * y] |= int(side)
+    diag, dcol = _unused(n, np.int8, 0), _unused(n, np.int8, -1)
+    has_diagonals = bool(diagonals and board.diagonals)
+    if has_diagonals:
+        diag, dcol = np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int8)
         for dg in board.diagonals:
-            diag[board.index(dg.cell)] = DIAGONAL_CODE[dg.orientation]
-            dcol[board.index(dg.cell)] = COLOR_INDEX[dg.color]
-    return BoardTables(board.width, board.height, wall, openm, obst, diag, dcol,
-                       bool(diagonals and board.diagonals), bool(openm.any()), board)
+            x, y = dg.cell
+            diag[x + w * y] = DIAGONAL_CODE[dg.orientation]
+            dcol[x + w * y] = COLOR_INDEX[dg.color]
+    return BoardTables(board.width, board.height, wall, openm, obst, diag, dcol, has_diagonals, has_openings, board)
 
 
 def board_tables(board: Board, rules: Rules, goal: Cell | None) -> BoardTables:
