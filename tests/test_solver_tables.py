@@ -353,3 +353,36 @@ def test_board_layers_a_board_does_not_use_are_shared_and_blank() -> None:
     assert list(np.flatnonzero(board_tables(towers, Rules(), None).obst)) == [0, 8]
     assert list(np.flatnonzero(board_tables(towers, Rules(), (3, 1)).obst)) == [0]  # the goal tower
     assert list(np.flatnonzero(board_tables(towers, Rules(goal_tower_passthrough=False), (3, 1)).obst)) == [0, 8]
+
+
+def test_a_straight_board_s_tables_are_filled_where_a_search_first_needs_them() -> None:
+    """A straight board's path tables start with the ray lengths alone
+    (``lazy_straight_tables``): a short A* reads nothing else and leaves the
+    rest unfilled; a longer one fills it where its checks start, and IDA*
+    before it starts; the public ``robot_tables`` are always whole.  Filled,
+    they equal the general builder's, and the answers are the same."""
+    from ricochet.generate import random_puzzles
+    from ricochet.solver import solve
+    from ricochet.solver.tables import clear_caches, keyed_board_tables, lazy_robot_tables_for
+
+    def tables_after(puzzle: Puzzle, **options: object) -> tuple[object, ...]:
+        clear_caches()
+        found = solve(puzzle, **options)  # type: ignore[arg-type]
+        key, bt = keyed_board_tables(puzzle.position.board, puzzle.rules, puzzle.target)
+        return found, bt, lazy_robot_tables_for(key, bt, tuple(r.color for r in puzzle.position.robots))
+
+    puzzles = [p for p in random_puzzles(2026, 60) if p.active is not None]
+    short = next(p for p in puzzles if solve(p).nodes <= 10)
+    long = next(p for p in puzzles if solve(p).nodes > 500)
+    found, bt, lazy = tables_after(short)
+    assert found.solved and lazy.start[0, 0] == -1, "a short A* leaves them unfilled"
+    assert robot_tables(short.position.board, short.rules, short.target, ("red",) * 4).start[0, 0] == 0
+    for puzzle, options in ((long, {}), (short, {"max_states": 1}), (short, {"all_solutions": True})):
+        found, bt, lazy = tables_after(puzzle, **options)
+        assert found.solved and found.length == solve(puzzle).length, options
+        assert lazy.start[0, 0] == 0, f"filled by the search ({options})"
+        general = kernel.build_paths(bt.width, bt.height, bt.wall, bt.openm, bt.obst, bt.diag, bt.dcol, 4)
+        for name, got, want in zip(("start", "length", "cyclic"), (lazy.start, lazy.length, lazy.cyclic), general):
+            assert np.array_equal(got, np.stack([want] * 4)), name
+        for name, got, want in zip(("cells", "heads", "deflected"), (lazy.cells, lazy.heads, lazy.defl), general[3:]):
+            assert np.array_equal(got, want), name

@@ -65,7 +65,7 @@ from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
-from .tables import keyed_board_tables, lower_bound, lower_bound_for, robot_tables, robot_tables_for
+from .tables import completed, keyed_board_tables, lazy_robot_tables_for, lower_bound, lower_bound_for, robot_tables
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
@@ -287,7 +287,8 @@ class _Search:
         self.tr = _transparent_index(colors)
         # Only the transparent robot's moves read the passable sides.
         self.passable = bt.passable if self.tr >= 0 else _NO_PASSABLE
-        rt = robot_tables_for(key, bt, colors)
+        # A straight board's tables may not be filled yet: the kernels fill them where they first need them.
+        self.paths = rt = lazy_robot_tables_for(key, bt, colors)
         self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
         self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
         w = bt.width
@@ -353,6 +354,7 @@ class _Search:
                         ) -> tuple[int, int, int, list[tuple[int, int, int]]]:
         import numba
 
+        completed(self.paths, self.W)
         h = self.h[t]
         # Every blocker set at once: a search worth threads is long (kernel.astar
         # builds them in stages, which would need the workers to stop and wait).

@@ -140,20 +140,51 @@ def straight_paths(W: int, H: int, wall: np.ndarray, obst: np.ndarray) -> tuple[
     return start[0], run[0], cyclic[0], cells, heads, defl
 
 
-@njit(cache=True)
-def straight_robot_paths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
+def straight_robot_paths(W: int, H: int, wall: np.ndarray, obst: np.ndarray, rows: int) -> tuple[np.ndarray, ...]:
     """:func:`straight_paths` with ``start``/``length``/``cyclic`` repeated
-    ``rows`` times, a row per robot, as :func:`robot_tables` stacks them (one
-    call where every robot has the same physics: a new board's tables are
-    a good part of a short puzzle's time).  Built in two passes over the
-    cells (each ray's length from its neighbour's, then the cells), without
-    the general walk's cycle checks."""
+    ``rows`` times, a row per robot, as :func:`robot_tables` stacks them:
+    :func:`lazy_straight_tables`, completed."""
+    t = completed(lazy_straight_tables(W, H, wall, obst, rows), W)
+    return t.start, t.length, t.cyclic, t.cells, t.heads, t.defl
+
+
+def lazy_straight_tables(W: int, H: int, wall: np.ndarray, obst: np.ndarray, rows: int) -> PathTables:
+    """A straight board's path tables for ``rows`` robots, built in two steps:
+    the ray lengths at once, the rest (``start``, ``cells``, ``heads``)
+    allocated but filled only where a search first needs it
+    (:func:`kernel.fill_straight_paths`, called by the kernels, or by
+    :func:`completed`).  An A* of up to ``api.CHECK_AFTER`` expansions reads
+    only the lengths: a puzzle of 1-3 moves on a board not seen before (and
+    most of 4) never writes the other two thirds of the table.  ``cyclic``
+    and ``defl`` are blank (no straight ray cycles or turns): shared arrays."""
+    run, total = straight_lengths(W, H, wall, obst, rows)
+    rays = W * H * 4
+    start = np.empty((rows, rays), dtype=np.int32)
+    start[0, 0] = -1  # not filled yet
+    return PathTables(start, run, _blank((rows, rays), np.uint8, 0), np.empty(total, dtype=np.int32),
+                      np.empty(total, dtype=np.int8), _blank(rays * max(W, H), np.uint8, 0)[:total])
+
+
+def completed(t: PathTables, width: int) -> PathTables:
+    """``t`` with every array filled (a table from :func:`lazy_straight_tables`
+    is filled in place on first call)."""
+    if t.start[0, 0] < 0:
+        kernel.fill_straight_paths(width, t.length, t.start, t.cells, t.heads)
+    return t
+
+
+@njit(cache=True)
+def straight_lengths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
+    """Where every move is straight: each robot-free ray's length (a ray is a
+    cell and a direction, ``cell · 4 + d``), ``(rows, cells · 4)`` with the
+    same row repeated, and one row's total.  A ray's length is 0 at a wall
+    or before an obstacle, else 1 + its neighbour's: each direction is swept
+    so that the neighbour is done first."""
     N = W * H
     step = np.array([-W, 1, W, -1], dtype=np.int64)
     run = np.zeros((rows, N * 4), dtype=np.int32)
-    # run[c, d] = 0 at a wall or before an obstacle, else 1 + run[next, d]; each
-    # direction is swept so that the next cell is done first.
     r0 = run[0]
+    total = 0
     for k in range(N):
         for d in range(4):
             c = k if d == 0 or d == 3 else N - 1 - k
@@ -163,25 +194,10 @@ def straight_robot_paths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def
             if obst[nxt]:
                 continue
             r0[c * 4 + d] = 1 + r0[nxt * 4 + d]
-    start = np.empty((rows, N * 4), dtype=np.int32)
-    total = 0
-    for i in range(N * 4):
-        start[0, i] = total
-        total += r0[i]
+            total += r0[c * 4 + d]
     for r in range(1, rows):
-        start[r] = start[0]
         run[r] = r0
-    cells = np.empty(total, dtype=np.int32)
-    heads = np.empty(total, dtype=np.int8)
-    for i in range(N * 4):
-        c = i // 4
-        d = i % 4
-        o = start[0, i]
-        for j in range(r0[i]):
-            c += step[d]
-            cells[o + j] = c
-            heads[o + j] = d
-    return start, run, np.zeros((rows, N * 4), dtype=np.uint8), cells, heads, np.zeros(total, dtype=np.uint8)
+    return run, total
 
 
 @njit(cache=True)
@@ -227,10 +243,11 @@ def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
 
 
 @lru_cache(maxsize=64)
-def _unused(n: int, dtype: type, fill: int) -> np.ndarray:
-    """A layer a board does not use (no opening in play, no diagonal): one
-    array per size, shared by every such board (the kernels only read it)."""
-    return np.full(n, fill, dtype=dtype)
+def _blank(shape: int | tuple[int, ...], dtype: type, fill: int) -> np.ndarray:
+    """An array that holds nothing on a board: a layer it does not use (no
+    opening in play, no diagonal), a straight board's ``cyclic`` and
+    ``defl``.  One per shape, shared (the kernels only read it)."""
+    return np.full(shape, fill, dtype=dtype)
 
 
 @lru_cache(maxsize=256)
@@ -242,13 +259,13 @@ def _board_tables(board: Board, diagonals: bool, openings: bool, passthrough: bo
     obstacles = [x + w * y for x, y in board.blocked] + [x + w * y for x, y in board.towers if (x, y) != tower_goal]
     if obstacles:
         obst[obstacles] = 1
-    openm = _unused(n, np.uint8, 0)
+    openm = _blank(n, np.uint8, 0)
     has_openings = bool(openings and board.openings)
     if has_openings:
         openm = np.zeros(n, dtype=np.uint8)
         for (x, y), side in board.openings:
             openm[x + w * y] |= int(side)
-    diag, dcol = _unused(n, np.int8, 0), _unused(n, np.int8, -1)
+    diag, dcol = _blank(n, np.int8, 0), _blank(n, np.int8, -1)
     has_diagonals = bool(diagonals and board.diagonals)
     if has_diagonals:
         diag, dcol = np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int8)
@@ -298,7 +315,7 @@ def _color_class(t: BoardTables, color: str) -> int:
 def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
     bt = _board_tables(*key)  # type: ignore[arg-type]
     if bt.straight:  # (no diagonal: every robot is of class 4)
-        return PathTables(*straight_robot_paths(bt.width, bt.height, bt.wall, bt.obst, len(classes)))
+        return lazy_straight_tables(bt.width, bt.height, bt.wall, bt.obst, len(classes))
     unique = sorted(set(classes))
     if len(unique) == 1:
         # One physics for every robot (no diagonal tells them apart): rows repeated, cells shared.
@@ -341,6 +358,12 @@ def robot_tables(board: Board, rules: Rules, goal: Cell | None, colors: tuple[st
 
 def robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str, ...]) -> PathTables:
     """:func:`robot_tables` given the board's :func:`physics_key` and tables."""
+    return completed(lazy_robot_tables_for(key, t, colors), t.width)
+
+
+def lazy_robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str, ...]) -> PathTables:
+    """:func:`robot_tables_for` as the kernels take them: a straight board's
+    possibly not filled yet (:func:`lazy_straight_tables`)."""
     if not t.has_diagonals:
         return _robot_tables(key, (4,) * len(colors))
     return _robot_tables(key, tuple(_color_class(t, c) for c in colors))
