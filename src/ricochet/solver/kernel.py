@@ -183,7 +183,6 @@ def build_paths(W, H, wall, openm, obst, diag, dcol, color):
     return start, length, cyclic, cells[:used].copy(), heads[:used].copy(), defl[:used].copy()
 
 
-
 @njit(cache=True)
 def fill_straight_paths(W, plen, pstart, pcells, pheads):
     """The rest of a straight board's path tables (``tables.lazy_straight_tables``:
@@ -210,6 +209,7 @@ def fill_straight_paths(W, plen, pstart, pcells, pheads):
             c += step
             pcells[o + j] = c
             pheads[o + j] = d
+
 
 @njit(cache=True)
 def relaxed_distance(N, pstart, plen, pcells, target):
@@ -1502,6 +1502,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     row and column bit masks (:func:`_gen_lines`) rather than a walk along
     each ray: ``xy``, each cell's column and row, is
     ``tables.BoardTables.line_coords`` (``(2, 0)``: walk along the rays).
+    Such a board's ray cells may come unfilled (``pstart[0, 0] == -1``,
+    ``tables.lazy_straight_tables``): the moves need only the lengths, and
+    :func:`fill_straight_paths` fills the rest where the checks start.
 
     Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
     0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
