@@ -401,12 +401,12 @@ def test_trivial_puzzles_on_new_boards_rebuild_their_tables() -> None:
 
     sols = [solve(p) for p in random_puzzles(2026, 150)]
     built = []
-    real = tables.straight_robot_paths
-    tables.straight_robot_paths = lambda *a: built.append(1) or real(*a)  # type: ignore[assignment]
+    real = tables.straight_lengths
+    tables.straight_lengths = lambda *a: built.append(1) or real(*a)
     try:
         count, in_turn, best = trivial_new_board_micros(sols, tries=2) or (0, 0.0, 0.0)
     finally:
-        tables.straight_robot_paths = real
+        tables.straight_lengths = real
     trivial = sum(1 for s in sols if s.solved and s.length <= 3)
     assert count == min(trivial, TRIVIAL_COUNT) and count > 10
     assert len(built) == 3 * count  # tables rebuilt for every solve: once in turn, twice for the best
