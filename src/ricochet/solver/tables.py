@@ -167,7 +167,8 @@ def lazy_straight_tables(W: int, H: int, wall: np.ndarray, obst: np.ndarray, row
 
 def completed(t: PathTables, width: int) -> PathTables:
     """``t`` with every array filled (a table from :func:`lazy_straight_tables`
-    is filled in place on first call)."""
+    is filled in place on first call; the kernels hold the GIL, so no two
+    threads ever fill one at once)."""
     if t.start[0, 0] < 0:
         kernel.fill_straight_paths(width, t.length, t.start, t.cells, t.heads)
     return t
