@@ -188,9 +188,12 @@ def fill_straight_paths(W, plen, pstart, pcells, pheads):
     """The rest of a straight board's path tables (``tables.lazy_straight_tables``:
     every move a straight line, so a ray's cells follow from its length):
     ``pstart`` (a row per robot, as ``plen``), then each ray's cells and
-    headings.  ``pstart[0, 0]`` is -1 until then (0 after).  A short A*
-    reads only the lengths (:func:`_gen_lines`); the searches call this
-    where they first need the rest."""
+    headings.  ``pstart[0, 0]`` is -1 until then (0 after); filled tables
+    are left as they are.  A short A* reads only the lengths
+    (:func:`_gen_lines`); the searches call this where they first need the
+    rest."""
+    if pstart[0, 0] >= 0:
+        return
     rows, n4 = plen.shape
     r0 = plen[0]
     s0 = pstart[0]
@@ -706,8 +709,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     remaining cost proven to hold no solution.  Returns (status, nodes,
     solutions, filled): status 1 found, 0 none within ``bound``, 2 out of
     node budget.  Solutions are written to sol_* rows (-1 terminated)."""
-    if pstart[0, 0] < 0:
-        fill_straight_paths(W, plen, pstart, pcells, pheads)
+    fill_straight_paths(W, plen, pstart, pcells, pheads)  # (a straight board's, if not filled yet)
     maxd = bound + 1
     M = max_moves_per_node
     mv = _move_buffers(maxd, M)
@@ -1538,7 +1540,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
     by_lines = xy.shape[1] > 0 and tr < 0  # (_gen_lines would list a transparent robot's moves as well)
-    if pstart[0, 0] < 0 and not by_lines:
+    if not by_lines:
         fill_straight_paths(W, plen, pstart, pcells, pheads)  # (else where the checks start, if they do)
     lines = np.zeros(W + H if by_lines else 0, dtype=np.uint64)  # a bit per robot: rows, then columns
     # The blocker sets: none until a state first needs a check past level 0 (most
@@ -1794,8 +1796,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             break
         if expanded >= check_after and ws.shape[1] == 1:
             ws = bound_workspace(N)
-            if pstart[0, 0] < 0:
-                fill_straight_paths(W, plen, pstart, pcells, pheads)
+            fill_straight_paths(W, plen, pstart, pcells, pheads)
         if 2 * (nstates + M + 1) > rec.shape[0]:
             rec = _grown(rec)
         if 2 * (nitems + M + 2) > items.shape[0]:

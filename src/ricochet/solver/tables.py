@@ -169,7 +169,7 @@ def completed(t: PathTables, width: int) -> PathTables:
     """``t`` with every array filled (a table from :func:`lazy_straight_tables`
     is filled in place on first call; the kernels hold the GIL, so no two
     threads ever fill one at once)."""
-    if t.start[0, 0] < 0:
+    if t.start[0, 0] < 0:  # (a filled table skips the compiled call)
         kernel.fill_straight_paths(width, t.length, t.start, t.cells, t.heads)
     return t
 
