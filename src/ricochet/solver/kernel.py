@@ -1469,9 +1469,14 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     bound is the nearest robot's, and must-ricochet is not supported).
 
     States are kept once (keyed like the transposition table) and expanded in
-    order of f = g + h from buckets, newest first (depth-first within a
-    layer).  h is consistent, so each state is expanded once and the first
-    goal of cost F found while expanding layer F is optimal.
+    order of f = g + h from buckets, within a layer the deepest (highest g)
+    first and newest first among equals.  h is consistent, so each state is
+    expanded once and the first goal of cost F found while expanding layer F
+    is optimal; in that last layer a deep state is the likeliest to be one
+    move from the goal (ties broken for the highest g: 9 % fewer expansions
+    on the random set, 16 % on the 150 shortest of ASP, than newest first
+    alone, which put a state raised to a later layer ahead of that layer's
+    deeper ones).
 
     A state record is 2 words: the robots' cells packed ``bits`` apiece, then
     parent+1 (32 bits), g (8), the move (robot 3, direction 2) and the rule
@@ -1525,7 +1530,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     hm = np.zeros((1 if compact else 2) << hbits, dtype=np.uint64)
     # Queue items: [2k] the state, [2k + 1] the next item of its layer (-1: none).
     items = np.empty(2 << 10, dtype=np.int32)
-    head = np.full(max_cost + 3, -1, dtype=np.int32)
+    head = np.full((max_cost + 3, max_cost + 3), -1, dtype=np.int32)  # per (f, g)
+    gtop = np.full(max_cost + 3, -1, dtype=np.int64)  # per f: the highest g that may hold items
     scratch = np.empty(8, dtype=np.int64)
     M = max_moves_per_node
     mv = _move_buffers(1, M)
@@ -1573,7 +1579,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         return 0, 0, 0, 1, empty_moves, empty_moves, empty_moves
     items[0] = 0
     items[1] = -1
-    head[f0] = 0
+    head[f0, 0] = 0
+    gtop[f0] = 0
     nitems = 1
     F = f0
     expanded = 0
@@ -1598,7 +1605,12 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     or (nstates + M + 1) * 4 > 3 * (1 << hbits) or (expanded >= check_after and ws.shape[1] == 1)):
                 grow = True
                 break
-            n_it = head[F]
+            n_it = -1
+            while gtop[F] >= 0:
+                n_it = head[F, gtop[F]]
+                if n_it >= 0:
+                    break
+                gtop[F] -= 1
             if n_it < 0:
                 F += 1
                 continue
@@ -1611,7 +1623,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     need_cell = c_head
                     break
             nxt = items[2 * n_it + 1]
-            head[F] = nxt
+            head[F, gtop[F]] = nxt
             i = items[2 * n_it]
             if nxt >= 0:
                 # Software pipeline over the layer's list: the next item's
@@ -1647,8 +1659,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     rec[2 * i + 1] = nw
                     if F + up <= max_cost:
                         items[2 * nitems] = i
-                        items[2 * nitems + 1] = head[F + up]
-                        head[F + up] = nitems
+                        items[2 * nitems + 1] = head[F + up, g]
+                        head[F + up, g] = nitems
+                        gtop[F + up] = max(gtop[F + up], g)
                         nitems += 1
                     continue
                 rec[2 * i + 1] = w1 | FINAL
@@ -1772,8 +1785,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
                 rec[2 * idx + 1] = record_word(i, g2, r, d, ext, child_level)
                 items[2 * nitems] = idx
-                items[2 * nitems + 1] = head[f2]
-                head[f2] = nitems
+                items[2 * nitems + 1] = head[f2, g2]
+                head[f2, g2] = nitems
+                gtop[f2] = max(gtop[f2], g2)
                 nitems += 1
         if need_sets:
             if checks > sets_full_after:
