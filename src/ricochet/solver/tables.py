@@ -205,14 +205,18 @@ def straight_lengths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
 def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
     """:func:`kernel.relaxed_distance` (the same numbers) where every move is a
     straight line (:func:`straight_paths`): breadth-first outward from the
-    target; the cells whose path passes a cell ``x`` heading ``d`` are those
-    met walking back from ``x`` against ``d`` up to a wall, the last one
-    possibly an obstacle (a path leaves its own cell whatever stands there
-    and never enters an obstacle)."""
+    target.  A relaxed move may stop anywhere on its path, so the cells of
+    one wall-to-wall run of a row (or column) reach each other in one move:
+    the first cell of a run taken from the queue, the nearest, gives every
+    cell of the run one more, and the run is never walked again: each cell
+    is walked twice at most (3.3 µs on a 16×16 board, against 6.1 µs walking
+    back from every cell in four directions).  An obstacle ends a run, but a
+    robot standing on one leaves it: it takes its distance from the run
+    beside it (no path enters it, so it gives none)."""
     N = W * H
-    step = np.array([-W, 1, W, -1], dtype=np.int64)
     dist = np.full(N, kernel.INF, dtype=np.int32)
     queue = np.empty(N, dtype=np.int32)
+    walked = np.zeros(N, dtype=np.uint8)  # per cell: its row's run walked (bit 1), its column's (bit 2)
     dist[target] = 0
     queue[0] = target
     head, tail = 0, 1
@@ -222,24 +226,51 @@ def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
         if obst[x]:
             continue  # no path enters it
         k = dist[x] + 1
-        for d in range(4):
-            back = 1 << ((d + 2) % 4)
+        # The four walks written out: a loop over the directions runs 10-40 %
+        # slower, an inlined helper taking the arrays 4 times slower.
+        runs = walked[x]
+        if (runs & 1) == 0:  # its row: W, then E
             c = x
-            while True:
-                prev = c - step[d]
-                if (wall[c] & back) != 0:
-                    break  # a wall (or the border) between prev and c
-                if dist[prev] == kernel.INF:
-                    dist[prev] = k
-                    queue[tail] = prev
+            while (wall[c] & 8) == 0:
+                c -= 1
+                if dist[c] == kernel.INF:
+                    dist[c] = k
+                    queue[tail] = c
                     tail += 1
-                elif dist[prev] < k:
-                    # prev is expanded (or will be, in x's layer): its own walk
-                    # along this line gives the cells behind it k or less.
+                if obst[c]:
                     break
-                if obst[prev]:
+                walked[c] |= 1
+            c = x
+            while (wall[c] & 2) == 0:
+                c += 1
+                if dist[c] == kernel.INF:
+                    dist[c] = k
+                    queue[tail] = c
+                    tail += 1
+                if obst[c]:
                     break
-                c = prev
+                walked[c] |= 1
+        if (runs & 2) == 0:  # its column: N, then S
+            c = x
+            while (wall[c] & 1) == 0:
+                c -= W
+                if dist[c] == kernel.INF:
+                    dist[c] = k
+                    queue[tail] = c
+                    tail += 1
+                if obst[c]:
+                    break
+                walked[c] |= 2
+            c = x
+            while (wall[c] & 4) == 0:
+                c += W
+                if dist[c] == kernel.INF:
+                    dist[c] = k
+                    queue[tail] = c
+                    tail += 1
+                if obst[c]:
+                    break
+                walked[c] |= 2
     return dist
 
 
