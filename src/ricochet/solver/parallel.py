@@ -2,9 +2,9 @@
 its layers expanded by several workers at once over one shared state map.
 
 The search goes in rounds (numba ``prange``).  The states queued in the
-current layer F, by any worker, are gathered onto one stack, newest on top
-(a layer is searched depth-first, as :func:`kernel.astar` does, so that in
-the last layer a goal comes early); a round shares the top ``P · batch`` of
+current layer F, by any worker, are gathered onto one stack, the deepest
+(highest g) and newest on top (:func:`kernel.astar`'s order, so that in the
+last layer a goal comes early); a round shares the top ``P · batch`` of
 them out, one slice per worker, which each claims a few states at a time and
 then helps with the slices not done yet.  Each worker raises their bound as A* does
 (:func:`kernel.bound_rises`, every blocker set built beforehand) or expands
@@ -137,9 +137,8 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
     states are not all alike (the newest are mostly raised, not expanded, and
     cost less), so equal slices alone left one worker waiting for another at
     the round's end for a fifth of the time on two threads.  What it queues
-    goes to its own lists (``items``/``head``, ``nit`` used, ``queued``
-    counting per layer);
-    ``block`` holds its next free record index and the end of its block.
+    goes to its own lists (``items``/``head``, one per f and g; ``nit`` used,
+    ``queued`` counting per f and g); ``block`` holds its next free record index and the end of its block.
     The best goal seen goes to ``goal`` (cost, parent, r, d, e).  Returns
     (items used, expanded).
 
@@ -188,10 +187,10 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                     rec[2 * i + 1] = nw
                     if F + up <= max_cost:
                         items[2 * nit] = i
-                        items[2 * nit + 1] = head[F + up]
-                        head[F + up] = nit
+                        items[2 * nit + 1] = head[F + up, g]
+                        head[F + up, g] = nit
                         nit += 1
-                        queued[F + up] += 1
+                        queued[F + up, g] += 1
                     continue
                 rec[2 * i + 1] = w1 | FINAL
             expanded += 1
@@ -267,25 +266,29 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                     continue  # another worker stored it as cheaply meanwhile (the record is reused)
                 block[0] += 1
                 items[2 * nit] = idx
-                items[2 * nit + 1] = head[f2]
-                head[f2] = nit
+                items[2 * nit + 1] = head[f2, g2]
+                head[f2, g2] = nit
                 nit += 1
-                queued[f2] += 1
+                queued[f2, g2] += 1
     return nit, expanded
 
 
 @njit(cache=True)
-def _walk(head, items, queued, F, pool, top):
-    """Worker's list of layer ``F`` (newest first) into ``pool[top - count:top]``
-    with the newest on top; the list emptied."""
-    k = top - 1
-    it = head[F]
-    while it >= 0:
-        pool[k] = items[2 * it]
-        k -= 1
-        it = items[2 * it + 1]
-    head[F] = -1
-    queued[F] = 0
+def _walk(head, items, queued, F, pool, ends):
+    """Worker's lists of layer ``F``, one per g (newest first), into the pool:
+    g's list into ``pool[ends[g] - count:ends[g]]`` with the newest on top;
+    the lists emptied."""
+    for g in range(head.shape[1]):
+        if queued[F, g] == 0:
+            continue
+        k = ends[g] - 1
+        it = head[F, g]
+        while it >= 0:
+            pool[k] = items[2 * it]
+            k -= 1
+            it = items[2 * it + 1]
+        head[F, g] = -1
+        queued[F, g] = 0
 
 
 @njit(cache=True)
@@ -345,9 +348,10 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     hm = np.zeros(1 << hbits, dtype=np.uint64)
     counter = np.zeros(8, dtype=np.int64)  # [0]: the next free record index
     items = np.empty((P, 2 << 12), dtype=np.int32)
-    head = np.full((P, max_cost + 3), -1, dtype=np.int32)
+    G = max_cost + 3
+    head = np.full((P, G, G), -1, dtype=np.int32)  # per worker, f and g
     nit = np.zeros(P, dtype=np.int64)
-    queued = np.zeros((P, max_cost + 3), dtype=np.int64)  # per worker and layer: queued since gathered
+    queued = np.zeros((P, G, G), dtype=np.int64)  # per worker, f and g: queued since gathered
     block = np.zeros((P, 8), dtype=np.int64)  # [w, 0:2]: next free record, end of the block
     pos = np.empty((P, 16), dtype=np.int64)  # rows of their own cache lines: no false sharing
     occ = np.zeros((P, N + 64), dtype=np.uint8)
@@ -373,12 +377,12 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
         return 0, 0, 0, 1, empty, empty, empty
     items[0, 0] = 0
     items[0, 1] = -1
-    head[0, F] = 0
+    head[0, F, 0] = 0
     nit[0] = 1
-    queued[0, F] = 1
-    # Layer F's states, gathered from every worker's lists: a stack, newest on
-    # top, so that a layer is searched depth-first as kernel.astar does (in the
-    # last layer a goal then comes early).
+    queued[0, F, 0] = 1
+    # Layer F's states, gathered from every worker's lists: a stack, the deepest
+    # (highest g) and newest on top, the order of kernel.astar (in the last
+    # layer a goal then comes early).
     pool = np.empty(1024, dtype=np.int64)
     pooled = 0
     while True:
@@ -392,16 +396,18 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
         if F > max_cost:
             return 0, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
         # Every worker's new states of layer F onto the stack, each worker walking
-        # its own list (a chase through memory: in parallel), newest on top.
-        total = queued[:, F].sum()
+        # its own lists (a chase through memory: in parallel), by g (the highest
+        # on top; within one g, worker by worker), newest on top.
+        total = queued[:, F, :].sum()
         if total > 0:
             if pooled + total > pool.shape[0]:
                 pool = _longer(pool, max(2 * pool.shape[0], pooled + total))
-            ends = np.empty(P, dtype=np.int64)
+            ends = np.empty((P, G), dtype=np.int64)
             top = pooled
-            for w in range(P):
-                top += queued[w, F]
-                ends[w] = top
+            for g in range(G):
+                for w in range(P):
+                    top += queued[w, F, g]
+                    ends[w, g] = top
             if total <= serial_below:
                 for w in range(P):
                     _walk(head[w], items[w], queued[w], F, pool, ends[w])
