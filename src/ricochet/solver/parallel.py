@@ -138,9 +138,9 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
     cost less), so equal slices alone left one worker waiting for another at
     the round's end for a fifth of the time on two threads.  What it queues
     goes to its own lists (``items``/``head``, one per f and g; ``nit`` used,
-    ``queued`` counting per f and g); ``block`` holds its next free record index and the end of its block.
-    The best goal seen goes to ``goal`` (cost, parent, r, d, e).  Returns
-    (items used, expanded).
+    ``queued`` counting per f and g); ``block`` holds its next free record
+    index and the end of its block.  The best goal seen goes to ``goal``
+    (cost, parent, r, d, e).  Returns (items used, expanded).
 
     The expansion is :func:`kernel.astar`'s: the same children, inherited
     levels and pathmax, from the same kernel functions (:func:`kernel.raise_levels`,
