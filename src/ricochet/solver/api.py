@@ -341,14 +341,14 @@ class _Search:
         if threads > 1 and parallel.supported(self.R, self.bits, self.rules.no_straight_back,
                                               self.rules.must_ricochet, self.tr, t, max_cost, max_states):
             return self._parallel_astar(t, max_cost, max_states, threads)
-        status, cost, expanded, _stored, r, d, e = kernel.astar(
+        status, cost, expanded, _stored, moves = kernel.astar(
             t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
             bt.wall, bt.openm, bt.obst, bt.diag, self.passable, bt.line_coords, self.bits, self.sort_helpers(t),
             self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0,
             CHECK_AFTER, kernel.SETS_FULL_AFTER)
-        return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
+        return status, cost, expanded, list(zip(*moves.tolist()))
 
     def _parallel_astar(self, t: int, max_cost: int, max_states: int, threads: int
                         ) -> tuple[int, int, int, list[tuple[int, int, int]]]:
@@ -362,7 +362,7 @@ class _Search:
                                           MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
         unions = kernel.set_unions(qtab, qrows, self.N)
         numba.set_num_threads(min(threads, int(numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
-        status, cost, expanded, _stored, r, d, e = parallel.parallel_astar(
+        status, cost, expanded, _stored, moves = parallel.parallel_astar(
             threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
             self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
             self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions,
@@ -370,7 +370,7 @@ class _Search:
         global _omp_pid
         if _omp_pid is None and _threading_layer() == "omp":
             _omp_pid = os.getpid()
-        return status, cost, expanded, list(zip(r.tolist(), d.tolist(), e.tolist()))
+        return status, cost, expanded, list(zip(*moves.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
             ) -> tuple[int, int, list[list[tuple[int, int, int]]]]:

@@ -985,15 +985,16 @@ def record_word(parent, g, r, d, ext, level):
 
 @njit(cache=True)
 def _rebuild(i, r, d, e, rec, bits, R):
-    """Moves from the root to state ``i`` along parent links, then (r, d, e)."""
+    """Moves from the root to state ``i`` along parent links, then (r, d, e):
+    rows robot, direction and end, a column per move (one array: each array
+    a kernel returns costs boxing)."""
     length = 1
     s = i
     while np.int64(rec[2 * s + 1] & LOW32) != 0:
         length += 1
         s = np.int64(rec[2 * s + 1] & LOW32) - 1
-    out_r = np.empty(length, dtype=np.int32)
-    out_d = np.empty(length, dtype=np.int32)
-    out_e = np.empty(length, dtype=np.int32)
+    out = np.empty((3, length), dtype=np.int32)
+    out_r, out_d, out_e = out[0], out[1], out[2]
     out_r[length - 1] = r
     out_d[length - 1] = d
     out_e[length - 1] = e
@@ -1008,7 +1009,7 @@ def _rebuild(i, r, d, e, rec, bits, R):
         out_e[q] = np.int64((rec[2 * s] >> np.uint64(mr_ * bits)) & cmask)
         q -= 1
         s = np.int64(w1 & LOW32) - 1
-    return out_r, out_d, out_e
+    return out
 
 
 @leaf
@@ -1513,9 +1514,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     ``tables.lazy_straight_tables``): the moves need only the lengths, and
     :func:`fill_straight_paths` fills the rest where the checks start.
 
-    Returns (status, cost, expansions, stored, moves r/d/e): status 1 found,
-    0 none within ``max_cost``, 2 more than ``max_states`` states (the caller
-    falls back to IDA*, which needs no memory)."""
+    Returns (status, cost, expansions, stored, moves): status 1 found, 0 none
+    within ``max_cost``, 2 more than ``max_states`` states (the caller falls
+    back to IDA*, which needs no memory); ``moves`` (:func:`_rebuild`) has
+    rows robot, direction and end, a column per move."""
     any_robot = t < 0
     n_helpers = R if any_robot else R - 1
     if any_robot:
@@ -1542,7 +1544,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     c_tu, c_th = c_rules[0], c_rules[1]
     ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
     stamp = 0
-    empty_moves = np.zeros(0, dtype=np.int32)
+    empty_moves = np.zeros((3, 0), dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
     by_lines = xy.shape[1] > 0 and tr < 0  # (_gen_lines would list a transparent robot's moves as well)
@@ -1576,7 +1578,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     if f0 == 0:
         f0 = 1
     if f0 > max_cost:
-        return 0, 0, 0, 1, empty_moves, empty_moves, empty_moves
+        return 0, 0, 0, 1, empty_moves
     items[0] = 0
     items[1] = -1
     head[f0, 0] = 0
@@ -1599,8 +1601,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         need_cell = -1
         while F <= max_cost:
             if goal_cost <= F:
-                out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
-                return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
+                return 1, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
             if (2 * (nstates + M + 1) > rec.shape[0] or 2 * (nitems + M + 2) > items.shape[0]
                     or (nstates + M + 1) * 4 > 3 * (1 << hbits) or (expanded >= check_after and ws.shape[1] == 1)):
                 grow = True
@@ -1776,7 +1777,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     continue
                 if idx < 0:
                     if nstates >= max_states:
-                        return 2, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
+                        return 2, 0, expanded, nstates, empty_moves
                     idx = nstates
                     nstates += 1
                 _slot_store(compact, k1, k2, g2, idx, hm, slot)
@@ -1821,6 +1822,5 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             hmask = np.uint64((1 << hbits) - 1)
 
     if goal_cost <= max_cost:
-        out_r, out_d, out_e = _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
-        return 1, goal_cost, expanded, nstates, out_r, out_d, out_e
-    return 0, 0, expanded, nstates, empty_moves, empty_moves, empty_moves
+        return 1, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
+    return 0, 0, expanded, nstates, empty_moves

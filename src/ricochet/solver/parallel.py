@@ -340,8 +340,8 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     (``qtab``/``qrows``: :func:`kernel.blocker_sets`; ``unions``:
     :func:`kernel.set_unions`); ``xy``: ``tables.BoardTables.line_coords``
     (empty where moves are not all straight).  Returns what :func:`kernel.astar` returns:
-    (status, cost, expansions, stored, moves r/d/e)."""
-    empty = np.zeros(0, dtype=np.int32)
+    (status, cost, expansions, stored, moves)."""
+    empty = np.zeros((3, 0), dtype=np.int32)
     nsb = False
     rec = np.empty(2 << 16, dtype=np.uint64)
     hbits = 16
@@ -374,7 +374,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     counter[0] = 1
     F = max(1, hdist[pos0[t]])
     if hdist[pos0[t]] >= INF or F > max_cost:
-        return 0, 0, 0, 1, empty, empty, empty
+        return 0, 0, 0, 1, empty
     items[0, 0] = 0
     items[0, 1] = -1
     head[0, F, 0] = 0
@@ -391,10 +391,10 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             if goal[w, 0] < goal[best, 0]:
                 best = w
         if goal[best, 0] <= min(F, max_cost):
-            r, d, e = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
-            return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], r, d, e
+            moves = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
+            return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], moves
         if F > max_cost:
-            return 0, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
+            return 0, 0, expanded[:, 0].sum(), counter[0], empty
         # Every worker's new states of layer F onto the stack, each worker walking
         # its own lists (a chase through memory: in parallel), by g (the highest
         # on top; within one g, worker by worker), newest on top.
@@ -419,7 +419,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             F += 1
             continue
         if counter[0] >= max_states:
-            return 2, 0, expanded[:, 0].sum(), counter[0], empty, empty, empty
+            return 2, 0, expanded[:, 0].sum(), counter[0], empty
         # Room for a round: every child of every state taken may be new.
         room = batch * M + BLOCK
         for w in range(P):
