@@ -216,7 +216,7 @@ def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
     N = W * H
     dist = np.full(N, kernel.INF, dtype=np.int32)
     queue = np.empty(N, dtype=np.int32)
-    walked = np.zeros(N, dtype=np.uint8)  # per cell: its row's run walked (bit 1), its column's (bit 2)
+    walked = np.zeros(N, dtype=np.uint8)  # per cell: its row's run walked (1), its column's (2)
     dist[target] = 0
     queue[0] = target
     head, tail = 0, 1
