@@ -482,7 +482,6 @@ def test_board_hash_is_cached_but_never_pickled() -> None:
     assert copy == board and hash(copy) == key and {board: 1}[copy] == 1
 
 
-
 def test_wall_bytes_are_the_masks_kept_from_the_check() -> None:
     """``Board.wall_bytes``: the masks as bytes, built once when the board is
     checked (the solver's tables start from them), through a pickle and a
@@ -501,6 +500,7 @@ def test_wall_bytes_are_the_masks_kept_from_the_check() -> None:
     again = old[0](*old[1])
     again.__setstate__(state)
     assert again.wall_bytes == board.wall_bytes and again == board
+
 
 def test_unpickled_targets_are_shared() -> None:
     """A board's targets come back from a pickle (a file's puzzles read by other
