@@ -106,8 +106,10 @@ def _create_room(page, base_url: str, nickname: str, game: str | None = None, *,
                  checks: tuple[str, ...] = (), rules: dict[str, str] | None = None,
                  rule_checks: tuple[str, ...] = ()) -> str:
     """From the lobby: the nickname, the game's card, the form's selects and check boxes, then the
-    rules panel's fields and check boxes; create.  The new room's id, once its page is open."""
+    rules panel's fields and check boxes; create.  The new room's id, once its page is open.
+    It waits for the lobby's options first, as a person sees the form settle before filling it."""
     page.goto(base_url + "/")
+    page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
     page.fill("#nickname", nickname)
     if game is not None:
         page.click(f".game-card[data-game={game}]")
@@ -122,8 +124,52 @@ def _create_room(page, base_url: str, nickname: str, game: str | None = None, *,
     for name, value in (rules or {}).items():
         page.fill(f"#create-form input[name={name}]", value)
     page.click("#create-form button[type=submit]")
-    page.wait_for_url("**/r/*")
+    try:
+        page.wait_for_url("**/r/*")
+    except Exception as e:  # say what the lobby showed: a refusal's toast, the URL it stayed on
+        raise AssertionError(f"no room page after creating one: at {page.url}, toasts "
+                             f"{page.locator('#toasts').all_inner_texts()}") from e
     return page.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+
+
+def test_the_new_room_form_keeps_what_was_typed_when_the_servers_options_arrive(base_url: str, browser) -> None:
+    """The lobby's form is built again when the server's options arrive (defaults, bot levels) and
+    when the language changes: a room name typed, a rule ticked off and the open rules panel with
+    its sand clock stay; the fields nobody touched take the server's defaults.  Another game keeps
+    the room's name but not the clock, which is that game's own."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    held: list = []
+    page.route("**/api/options", lambda route: held.append(route))
+    try:
+        page.goto(base_url + "/")
+        page.click(".game-card[data-game=ricochet-robots]")
+        assert page.get_attribute("#create-form", "aria-busy") == "true"
+        page.fill("#create-form input[name=name]", "Friday night")
+        page.click("#create-form details.rules summary")
+        page.uncheck("#create-form input[name=must_ricochet]")
+        page.fill("#create-form input[name=clock_seconds]", "90")
+        untouched = page.is_checked("#create-form input[name=silver]")
+        while not held:
+            page.wait_for_timeout(50)
+        held[0].fulfill(json={"bot_levels": ["beginner", "perfect"],
+                              "defaults": {"silver": not untouched, "clock_seconds": 45}})
+        page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
+        assert page.locator("#create-level option").all_inner_texts() == ["Beginner", "Perfect"]
+        assert page.is_checked("#create-form input[name=silver]") is (not untouched)  # the server's default
+        assert page.input_value("#create-form input[name=name]") == "Friday night"
+        assert not page.is_checked("#create-form input[name=must_ricochet]")
+        assert page.is_visible("#create-form input[name=clock_seconds]")  # the panel stayed open
+        assert page.input_value("#create-form input[name=clock_seconds]") == "90"
+        page.select_option("#lang", "fr")
+        assert page.input_value("#create-form input[name=name]") == "Friday night"
+        assert page.input_value("#create-form input[name=clock_seconds]") == "90"
+        page.click(".game-card[data-game=pyramids]")  # another game: the room's name stays, not the clock
+        assert page.input_value("#create-form input[name=name]") == "Friday night"
+        assert page.input_value("#create-form input[name=clock_seconds]") == "30"
+    finally:
+        ctx.close()
 
 
 def _add_bots(page, level: str, count: int, seated: int) -> None:

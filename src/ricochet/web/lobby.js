@@ -72,7 +72,21 @@ export function mountLobby(root) {
       g.thumbnail(44), h("span", {}, h("b", {}, t(`game.${g.name}`)), h("span", { class: "muted small" }, t(`lobby.game.${g.name}`))))));
   }
 
+  // The fields the user changed.  The form is built again when the server's options arrive and
+  // when the language changes: what was typed, ticked or opened stays.  Another game keeps only the
+  // fields every game has (its own fields, a clock say, take that game's defaults).
+  const SHARED_FIELDS = ["name", "bots", "create-level", "private", "spectator_chat"];
+  const edited = new Set();
+  let formGame = null;
+  for (const type of ["input", "change"]) form.addEventListener(type, (e) => { if (e.target.name) edited.add(e.target.name); });
+
   function buildForm() {
+    const same = formGame === chosen;
+    if (!same) for (const name of edited) if (!SHARED_FIELDS.includes(name)) edited.delete(name);
+    formGame = chosen;
+    const kept = new Map([...form.elements].filter((el) => edited.has(el.name) && (el.type !== "radio" || el.checked))
+      .map((el) => [el.name, el.type === "checkbox" ? el.checked : el.value]));
+    const open = [...form.querySelectorAll("details")].map((el) => same && el.open);
     const d = options.games?.[chosen]?.defaults || (chosen === DEFAULT_GAME ? options.defaults : {}) || {};
     fill(form,
       h("label", {}, t("opt.name"), " ", h("input", { name: "name", maxlength: 40, placeholder: "Friday night" })),
@@ -82,6 +96,16 @@ export function mountLobby(root) {
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "private" }), " ", t("opt.private")),
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "spectator_chat" }), " ", t("opt.spectator_chat")),
       h("button", { type: "submit", class: "primary" }, t("room.create")));
+    for (const el of form.elements) {
+      if (!kept.has(el.name)) continue;
+      const v = kept.get(el.name);
+      if (el.type === "checkbox") el.checked = v;
+      else if (el.type === "radio") {
+        el.checked = el.value === v;
+        if (el.checked) el.dispatchEvent(new Event("change", { bubbles: true }));  // what it shows or hides
+      } else el.value = v;
+    }
+    form.querySelectorAll("details").forEach((el, i) => { el.open = !!open[i]; });
   }
 
   form.addEventListener("submit", async (e) => {
@@ -145,7 +169,9 @@ export function mountLobby(root) {
 
   render();
   onLangChange(render);
-  api("/api/options").then((o) => { options = { ...options, ...o }; if (!o.bot_levels?.length) options.bot_levels = FALLBACK_LEVELS; render(); }).catch(() => {});
+  form.setAttribute("aria-busy", "true");  // until the server's defaults and bot levels are in
+  api("/api/options").then((o) => { options = { ...options, ...o }; if (!o.bot_levels?.length) options.bot_levels = FALLBACK_LEVELS; render(); })
+    .catch(() => {}).finally(() => form.setAttribute("aria-busy", "false"));
   const timer = setInterval(loadRooms, 10000);
   return () => clearInterval(timer);
 }
