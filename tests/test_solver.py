@@ -651,11 +651,11 @@ def test_solve_as_answered_yields_each_answer_once_and_a_bug_as_an_answer(monkey
 _PRELOAD_SCRIPT = """
 import json
 from ricochet.generate import random_puzzles
-from ricochet.solver import api, solve, solve_many
+from ricochet.solver import api, kernel, solve, solve_many
 puzzles = random_puzzles(5, 8)
 many = solve_many(puzzles, processes=4)
-print(json.dumps([api._threads_warmed_up, api._threading_layer(), [s.length for s in many],
-                  [solve(p).length for p in puzzles]]))
+print(json.dumps([api._threads_warmed_up, api._threading_layer(), bool(kernel.blocker_sets.signatures),
+                  [s.length for s in many], [solve(p).length for p in puzzles]]))
 """
 
 
@@ -666,7 +666,9 @@ def test_a_fork_safe_threading_layer_has_the_threaded_kernel_loaded_before_the_f
     numba's own work queue here, TBB where installed), a batch whose workers may
     search on threads loads the threaded kernel in the caller first; with the
     default layer (GNU OpenMP, which does not survive one) the caller starts no
-    threads.  The answers are the same either way."""
+    threads but loads the threaded search's helpers that start none (its
+    blocker sets), so that no worker loads those.  The answers are the same
+    either way."""
     import json
     import subprocess
     import sys
@@ -677,8 +679,9 @@ def test_a_fork_safe_threading_layer_has_the_threaded_kernel_loaded_before_the_f
     done = subprocess.run([sys.executable, "-c", _PRELOAD_SCRIPT], env=env, capture_output=True, text=True,
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
-    warmed, started, many, one = json.loads(done.stdout)
+    warmed, started, helpers, many, one = json.loads(done.stdout)
     assert warmed is preloaded and (started == layer if preloaded else started is None)
+    assert helpers
     assert many == one
 
 
