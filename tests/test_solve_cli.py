@@ -379,6 +379,29 @@ def test_bench_splits_a_batch_speed_up(capsys: pytest.CaptureFixture[str]) -> No
     assert 0.3 < float(m.group(1)) < 5 and 0 < int(m.group(2)) <= 100
 
 
+def test_bench_rounds(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--rounds K``: the one-process loop and the batch K times, alternated, every batch's
+    lengths checked; the speed-up from the medians, with its range over the rounds."""
+    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--rounds", "3", "--no-startup"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "one process against N processes, 3 rounds alternated" in out
+    m = re.search(r"random +1: ([0-9.]+) m?s \(([0-9.]+) m?s-([0-9.]+) m?s\) +2: [0-9.]+ m?s \([^)]*\) +"
+                  r"([0-9.]+)x \(([0-9.]+)x-([0-9.]+)x\)", out)
+    assert m, out
+    assert float(m.group(5)) <= float(m.group(4)) <= float(m.group(6))
+
+
+@pytest.mark.parametrize("argv", [["--rounds", "0"], ["--rounds", "51"], ["--rounds", "two"],
+                                  ["--rounds", "2", "--jobs", "1"], ["--rounds", "2", "--no-single"]])
+def test_bench_rounds_refused(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """A count of rounds out of range, or rounds with nothing to compare, is refused in one line."""
+    status = main(["bench", "--quick", "--sets", "random", "--no-startup", *argv])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.count("\n") == 1 and "--rounds" in err
+
+
 def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["bench", "--quick", "--sets", "asp,random", "--jobs", "1", "--data", str(ASP.parent)])
     out = capsys.readouterr().out

@@ -718,6 +718,9 @@ class BenchRow:
     """(one process, N processes): the puzzles' own solve times summed (``Solution.seconds``,
     each measured where it ran), to split a batch's speed-up into the slowdown of solving
     N at once and the workers' idle time."""
+    rounds: list[tuple[float, float]] = field(default_factory=list)
+    """``--rounds``: (one process, ``jobs`` processes) wall seconds of each round, the
+    one-process loop and the batch alternated (the first: the run above)."""
     cli: list[tuple[int, float, int]] = field(default_factory=list)
     """``--cli``: (``--jobs``, wall seconds, answers whose length differs) of ``ricochet solve``
     on the set's file, a fresh process each (start-up, reading and writing included)."""
@@ -791,7 +794,7 @@ THREADED_SETS = ("hard",)
 
 
 def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None, single: bool,
-               peers: Sequence[Any], scale: Sequence[int] = ()) -> BenchRow:
+               peers: Sequence[Any], scale: Sequence[int] = (), rounds: int = 1) -> BenchRow:
     from .puzzle import check_solution
     from .solver import solve, solve_many
 
@@ -818,6 +821,16 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
             t0 = time.perf_counter()
             got = solve_many(puzzles, processes=procs, time_limit=time_limit)
             scaled.append((procs, time.perf_counter() - t0, [s.length for s in got]))
+    # More rounds of the one-process loop and the batch, alternated, before any thread starts here:
+    # this machine's speed drifts, and one run of each can put their ratio off by a fifth.
+    extra: list[tuple[float, float, list[int | None]]] = []
+    for _ in range(rounds - 1 if single and many is not None else 0):
+        t0 = time.perf_counter()
+        for p in puzzles:
+            solve(p, time_limit=time_limit)
+        t1 = time.perf_counter()
+        got = solve_many(puzzles, processes=jobs, time_limit=time_limit)
+        extra.append((t1 - t0, time.perf_counter() - t1, [s.length for s in got]))
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
         wall1 = 0.0
@@ -867,6 +880,11 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         if got_lengths != lengths:
             row.ok = False
             row.check += f", {procs} processes DISAGREE"
+    if extra and wall1 is not None:
+        row.rounds = [(wall1, wall_many)] + [(one, batch) for one, batch, _ in extra]
+        if any(got_lengths != lengths for _, _, got_lengths in extra):
+            row.ok = False
+            row.check += ", a later round DISAGREES"
     if ones and name in THREADED_SETS and scale:
         slowest = max(range(len(ones)), key=lambda i: ones[i].seconds)
         row.slowest_id = puzzles[slowest].id
@@ -996,6 +1014,34 @@ def format_scaling(rows: Sequence[BenchRow]) -> str:
         return ""
     return ("scaling with cores (--scale; 1: the one-process loop, N: one solve_many batch on N processes):\n"
             + "\n".join(lines))
+
+
+def format_rounds(rows: Sequence[BenchRow]) -> str:
+    """``--rounds``: each set's one-process loop and its batch on N processes,
+    alternated, as medians, and the speed-up as the ratio of the medians with
+    its range over the rounds.  Empty without ``--rounds``.
+
+    >>> row = BenchRow("asp", 239, 1.7, 0.1, 0.1, 0.4, 1e6, 440, "", True, jobs=16, wall1=16.1,
+    ...                rounds=[(16.1, 1.74), (18.5, 1.56), (17.0, 1.80)])
+    >>> print(format_rounds([row]))
+    one process against N processes, 3 rounds alternated (--rounds; medians, then the speed-up's range over the rounds):
+      asp      1: 17.00 s (16.10 s-18.50 s)   16: 1.74 s (1.56 s-1.80 s)   9.77x (9.25x-11.86x)
+    """
+    lines = []
+    for r in rows:
+        if len(r.rounds) < 2:
+            continue
+        ones, batches = [one for one, _ in r.rounds], [batch for _, batch in r.rounds]
+        ratios = [one / batch for one, batch in r.rounds if batch > 0]
+        one, batch = statistics.median(ones), statistics.median(batches)
+        lines.append(f"  {r.name:<7}  1: {_fmt_s(one)} ({_fmt_s(min(ones))}-{_fmt_s(max(ones))})   "
+                     f"{r.jobs}: {_fmt_s(batch)} ({_fmt_s(min(batches))}-{_fmt_s(max(batches))})   "
+                     f"{one / batch:.2f}x ({min(ratios):.2f}x-{max(ratios):.2f}x)")
+    if not lines:
+        return ""
+    count = max(len(r.rounds) for r in rows)
+    return (f"one process against N processes, {count} rounds alternated (--rounds; medians, then the speed-up's "
+            "range over the rounds):\n" + "\n".join(lines))
 
 
 LONG_BATCH_TARGET = 1.2
@@ -1271,7 +1317,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
                   data: Path = DEFAULT_DATA, hard: Path = DEFAULT_HARD, time_limit: float | None = None,
                   stream: TextIO | None = None, single: bool = True, peer_c: Path | None = None,
                   peer_dd: Path | None = None, startup: bool = True, scale: Sequence[int] = (),
-                  cli: bool = False) -> list[BenchRow]:
+                  cli: bool = False, rounds: int = 1) -> list[BenchRow]:
     """Run the benchmark sets and print the table and the comparisons to ``stream``.
 
     - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
@@ -1290,7 +1336,9 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     first answer.  ``scale``: numbers of processes (and threads) to run each
     set's batch on too (and the hard set's slowest puzzle), for a table of
     scaling with cores.  ``cli``: also run each set through ``ricochet solve
-    FILE`` on one process and on ``jobs`` (:func:`cli_run`)."""
+    FILE`` on one process and on ``jobs`` (:func:`cli_run`).  ``rounds``: run
+    each set's one-process loop and its batch on ``jobs`` processes this many
+    times, alternated, for a speed-up from their medians (:func:`format_rounds`)."""
     from .generate import random_puzzles
 
     stream = stream or sys.stdout
@@ -1298,6 +1346,9 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     if unknown:
         raise CliError(f"unknown benchmark set {unknown[0]!r}; choose from {', '.join(SETS)}")
     jobs = _jobs(jobs)
+    if rounds > 1 and (jobs < 2 or not single):
+        raise CliError("--rounds: it compares the one-process run with a batch on --jobs processes, so it needs "
+                       "--jobs 2 or more and the one-process run (not --no-single)")
 
     def say(text: str) -> None:
         stream.write(text + "\n")
@@ -1334,7 +1385,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
             say(f"{name}: no puzzles, skipped")
             continue
         say(f"{name}: {len(puzzles)} puzzles ...")
-        row = _bench_set(name, puzzles, jobs, time_limit, single, peers, scale)
+        row = _bench_set(name, puzzles, jobs, time_limit, single, peers, scale, rounds)
         if cli:
             lengths = [s.length for s in row.solutions]
             for n in sorted({1, jobs}):
@@ -1357,6 +1408,10 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     scaling_text = format_scaling(rows)
     if scaling_text:
         say(scaling_text)
+        say("")
+    rounds_text = format_rounds(rows)
+    if rounds_text:
+        say(rounds_text)
         say("")
     batch_text = format_batches(rows)
     if batch_text:
@@ -1421,6 +1476,10 @@ def build_bench(parser: argparse.ArgumentParser) -> None:
                         help="also run each set's batch on these numbers of processes, and the hard set's "
                              "slowest puzzle on these numbers of threads: a table of scaling with cores "
                              "(e.g. 1,2,4,8,16)")
+    parser.add_argument("--rounds", default=1, type=_rounds, metavar="K",
+                        help="run each set's one-process loop and its --jobs batch K times, alternated, and "
+                             "give the speed-up from their medians with its range (default 1: a machine whose "
+                             "speed drifts can put one run's ratio off by a fifth)")
 
 
 def _scale(text: str | None) -> list[int]:
@@ -1445,6 +1504,21 @@ def _scale(text: str | None) -> list[int]:
     return out
 
 
+def _rounds(text: str) -> int:
+    """``--rounds``: a whole number from 1 to :data:`MAX_ROUNDS`.
+
+    >>> _rounds("3")
+    3
+    """
+    if not text.strip().isdigit() or not 1 <= int(text) <= MAX_ROUNDS:
+        raise argparse.ArgumentTypeError(f"expected a whole number of rounds from 1 to {MAX_ROUNDS}, got {text!r}")
+    return int(text)
+
+
+MAX_ROUNDS = 50
+"""``--rounds``: a sanity bound (each round solves every set twice)."""
+
+
 def run_bench(args: argparse.Namespace) -> int:
     """Run the solver benchmark; status 1 when a solution is wrong or not optimal."""
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
@@ -1452,7 +1526,8 @@ def run_bench(args: argparse.Namespace) -> int:
         raise CliError("--sets: name at least one of asp, random, hard")
     rows = run_benchmark(sets, quick=args.quick, jobs=args.jobs, data=args.data, hard=args.hard,
                          time_limit=args.time_limit, single=args.single, peer_c=args.peer_c,
-                         peer_dd=args.peer_dd, startup=args.startup, scale=_scale(args.scale), cli=args.cli)
+                         peer_dd=args.peer_dd, startup=args.startup, scale=_scale(args.scale), cli=args.cli,
+                         rounds=args.rounds)
     return EXIT_OK if all(r.ok for r in rows) else EXIT_FAIL
 
 
