@@ -7,6 +7,7 @@ import { mountRoom } from "./room.js";
 import { mountReplay } from "./replay.js";
 import { mountTrainer } from "./trainer.js";
 import { cues } from "./cues.js";
+import { icon } from "./ui.js";
 
 const root = document.getElementById("app");
 const langSelect = document.getElementById("lang");
@@ -30,33 +31,6 @@ notifyBtn.className = "icon-btn";
 notifyBtn.addEventListener("click", async () => { await cues.enableNotifications(!cues.notifying); toggles(); });
 bar.insertBefore(notifyBtn, document.getElementById("conn"));
 bar.insertBefore(soundBtn, notifyBtn);
-// Drawn, not emoji: a browser without an emoji font would show empty boxes.
-const SVG_NS = "http://www.w3.org/2000/svg";
-const ICONS = {
-  sound: ["M3 9h4l5-4v14l-5-4H3z", "M15.5 8.5a5 5 0 0 1 0 7", "M18 6a8.5 8.5 0 0 1 0 12"],
-  muted: ["M3 9h4l5-4v14l-5-4H3z", "M16 9l5 6", "M21 9l-5 6"],
-  bell: ["M6 16v-5a6 6 0 0 1 12 0v5l1.5 2h-15z", "M10.5 20.5a1.6 1.6 0 0 0 3 0"],
-  bell_off: ["M6 16v-5a6 6 0 0 1 12 0v5l1.5 2h-15z", "M10.5 20.5a1.6 1.6 0 0 0 3 0", "M3 3l18 18"],
-};
-function icon(name) {
-  const svg = document.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "20");
-  svg.setAttribute("height", "20");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("class", "icon");
-  ICONS[name].forEach((d, k) => {
-    const path = document.createElementNS(SVG_NS, "path");
-    path.setAttribute("d", d);
-    path.setAttribute("fill", k === 0 && name !== "bell_off" ? "currentColor" : "none");  // off: an outline
-    path.setAttribute("stroke", "currentColor");
-    path.setAttribute("stroke-width", "2");
-    path.setAttribute("stroke-linecap", "round");
-    path.setAttribute("stroke-linejoin", "round");
-    svg.append(path);
-  });
-  return svg;
-}
 
 function toggles() {
   soundBtn.replaceChildren(icon(cues.muted ? "muted" : "sound"));

@@ -9,7 +9,7 @@
 export const STRINGS = {
   en: {
     "app.title": "Ricochet",
-    "app.tagline": "Ricochet Robots and Ricochet Pyramids: find the shortest route, bid, demonstrate.",
+    "app.tagline": "Four robot games, with friends or against bots: find the shortest route, bid or race to announce, demonstrate — or program your robots in secret.",
     "lang.label": "Language",
     "nav.lobby": "Lobby",
     "lobby.nickname": "Your nickname",
@@ -496,7 +496,7 @@ export const STRINGS = {
   },
   fr: {
     "app.title": "Ricochet",
-    "app.tagline": "Ricochet Robots et Ricochet Pyramids : trouvez le plus court chemin, annoncez, démontrez.",
+    "app.tagline": "Quatre jeux de robots, entre amis ou contre l’ordinateur : trouvez le plus court chemin, annoncez ou soyez le plus rapide, démontrez — ou programmez vos robots en secret.",
     "lang.label": "Langue",
     "nav.lobby": "Accueil",
     "lobby.nickname": "Votre pseudo",

@@ -3,7 +3,7 @@
 
 import { t, tg, onLangChange, countText } from "./i18n.js";
 import { api } from "./net.js";
-import { h, fill, toast } from "./ui.js";
+import { h, fill, icon, toast } from "./ui.js";
 import { GAMES, DEFAULT_GAME, gameOf } from "./games/index.js";
 
 const NAME_KEY = "ricochet.name";
@@ -157,7 +157,7 @@ export function mountLobby(root) {
         h("label", { for: "nickname", class: "nick-label" }, t("lobby.nickname")), nameInput,
         gameChoice,
         h("div", { class: "quick" }, quickBtn, quickLevelBox),
-        h("p", { class: "train-link" }, h("a", { class: "button", href: "/train", id: "train-link" }, "🎯 ", t("tr.lobby")), " ", h("span", { class: "muted small" }, t("tr.lobby.hint"))),
+        h("p", { class: "train-link" }, h("a", { class: "button", href: "/train", id: "train-link" }, icon("target"), " ", t("tr.lobby")), " ", h("span", { class: "muted small" }, t("tr.lobby.hint"))),
         h("p", { class: "muted small" }, t("lobby.quick.hint")),
         h("details", { class: "how" }, h("summary", {}, t("lobby.how")), h("p", {}, tg(chosen, "lobby.how.text")))),
       h("div", { class: "panel" }, h("h2", {}, t("lobby.rooms"),

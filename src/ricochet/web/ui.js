@@ -77,3 +77,34 @@ export function confirmDialog(question, yes, no) {
     dialog.querySelector("#confirm-no").focus();  // the safe answer under the finger
   });
 }
+
+// Drawn, not emoji: a browser without an emoji font would show empty boxes.
+const ICON_NS = "http://www.w3.org/2000/svg";
+const ICONS = {
+  sound: ["M3 9h4l5-4v14l-5-4H3z", "M15.5 8.5a5 5 0 0 1 0 7", "M18 6a8.5 8.5 0 0 1 0 12"],
+  muted: ["M3 9h4l5-4v14l-5-4H3z", "M16 9l5 6", "M21 9l-5 6"],
+  bell: ["M6 16v-5a6 6 0 0 1 12 0v5l1.5 2h-15z", "M10.5 20.5a1.6 1.6 0 0 0 3 0"],
+  bell_off: ["M6 16v-5a6 6 0 0 1 12 0v5l1.5 2h-15z", "M10.5 20.5a1.6 1.6 0 0 0 3 0", "M3 3l18 18"],
+  target: ["M12 10.5a1.5 1.5 0 1 0 0 3a1.5 1.5 0 1 0 0-3z", "M12 6a6 6 0 1 0 0 12a6 6 0 1 0 0-12z",
+           "M12 2.5a9.5 9.5 0 1 0 0 19a9.5 9.5 0 1 0 0-19z"],
+};
+/** A small line icon (ICONS: sound, muted, bell, bell_off, target), hidden from screen readers. */
+export function icon(name) {
+  const svg = document.createElementNS(ICON_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "20");
+  svg.setAttribute("height", "20");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "icon");
+  ICONS[name].forEach((d, k) => {
+    const path = document.createElementNS(ICON_NS, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("fill", k === 0 && name !== "bell_off" ? "currentColor" : "none");  // off: an outline
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", "2");
+    path.setAttribute("stroke-linecap", "round");
+    path.setAttribute("stroke-linejoin", "round");
+    svg.append(path);
+  });
+  return svg;
+}
