@@ -366,10 +366,12 @@ def test_rules_preset_applies(capsys: pytest.CaptureFixture[str], asp_file: Path
     assert all(isinstance(o["moves"], int) and o["moves"] >= (p.optimal or 0) for o, p in zip(objs, puzzles))
 
 
-def test_bench_splits_a_batch_speed_up(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_splits_a_batch_speed_up_and_alternates_rounds(capsys: pytest.CaptureFixture[str]) -> None:
     """On N processes the bench says how much slower each solve ran beside
-    the others than alone, and what share of the workers' time went to solving."""
-    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--no-startup"])
+    the others than alone, and what share of the workers' time went to solving.
+    ``--rounds K``: the one-process loop and the batch K times, alternated, every batch's
+    lengths checked; the speed-up from the medians, with its range over the rounds."""
+    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--rounds", "3", "--no-startup"])
     out = capsys.readouterr().out
     assert status == 0, out
     assert "where the rest of the speed-up went" in out
@@ -377,14 +379,6 @@ def test_bench_splits_a_batch_speed_up(capsys: pytest.CaptureFixture[str]) -> No
                   r"the workers spent ([0-9]+)% of 2 x [0-9.]+ m?s solving", out)
     assert m, out
     assert 0.3 < float(m.group(1)) < 5 and 0 < int(m.group(2)) <= 100
-
-
-def test_bench_rounds(capsys: pytest.CaptureFixture[str]) -> None:
-    """``--rounds K``: the one-process loop and the batch K times, alternated, every batch's
-    lengths checked; the speed-up from the medians, with its range over the rounds."""
-    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--rounds", "3", "--no-startup"])
-    out = capsys.readouterr().out
-    assert status == 0, out
     assert "one process against N processes, 3 rounds alternated" in out
     m = re.search(r"random +1: ([0-9.]+) m?s \(([0-9.]+) m?s-([0-9.]+) m?s\) +2: [0-9.]+ m?s \([^)]*\) +"
                   r"([0-9.]+)x \(([0-9.]+)x-([0-9.]+)x\)", out)
