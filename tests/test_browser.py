@@ -135,8 +135,9 @@ def _create_room(page, base_url: str, nickname: str, game: str | None = None, *,
 def test_the_new_room_form_keeps_what_was_typed_when_the_servers_options_arrive(base_url: str, browser) -> None:
     """The lobby's form is built again when the server's options arrive (defaults, bot levels) and
     when the language changes: a room name typed, a rule ticked off and the open rules panel with
-    its sand clock stay; the fields nobody touched take the server's defaults.  Another game keeps
-    the room's name but not the clock, which is that game's own."""
+    its sand clock stay; the fields nobody touched take the server's defaults, and a bot level the
+    server does not offer gives way to one it does.  Another game keeps the room's name but not
+    the clock, which is that game's own."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
     page = ctx.new_page()
     page.set_default_timeout(20000)
@@ -150,6 +151,7 @@ def test_the_new_room_form_keeps_what_was_typed_when_the_servers_options_arrive(
         page.click("#create-form details.rules summary")
         page.uncheck("#create-form input[name=must_ricochet]")
         page.fill("#create-form input[name=clock_seconds]", "90")
+        page.select_option("#create-level", "expert")
         untouched = page.is_checked("#create-form input[name=silver]")
         while not held:
             page.wait_for_timeout(50)
@@ -157,6 +159,7 @@ def test_the_new_room_form_keeps_what_was_typed_when_the_servers_options_arrive(
                               "defaults": {"silver": not untouched, "clock_seconds": 45}})
         page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
         assert page.locator("#create-level option").all_inner_texts() == ["Beginner", "Perfect"]
+        assert page.input_value("#create-level") == "beginner"  # "expert" is no longer offered: the first level
         assert page.is_checked("#create-form input[name=silver]") is (not untouched)  # the server's default
         assert page.input_value("#create-form input[name=name]") == "Friday night"
         assert not page.is_checked("#create-form input[name=must_ricochet]")

@@ -41,7 +41,7 @@ export function mountLobby(root) {
   const levelSelect = (id, value = "intermediate") => {
     const sel = h("select", { id, name: id });
     for (const lv of options.bot_levels) sel.append(h("option", { value: lv }, t(`room.bot_level.${lv}`)));
-    sel.value = value;
+    sel.value = options.bot_levels.includes(value) ? value : options.bot_levels[0];  // one the server offers
     return sel;
   };
 
@@ -103,7 +103,7 @@ export function mountLobby(root) {
       else if (el.type === "radio") {
         el.checked = el.value === v;
         if (el.checked) el.dispatchEvent(new Event("change", { bubbles: true }));  // what it shows or hides
-      } else el.value = v;
+      } else if (el.tagName !== "SELECT" || [...el.options].some((o) => o.value === v)) el.value = v;  // (a level the server dropped: its default)
     }
     form.querySelectorAll("details").forEach((el, i) => { el.open = !!open[i]; });
   }
