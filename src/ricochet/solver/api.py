@@ -467,8 +467,8 @@ def _load_thread_helpers() -> None:
     start no threads: its blocker sets.  :func:`solve_many` calls it before
     forking workers that may search on threads where numba's threads do not
     survive a fork (GNU OpenMP): each such worker must then load the threaded
-    kernel itself, but no longer these (its first threaded search 20-45 ms
-    shorter, of 85-200 ms, on the 2-core machine)."""
+    kernel itself, but no longer these (its first threaded search 17-58 ms
+    shorter, of 110-280 ms, on the 2-core machine)."""
     _Search(_warm_up_puzzle(), Rules(), [0], MAX_TT_BITS).thread_sets(0)
 
 
