@@ -1504,6 +1504,10 @@ def _scale(text: str | None) -> list[int]:
     return out
 
 
+MAX_ROUNDS = 50
+"""``--rounds``: a sanity bound (each round solves every set twice)."""
+
+
 def _rounds(text: str) -> int:
     """``--rounds``: a whole number from 1 to :data:`MAX_ROUNDS`.
 
@@ -1513,10 +1517,6 @@ def _rounds(text: str) -> int:
     if not text.strip().isdigit() or not 1 <= int(text) <= MAX_ROUNDS:
         raise argparse.ArgumentTypeError(f"expected a whole number of rounds from 1 to {MAX_ROUNDS}, got {text!r}")
     return int(text)
-
-
-MAX_ROUNDS = 50
-"""``--rounds``: a sanity bound (each round solves every set twice)."""
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -462,6 +462,7 @@ def warm_up() -> None:
 _threads_warmed_up = False
 
 
+@functools.cache  # once per process
 def _load_thread_helpers() -> None:
     """Load (from numba's cache) the threaded search's compiled helpers that
     start no threads: its blocker sets.  :func:`solve_many` calls it before
