@@ -648,6 +648,34 @@ def test_solve_as_answered_yields_each_answer_once_and_a_bug_as_an_answer(monkey
     assert [s.length for s in solve_many(puzzles[4:], processes=2)] == [real(p).length for p in puzzles[4:]]
 
 
+def test_a_batch_returns_its_answers_without_waiting_for_its_workers_to_exit(monkeypatch: pytest.MonkeyPatch
+                                                                             ) -> None:
+    """Once every answer is in, the idle workers exit while the caller goes
+    on: here each takes 2.5 s to (a slow finalizer), and the batch is back well
+    before that; the workers still end."""
+    import multiprocessing
+    import multiprocessing.util
+    import time
+
+    real_start = api._start_worker
+
+    def slow_to_exit(*args: Any) -> None:  # (forked workers run it as the pool's initializer)
+        real_start(*args)
+        multiprocessing.util.Finalize(None, time.sleep, args=(2.5,), exitpriority=0)
+
+    monkeypatch.setattr(api, "_start_worker", slow_to_exit)
+    puzzles = random_puzzles(5, 4)
+    started = time.perf_counter()
+    many = solve_many(puzzles, processes=2, max_moves=20)
+    took = time.perf_counter() - started
+    assert [s.length for s in many] == [solve(p, max_moves=20).length for p in puzzles]
+    assert took < 2.0, f"the batch waited for its workers to exit ({took:.2f} s)"
+    deadline = time.monotonic() + 30  # (the pool's thread joins them: wait, rather than join them here too)
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+
+
 _PRELOAD_SCRIPT = """
 import json
 from ricochet.generate import random_puzzles
