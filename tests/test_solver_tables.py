@@ -7,14 +7,14 @@ of the reference optimum."""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, note
+from hypothesis import assume, event, given, note
 from hypothesis import strategies as st
 from numba import njit
 
 from reference_solver import reference_optimum
 from ricochet.board import ROBOT_COLORS, Board, Diagonal
 from ricochet.geometry import DIRECTIONS
-from ricochet.position import IllegalMove, Position, Robot
+from ricochet.position import IllegalMove, Move, Position, Robot
 from ricochet.puzzle import Puzzle
 from ricochet.rules import Rules
 from ricochet.solver import kernel
@@ -306,6 +306,70 @@ def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: s
                                    rt.start, rt.length, rt.cyclic, rt.cells, rt.heads, rt.defl, xy, lines, n)
     assert np.array_equal(walk, masks)
     assert not lines.any(), "the masks are left clear for the next state"
+
+
+@njit  # not cached (as above)
+def _moves_kept_and_all(pos, R, t, last_r, last_h, W, H, plen, xy, lines, target):  # type: ignore[no-untyped-def]
+    """(the moves ``kernel._gen_lines`` keeps with ``drop_commuting``, all of
+    them without), as (3, n) arrays: robot, direction, end."""
+    a = kernel._move_buffers(1, 4 * R)
+    b = kernel._move_buffers(1, 4 * R)
+    for q in range(R):
+        c = pos[q]
+        lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
+        lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
+    n1 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, a, True, target)
+    n2 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, b)
+    for q in range(R):
+        c = pos[q]
+        lines[xy[1, c]] = np.uint64(0)
+        lines[H + xy[0, c]] = np.uint64(0)
+    return a[:3, 0, :n1].copy(), b[:3, 0, :n2].copy()
+
+
+@PROPERTY
+@given(boards(max_size=8, diagonals=False, openings=False, towers=False).flatmap(
+    lambda b: positions(b, min_robots=2, colors=SOLID_COLORS, goal=False)), st.data())
+def test_a_move_dropped_as_commuting_leads_where_the_other_order_leads(before: Position,
+                                                                       data: st.DataObject) -> None:
+    """``kernel.commuting_dropped``, held to the engine: after robot C's move,
+    another robot's move is dropped only if, played first, it ends on the
+    same cell and C's move then ends on the same cell too (the same state,
+    at the same cost), if it comes first in the order (end cell * 4 +
+    direction), and if it does not finish.  Dropping only removes moves."""
+    board = before.board
+    R = len(before.robots)
+    last = data.draw(st.integers(0, R - 1), label="last robot")
+    heading = data.draw(st.sampled_from(DIRECTIONS), label="its heading")
+    try:
+        pos, _ = before.play(Move(last, heading))
+    except IllegalMove:
+        return
+    assume(pos.robots[last].cell != before.robots[last].cell)
+    t = data.draw(st.integers(-1, R - 1), label="target robot (-1: any)")
+    target = board.index(data.draw(st.sampled_from(list(board.cells())), label="target"))
+    bt = board_tables(board, Rules(), None)
+    w, h = bt.width, bt.height
+    rt = robot_tables(board, Rules(), None, tuple(r.color for r in pos.robots))
+    cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
+    lines = np.zeros(w + h, dtype=np.uint64)
+    kept, every = _moves_kept_and_all(cells, R, t, last, DIRECTIONS.index(heading), w, h, rt.length,
+                                      bt.line_coords, lines, target)
+    every_moves = [tuple(m) for m in every.T.tolist()]
+    kept_moves = [tuple(m) for m in kept.T.tolist()]
+    assert kept_moves == [m for m in every_moves if m in kept_moves], "dropping only removes moves"
+    last_end = cells[last]
+    dropped = set(every_moves) - set(kept_moves)
+    event("some move dropped" if dropped else "none dropped")
+    for r, d, e in dropped:
+        note(f"dropped: robot {r} {DIRECTIONS[d].name} to {board.cell(e)}")
+        assert r != last and e * 4 + d < last_end * 4 + DIRECTIONS.index(heading)
+        assert not ((r == t or t < 0) and e == target), "a finishing move is never dropped"
+        first, _ = before.play(Move(r, DIRECTIONS[d]))
+        assert first.robots[r].cell == board.cell(e)
+        both, _ = first.play(Move(last, heading))
+        after, _ = pos.play(Move(r, DIRECTIONS[d]))
+        assert both.cells == after.cells
 
 
 def test_moves_by_bit_masks_only_where_every_move_is_straight() -> None:

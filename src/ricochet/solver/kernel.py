@@ -621,15 +621,53 @@ def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
 
 
 @njit(cache=True, inline="always")
-def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv):
+def commuting_dropped(r, d, s, end, last_r, last_key, along, line, t, target, xy):
+    """Whether :func:`_gen_lines` drops robot ``r``'s move (direction ``d``,
+    from ``s`` to ``end``) as the later half of a commuting pair: the state's
+    last move was robot ``last_r``'s, along its row (``along`` 1) or column
+    (0) numbered ``line``, keyed ``last_key`` (its end cell * 4 + heading).
+
+    The two moves commute when ``r`` starts and ends off that line and its
+    path, up to and including the cell after its stop, does not cross it:
+    neither move can then meet the other robot, wherever on the line
+    ``last_r`` started, and both orders lead to the same state at the same
+    cost.  Of such a pair only the order whose first move has the smaller
+    key (end cell * 4 + direction, which a move keeps in either order) is
+    searched.  The state the dropped move leads to is then reached through
+    the other order, from a state whose own last move may in turn drop that
+    move only in favour of one with a larger key still, which cannot go on
+    for ever: A* stays complete and optimal.  (The proof needs plain sliding
+    moves and keys without the last move: no diagonal, opening, tower or
+    transparent robot, no rule state.)  A move that finishes (a finishing
+    robot onto the target) is never dropped."""
+    if r == last_r or end * 4 + d >= last_key or ((r == t or t < 0) and end == target):
+        return False
+    a = xy[along, s]  # the start's and the end's rows (or columns)
+    b = xy[along, end]
+    if a == line or b == line:
+        return False
+    # Parallel to the line on another, or across it without reaching it (no
+    # min()/max(): see below).
+    return a == b or not ((a < line < b) or (b < line < a) or line == (b + 1 if b > a else b - 1))
+
+
+@njit(cache=True, inline="always")
+def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv,
+               drop_commuting=False, target=-1):
     """:func:`_gen` where every move is a straight line (no diagonal, no
     opening, no transparent robot): a move stops at the robot-free ray's end
     (``plen``) or before the nearest robot on its row or column, found in the
     robots' bit masks (``lines[y]``: bit x of each robot in row y;
     ``lines[H + x]``: bit y of each in column x) by counting zero bits, not
-    by walking the ray.  ``xy`` is each cell's column and row."""
+    by walking the ray.  ``xy`` is each cell's column and row.  With
+    ``drop_commuting`` (and a last move), of two commuting moves one order
+    only (:func:`commuting_dropped`; ``target``: the target's cell)."""
     one = np.uint64(1)
     n = 0
+    drop = drop_commuting and last_r >= 0
+    along = 1 if last_h % 2 == 1 else 0  # the last move went along a row (E, W), else a column
+    line = xy[along, pos[last_r]] if drop else -1
+    last_key = pos[last_r] * 4 + last_h if drop else -1
     for k in range(R if helpers else 1):
         r = k if t < 0 else (t if k == 0 else (k - 1 if k - 1 < t else k))
         s = pos[r]
@@ -661,6 +699,8 @@ def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pl
             if steps == 0:
                 continue
             end = s + steps * stride
+            if drop and commuting_dropped(r, d, s, end, last_r, last_key, along, line, t, target, xy):
+                continue
             mv[0, depth, n] = r
             mv[1, depth, n] = d
             mv[2, depth, n] = end
@@ -1506,6 +1546,13 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     cheaply is queued again, so A* stays optimal with these path-dependent
     (admissible) bounds.
 
+    Two robots' moves that commute (neither can meet the other robot) lead
+    to the same state in either order: under plain sliding moves with keys
+    that hold no rule state, the children of a state leave out the later
+    half of such a pair with its last move, the pair being searched in the
+    other order (:func:`commuting_dropped`: 30-40 % of the other robots'
+    moves, 10 % of the time of ASP and of the random set).
+
     Where every move is a straight line, the moves come from the robots'
     row and column bit masks (:func:`_gen_lines`) rather than a walk along
     each ray: ``xy``, each cell's column and row, is
@@ -1548,6 +1595,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
     by_lines = xy.shape[1] > 0 and tr < 0  # (_gen_lines would list a transparent robot's moves as well)
+    # Of two commuting moves, one order only (commuting_dropped): plain sliding moves, keys without rule state.
+    drop_commuting = no_undo and not nsb and not mr and by_lines
     if not by_lines:
         fill_straight_paths(W, plen, pstart, pcells, pheads)  # (else where the checks start, if they do)
     lines = np.zeros(W + H if by_lines else 0, dtype=np.uint64)  # a bit per robot: rows, then columns
@@ -1687,7 +1736,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     c = pos[q]
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-                n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv)
+                n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv,
+                               drop_commuting, target)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
