@@ -203,7 +203,7 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
                 n = _gen_lines(0, pos, R, t, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo, W, H, plen, xy,
-                               lines, mv)
+                               lines, mv, no_undo and not nsb, target)  # (commuting moves: one order, as kernel.astar)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
