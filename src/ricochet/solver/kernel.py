@@ -1550,7 +1550,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     to the same state in either order: under plain sliding moves with keys
     that hold no rule state, the children of a state leave out the later
     half of such a pair with its last move, the pair being searched in the
-    other order (:func:`commuting_dropped`: 30-40 % of the other robots'
+    other order (:func:`commuting_dropped`: about 40 % of the other robots'
     moves, 10 % of the time of ASP and of the random set).
 
     Where every move is a straight line, the moves come from the robots'
