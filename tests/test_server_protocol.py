@@ -286,6 +286,7 @@ def test_end_of_game_by_score_and_restart(h: Harness) -> None:
     events = []
     for m in solution_of(ann.state):
         events += ann.ok(**m)
+    events = [e for e in events if e["type"] != "round_solved"]  # the solver may report at once, after it
     assert events[-1] == {**events[-1], "type": "game_ended", "reason": "target_score", "winners": [ann.id]}
     assert ann.state["phase"] == "over"
     assert h.client.get("/api/rooms").json()["rooms"] == []  # finished rooms leave the lobby
