@@ -309,7 +309,8 @@ def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: s
 
 
 @njit  # not cached (as above)
-def _moves_kept_and_all(pos, R, t, last_r, last_h, W, H, plen, xy, lines, target):  # type: ignore[no-untyped-def]
+def _moves_kept_and_all(pos, R, t, last_r, last_h, last_from, W, H, plen, xy, lines,  # type: ignore[no-untyped-def]
+                        target):
     """(the moves ``kernel._gen_lines`` keeps with ``drop_commuting``, all of
     them without), as (3, n) arrays: robot, direction, end."""
     a = kernel._move_buffers(1, 4 * R)
@@ -318,7 +319,8 @@ def _moves_kept_and_all(pos, R, t, last_r, last_h, W, H, plen, xy, lines, target
         c = pos[q]
         lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
         lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-    n1 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, a, True, target)
+    n1 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, a, True, target,
+                           last_from)
     n2 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, b)
     for q in range(R):
         c = pos[q]
@@ -353,7 +355,9 @@ def test_a_move_dropped_as_commuting_leads_where_the_other_order_leads(before: P
     rt = robot_tables(board, Rules(), None, tuple(r.color for r in pos.robots))
     cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
     lines = np.zeros(w + h, dtype=np.uint64)
-    kept, every = _moves_kept_and_all(cells, R, t, last, DIRECTIONS.index(heading), w, h, rt.length,
+    d_last = DIRECTIONS.index(heading)
+    x0, y0 = before.robots[last].cell
+    kept, every = _moves_kept_and_all(cells, R, t, last, d_last, x0 if d_last % 2 else y0, w, h, rt.length,
                                       bt.line_coords, lines, target)
     every_moves = [tuple(m) for m in every.T.tolist()]
     kept_moves = [tuple(m) for m in kept.T.tolist()]
@@ -364,6 +368,10 @@ def test_a_move_dropped_as_commuting_leads_where_the_other_order_leads(before: P
     for r, d, e in dropped:
         note(f"dropped: robot {r} {DIRECTIONS[d].name} to {board.cell(e)}")
         assert r != last and e * 4 + d < last_end * 4 + DIRECTIONS.index(heading)
+        axis = 1 if d_last % 2 else 0  # the last move's row (1) or column (0) coordinate
+        ends = (board.cell(int(cells[r]))[axis], board.cell(e)[axis])
+        if board.cell(int(last_end))[axis] in range(min(ends), max(ends) + 1):
+            event("a move meeting the last move's line dropped")
         assert not ((r == t or t < 0) and e == target), "a finishing move is never dropped"
         first, _ = before.play(Move(r, DIRECTIONS[d]))
         assert first.robots[r].cell == board.cell(e)

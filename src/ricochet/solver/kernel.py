@@ -621,53 +621,75 @@ def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
 
 
 @njit(cache=True, inline="always")
-def commuting_dropped(r, d, s, end, last_r, last_key, along, line, t, target, xy):
+def commuting_dropped(r, d, s, end, last_r, last_key, along, line, zlo, zhi, u0, u1, t, target, xy):
     """Whether :func:`_gen_lines` drops robot ``r``'s move (direction ``d``,
     from ``s`` to ``end``) as the later half of a commuting pair: the state's
     last move was robot ``last_r``'s, along its row (``along`` 1) or column
-    (0) numbered ``line``, keyed ``last_key`` (its end cell * 4 + heading).
+    (0) numbered ``line``, from ``u0`` to ``u1`` (cells along that line),
+    keyed ``last_key`` (its end cell * 4 + heading); ``zlo``..``zhi`` are the
+    cells it swept, from its start to the cell after its stop.
 
-    The two moves commute when ``r`` starts and ends off that line and its
-    path, up to and including the cell after its stop, does not cross it:
-    neither move can then meet the other robot, wherever on the line
-    ``last_r`` started, and both orders lead to the same state at the same
-    cost.  Of such a pair only the order whose first move has the smaller
-    key (end cell * 4 + direction, which a move keeps in either order) is
-    searched.  The state the dropped move leads to is then reached through
-    the other order, from a state whose own last move may in turn drop that
-    move only in favour of one with a larger key still, which cannot go on
-    for ever: A* stays complete and optimal.  (The proof needs plain sliding
-    moves and keys without the last move: no diagonal, opening, tower or
-    transparent robot, no rule state.)  A move that finishes (a finishing
-    robot onto the target) is never dropped."""
+    The two moves commute when neither can meet the other robot: ``r``
+    neither starts nor ends on the cells ``last_r`` swept, and its own path,
+    up to and including the cell after its stop, passes neither where
+    ``last_r`` started nor where it stopped.  Both orders then lead to the
+    same state at the same cost.  Of such a pair only the order whose first
+    move has the smaller key (end cell * 4 + direction, which a move keeps
+    in either order) is searched.  The state the dropped move leads to is
+    then reached through the other order, from a state whose own last move
+    may in turn drop that move only in favour of one with a larger key
+    still, which cannot go on for ever: A* stays complete and optimal.  (The
+    proof needs plain sliding moves and keys without the last move: no
+    diagonal, opening, tower or transparent robot, no rule state.)  A move
+    that finishes (a finishing robot onto the target) is never dropped."""
     if r == last_r or end * 4 + d >= last_key or ((r == t or t < 0) and end == target):
         return False
-    a = xy[along, s]  # the start's and the end's rows (or columns)
+    a = xy[along, s]  # the start's and the end's lines (rows, or columns), as ``line``
     b = xy[along, end]
-    if a == line or b == line:
-        return False
-    # Parallel to the line on another, or across it without reaching it (no
-    # min()/max(): see below).
-    return a == b or not ((a < line < b) or (b < line < a) or line == (b + 1 if b > a else b - 1))
+    if a == b:  # along a parallel line, or along the same one
+        if a != line:
+            return True
+        # Along the same line: the cells ``r`` sweeps, its start to the cell after its stop,
+        # all on one side of those ``last_r`` swept.  (No min()/max(): see below.)
+        va = xy[1 - along, s]
+        vb = xy[1 - along, end]
+        if vb > va:
+            return vb + 1 < zlo or va > zhi
+        return va < zlo or vb - 1 > zhi
+    # Across the lines: ``r`` meets the line at most at one cell, v along it.
+    if b > a:
+        if line < a or line > b + 1:
+            return True
+    elif line > a or line < b - 1:
+        return True
+    v = xy[1 - along, s]
+    if line == a or line == b:  # it starts or stops on the line: off the cells swept
+        return v < zlo or v > zhi
+    return v != u0 and v != u1  # it crosses the line (or stops before it) off both ends
 
 
 @njit(cache=True, inline="always")
 def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv,
-               drop_commuting=False, target=-1):
+               drop_commuting=False, target=-1, last_from=-1):
     """:func:`_gen` where every move is a straight line (no diagonal, no
     opening, no transparent robot): a move stops at the robot-free ray's end
     (``plen``) or before the nearest robot on its row or column, found in the
     robots' bit masks (``lines[y]``: bit x of each robot in row y;
     ``lines[H + x]``: bit y of each in column x) by counting zero bits, not
     by walking the ray.  ``xy`` is each cell's column and row.  With
-    ``drop_commuting`` (and a last move), of two commuting moves one order
-    only (:func:`commuting_dropped`; ``target``: the target's cell)."""
+    ``drop_commuting`` (and a last move, which started ``last_from`` cells
+    along its row or column), of two commuting moves one order only
+    (:func:`commuting_dropped`; ``target``: the target's cell)."""
     one = np.uint64(1)
     n = 0
-    drop = drop_commuting and last_r >= 0
+    drop = drop_commuting and last_r >= 0 and last_from >= 0
     along = 1 if last_h % 2 == 1 else 0  # the last move went along a row (E, W), else a column
     line = xy[along, pos[last_r]] if drop else -1
     last_key = pos[last_r] * 4 + last_h if drop else -1
+    u1 = xy[1 - along, pos[last_r]] if drop else -1  # where it stopped along the line
+    # The cells it swept, its start to the cell after its stop (N and W count down).
+    zlo = u1 - 1 if last_h == 0 or last_h == 3 else last_from
+    zhi = last_from if last_h == 0 or last_h == 3 else u1 + 1
     for k in range(R if helpers else 1):
         r = k if t < 0 else (t if k == 0 else (k - 1 if k - 1 < t else k))
         s = pos[r]
@@ -699,7 +721,8 @@ def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pl
             if steps == 0:
                 continue
             end = s + steps * stride
-            if drop and commuting_dropped(r, d, s, end, last_r, last_key, along, line, t, target, xy):
+            if drop and commuting_dropped(r, d, s, end, last_r, last_key, along, line, zlo, zhi, last_from, u1, t,
+                                          target, xy):
                 continue
             mv[0, depth, n] = r
             mv[1, depth, n] = d
@@ -1521,7 +1544,9 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
 
     A state record is 2 words: the robots' cells packed ``bits`` apiece, then
     parent+1 (32 bits), g (8), the move (robot 3, direction 2) and the rule
-    state (last robot+1 3, last heading 2, turned 1, target heading+1 3).
+    state (last robot+1 3, last heading 2, turned 1, target heading+1 3),
+    and where the move started along its row or column (5, where moves come
+    from the bit masks, on sides of at most 32: for :func:`commuting_dropped`).
 
     The bound is h = hdist + level, level 0 to ``max_level`` (at most 3) from
     :func:`bound_rises`, computed lazily: a state is queued at f = g + hdist
@@ -1550,8 +1575,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     to the same state in either order: under plain sliding moves with keys
     that hold no rule state, the children of a state leave out the later
     half of such a pair with its last move, the pair being searched in the
-    other order (:func:`commuting_dropped`: about 40 % of the other robots'
-    moves, 10 % of the time of ASP and of the random set).
+    other order (:func:`commuting_dropped`: about 48 % of the other robots'
+    moves, 12 % of the time of ASP and of the random set).
 
     Where every move is a straight line, the moves come from the robots'
     row and column bit masks (:func:`_gen_lines`) rather than a walk along
@@ -1718,7 +1743,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             t_head = ex % 8 - 1
             turned = (ex // 8) % 2
             last_h = (ex // 16) % 4
-            last_r = ex // 64 - 1
+            last_r = (ex // 64) % 8 - 1
+            last_from = ex // 512  # where the last move started along its row or column (by_lines)
             expanded += 1
             if any_robot:
                 # Per moving robot, the bound of the robots it leaves in place.
@@ -1737,7 +1763,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
                 n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv,
-                               drop_commuting, target)
+                               drop_commuting, target, last_from)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
@@ -1834,6 +1860,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 sh = np.uint64(r * bits)  # the parent's cells (w0) with robot r's replaced
                 rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
                 ext = ((r + 1) * 4 + mv_h[0, k]) * 16 + n_turned * 8 + (n_th + 1)
+                if by_lines:  # where the move started along its row or column (for commuting_dropped)
+                    ext += xy[1 - d % 2, pos[r]] * 512
                 rec[2 * idx + 1] = record_word(i, g2, r, d, ext, child_level)
                 items[2 * nitems] = idx
                 items[2 * nitems + 1] = head[f2, g2]

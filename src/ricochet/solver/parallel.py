@@ -202,14 +202,14 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                     c = pos[q]
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-                n = _gen_lines(0, pos, R, t, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo, W, H, plen, xy,
-                               lines, mv, no_undo and not nsb, target)  # (commuting moves: one order, as kernel.astar)
+                n = _gen_lines(0, pos, R, t, nsb, (ex // 64) % 8 - 1, (ex // 16) % 4, helpers, no_undo, W, H, plen,
+                               xy, lines, mv, no_undo and not nsb, target, ex // 512)  # (commuting: as kernel.astar)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
                     lines[H + xy[0, c]] = np.uint64(0)
             else:
-                n = _gen(0, pos, occ, R, t, -1, nsb, ex // 64 - 1, (ex // 16) % 4, helpers, no_undo,
+                n = _gen(0, pos, occ, R, t, -1, nsb, (ex // 64) % 8 - 1, (ex // 16) % 4, helpers, no_undo,
                          pstart, plen, pcyc, pcells, pheads, pdefl, mv)
             inherit = 0
             if hdist[ct] > 0:
@@ -261,6 +261,8 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                 sh = np.uint64(r * bits)
                 rec[2 * idx] = (w0 & ~(cmask << sh)) | (np.uint64(e) << sh)
                 ext = ((r + 1) * 4 + np.int64(mv_h[0, k])) * 16
+                if xy.shape[1] > 0:  # where the move started along its row or column (as kernel.astar)
+                    ext += xy[1 - mv_d[0, k] % 2, pos[r]] * 512
                 rec[2 * idx + 1] = record_word(i, g2, r, mv_d[0, k], ext, child_level)
                 if not _publish(k1, g2, idx, hm, hmask):
                     continue  # another worker stored it as cheaply meanwhile (the record is reused)
