@@ -27,7 +27,6 @@ from ricochet.puzzle import NEUTRAL_COLORS, Puzzle, check_solution
 from ricochet.rules import GAME, PLAIN, Rules
 from ricochet.solver import api, kernel, parallel
 from ricochet.solver.api import hint, solve, solve_many
-from ricochet.solver.tables import completed
 from strategies import PROPERTY, boards, positions, rule_sets
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -441,7 +440,6 @@ def test_blocker_sets_built_on_demand_equal_the_whole_table() -> None:
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        completed(s.paths, s.W)  # (filled where a search first needs it: here, at once)
         hdist, n = s.h[t], s.N
         full, rows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 1,
                                          kernel.MAX_SETS)
@@ -484,7 +482,6 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        completed(s.paths, s.W)  # (filled where a search first needs it: here, at once)
         hdist, n, board = s.h[t], s.N, puzzle.position.board
         qtab, qrows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 2,
                                           kernel.MAX_SETS)

@@ -25,7 +25,7 @@ from ricochet.solver.tables import (
     robot_tables,
     straight_distance,
     straight_paths,
-    straight_robot_paths,
+    straight_tables,
 )
 from strategies import PROPERTY, boards, positions, rule_sets
 
@@ -228,12 +228,25 @@ def test_word_key_matches_state_key(data: st.DataObject) -> None:
     assert int(kernel.word_key(np.uint64(word), R, t, bits, sort_helpers)) == int(expected)
 
 
+def _rays(start: np.ndarray, length: np.ndarray, cyclic: np.ndarray, cells: np.ndarray, heads: np.ndarray,
+          defl: np.ndarray) -> list[tuple[object, ...]]:
+    """Each ray of one robot's path tables as the kernels read it: its
+    length, whether it cycles, and its cells, headings and deflections."""
+    rays = []
+    for i in range(len(length)):
+        o, n = int(start[i]), int(length[i])
+        rays.append((n, int(cyclic[i]), cells[o:o + n].tolist(), heads[o:o + n].tolist(), defl[o:o + n].tolist()))
+    return rays
+
+
 @PROPERTY
 @given(boards(max_size=8, diagonals=False, openings=False), st.data())
 def test_straight_tables_equal_the_general_ones(board: Board, data: st.DataObject) -> None:
-    """On a board of straight moves, ``straight_paths``, ``straight_robot_paths``
+    """On a board of straight moves, ``straight_paths``, ``straight_tables``
     (a row per robot) and ``straight_distance`` (the fast builders every plain
-    board uses) give exactly the arrays of the general ``build_paths`` and
+    board uses) hold exactly the rays of the general ``build_paths`` (the
+    same cells, headings and deflections along each ray, though laid out in
+    one list shared by every board of the size) and the distances of
     ``relaxed_distance``."""
     free = [c for c in board.cells() if c not in board.blocked]
     goal = data.draw(st.sampled_from(free), label="goal")
@@ -241,12 +254,15 @@ def test_straight_tables_equal_the_general_ones(board: Board, data: st.DataObjec
     w, h, n = bt.width, bt.height, bt.cells
     fast = straight_paths(w, h, bt.wall, bt.obst)
     general = kernel.build_paths(w, h, bt.wall, bt.openm, bt.obst, bt.diag, bt.dcol, 4)
+    assert _rays(*fast) == _rays(*general)
+    assert np.array_equal(fast[1], general[1]), "the lengths"
     rows = data.draw(st.integers(1, 5), label="robots")
-    stacked = straight_robot_paths(w, h, bt.wall, bt.obst, rows)  # what robot_tables passes the kernels
-    for name, a, b, s in zip(("start", "length", "cyclic", "cells", "heads", "deflected"), fast, general, stacked,
-                             strict=True):
-        assert np.array_equal(a, b), name
-        assert np.array_equal(s, np.stack([b] * rows) if name in ("start", "length", "cyclic") else b), name
+    stacked = straight_tables(w, h, bt.wall, bt.obst, rows)  # what robot_tables passes the kernels
+    for name in ("start", "length", "cyclic"):
+        assert getattr(stacked, name).shape == (rows, 4 * n), name
+    for r in range(rows):
+        assert _rays(stacked.start[r], stacked.length[r], stacked.cyclic[r], stacked.cells, stacked.heads,
+                     stacked.defl) == _rays(*general), f"robot {r}"
     start, length, cells = fast[0], fast[1], fast[3]
     for target in {board.index(goal), board.index(data.draw(st.sampled_from(free), label="target"))}:
         expected = kernel.relaxed_distance(n, start, length, cells, target)
@@ -427,34 +443,27 @@ def test_board_layers_a_board_does_not_use_are_shared_and_blank() -> None:
     assert list(np.flatnonzero(board_tables(towers, Rules(goal_tower_passthrough=False), (3, 1)).obst)) == [0, 8]
 
 
-def test_a_straight_board_s_tables_are_filled_where_a_search_first_needs_them() -> None:
-    """A straight board's path tables start with the ray lengths alone
-    (``lazy_straight_tables``): a short A* reads nothing else and leaves the
-    rest unfilled; a longer one fills it where its checks start, and IDA*
-    before it starts; the public ``robot_tables`` are always whole.  Filled,
-    they equal the general builder's, and the answers are the same."""
+def test_straight_boards_of_one_size_share_their_ray_cells() -> None:
+    """A straight board's own path table is its ray lengths: the cells along
+    the rays (``start``, ``cells``, ``heads``) are one list per board size,
+    shared by every such board and never written by a search, so a board not
+    seen before costs the lengths alone.  A* and IDA* give the same lengths
+    on them before and after many searches on other boards of the size."""
     from ricochet.generate import random_puzzles
     from ricochet.solver import solve
-    from ricochet.solver.tables import clear_caches, keyed_board_tables, lazy_robot_tables_for
+    from ricochet.solver.tables import clear_caches, straight_rays
 
-    def tables_after(puzzle: Puzzle, **options: object) -> tuple[object, ...]:
-        clear_caches()
-        found = solve(puzzle, **options)  # type: ignore[arg-type]
-        key, bt = keyed_board_tables(puzzle.position.board, puzzle.rules, puzzle.target)
-        return found, bt, lazy_robot_tables_for(key, bt, tuple(r.color for r in puzzle.position.robots))
-
-    puzzles = [p for p in random_puzzles(2026, 60) if p.active is not None]
-    short = next(p for p in puzzles if solve(p).nodes <= 10)
-    long = next(p for p in puzzles if solve(p).nodes > 500)
-    found, bt, lazy = tables_after(short)
-    assert found.solved and lazy.start[0, 0] == -1, "a short A* leaves them unfilled"
-    assert robot_tables(short.position.board, short.rules, short.target, ("red",) * 4).start[0, 0] == 0
-    for puzzle, options in ((long, {}), (short, {"max_states": 1}), (short, {"all_solutions": True})):
-        found, bt, lazy = tables_after(puzzle, **options)
-        assert found.solved and found.length == solve(puzzle).length, options
-        assert lazy.start[0, 0] == 0, f"filled by the search ({options})"
-        general = kernel.build_paths(bt.width, bt.height, bt.wall, bt.openm, bt.obst, bt.diag, bt.dcol, 4)
-        for name, got, want in zip(("start", "length", "cyclic"), (lazy.start, lazy.length, lazy.cyclic), general):
-            assert np.array_equal(got, np.stack([want] * 4)), name
-        for name, got, want in zip(("cells", "heads", "deflected"), (lazy.cells, lazy.heads, lazy.defl), general[3:]):
-            assert np.array_equal(got, want), name
+    puzzles = [p for p in random_puzzles(2026, 40) if p.active is not None]
+    first, second = puzzles[0], next(p for p in puzzles if p.position.board != puzzles[0].position.board)
+    a = robot_tables(first.position.board, first.rules, first.target, ("red",) * 4)
+    b = robot_tables(second.position.board, second.rules, second.target, ("red",) * 4)
+    assert a.start is b.start and a.cells is b.cells and a.heads is b.heads
+    assert not np.array_equal(a.length, b.length), "the lengths are each board's own"
+    shared = [x.copy() for x in straight_rays(16, 16, 4)]
+    lengths = [solve(p).length for p in puzzles]
+    clear_caches()
+    assert all(np.array_equal(x, y) for x, y in zip(shared, straight_rays(16, 16, 4), strict=True)), "left as built"
+    assert [solve(p, max_states=1).length for p in puzzles] == lengths  # IDA* reads them too
+    general = kernel.build_paths(16, 16, *(getattr(board_tables(second.position.board, Rules(), None), k)
+                                           for k in ("wall", "openm", "obst", "diag", "dcol")), 4)
+    assert _rays(b.start[3], b.length[3], b.cyclic[3], b.cells, b.heads, b.defl) == _rays(*general)

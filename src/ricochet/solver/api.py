@@ -65,7 +65,7 @@ from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
-from .tables import completed, keyed_board_tables, lazy_robot_tables_for, lower_bound, lower_bound_for, robot_tables
+from .tables import keyed_board_tables, lower_bound, lower_bound_for, robot_tables, robot_tables_for
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
@@ -287,8 +287,7 @@ class _Search:
         self.tr = _transparent_index(colors)
         # Only the transparent robot's moves read the passable sides.
         self.passable = bt.passable if self.tr >= 0 else _NO_PASSABLE
-        # A straight board's tables may not be filled yet: the kernels fill them where they first need them.
-        self.paths = rt = lazy_robot_tables_for(key, bt, colors)
+        self.paths = rt = robot_tables_for(key, bt, colors)
         self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
         self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
         w = bt.width
@@ -354,7 +353,6 @@ class _Search:
         """Every blocker set of target robot t at once, and their unions, for
         the threaded A*: a search worth threads is long (kernel.astar builds
         them in stages, which would need the workers to stop and wait)."""
-        completed(self.paths, self.W)
         qtab, qrows = kernel.blocker_sets(t, self.target, self.h[t], self.pstart, self.plen, self.pcells, self.N,
                                           self.R, MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
         return qtab, qrows, kernel.set_unions(qtab, qrows, self.N)

@@ -184,37 +184,6 @@ def build_paths(W, H, wall, openm, obst, diag, dcol, color):
 
 
 @njit(cache=True)
-def fill_straight_paths(W, plen, pstart, pcells, pheads):
-    """The rest of a straight board's path tables (``tables.lazy_straight_tables``:
-    every move a straight line, so a ray's cells follow from its length):
-    ``pstart`` (a row per robot, as ``plen``), then each ray's cells and
-    headings.  ``pstart[0, 0]`` is -1 until then (0 after); filled tables
-    are left as they are.  A short A* reads only the lengths
-    (:func:`_gen_lines`); the searches call this where they first need the
-    rest."""
-    if pstart[0, 0] >= 0:
-        return
-    rows, n4 = plen.shape
-    r0 = plen[0]
-    s0 = pstart[0]
-    total = 0
-    for i in range(n4):
-        s0[i] = total
-        total += r0[i]
-    for r in range(1, rows):
-        pstart[r] = s0
-    for i in range(n4):
-        d = i % 4
-        step = -W if d == 0 else (1 if d == 1 else (W if d == 2 else -1))
-        c = i // 4
-        o = s0[i]
-        for j in range(r0[i]):
-            c += step
-            pcells[o + j] = c
-            pheads[o + j] = d
-
-
-@njit(cache=True)
 def relaxed_distance(N, pstart, plen, pcells, target):
     """Lower bound on the moves a robot needs from each cell to ``target``:
     its distance when it may stop on any cell of a robot-free path (other
@@ -772,7 +741,6 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     remaining cost proven to hold no solution.  Returns (status, nodes,
     solutions, filled): status 1 found, 0 none within ``bound``, 2 out of
     node budget.  Solutions are written to sol_* rows (-1 terminated)."""
-    fill_straight_paths(W, plen, pstart, pcells, pheads)  # (a straight board's, if not filled yet)
     maxd = bound + 1
     M = max_moves_per_node
     mv = _move_buffers(maxd, M)
@@ -1582,9 +1550,6 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     row and column bit masks (:func:`_gen_lines`) rather than a walk along
     each ray: ``xy``, each cell's column and row, is
     ``tables.BoardTables.line_coords`` (``(2, 0)``: walk along the rays).
-    Such a board's ray cells may come unfilled (``pstart[0, 0] == -1``,
-    ``tables.lazy_straight_tables``): the moves need only the lengths, and
-    :func:`fill_straight_paths` fills the rest where the checks start.
 
     Returns (status, cost, expansions, stored, moves): status 1 found, 0 none
     within ``max_cost``, 2 more than ``max_states`` states (the caller falls
@@ -1622,8 +1587,6 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     by_lines = xy.shape[1] > 0 and tr < 0  # (_gen_lines would list a transparent robot's moves as well)
     # Of two commuting moves, one order only (commuting_dropped): plain sliding moves, keys without rule state.
     drop_commuting = no_undo and not nsb and not mr and by_lines
-    if not by_lines:
-        fill_straight_paths(W, plen, pstart, pcells, pheads)  # (else where the checks start, if they do)
     lines = np.zeros(W + H if by_lines else 0, dtype=np.uint64)  # a bit per robot: rows, then columns
     # The blocker sets: none until a state first needs a check past level 0 (most
     # short puzzles never do; until then the level-0 check searches unfiltered),
@@ -1889,7 +1852,6 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             break
         if expanded >= check_after and ws.shape[1] == 1:
             ws = bound_workspace(N)
-            fill_straight_paths(W, plen, pstart, pcells, pheads)
         if 2 * (nstates + M + 1) > rec.shape[0]:
             rec = _grown(rec)
         if 2 * (nitems + M + 2) > items.shape[0]:

@@ -134,58 +134,58 @@ def _passable(board: Board) -> np.ndarray:
 
 def straight_paths(W: int, H: int, wall: np.ndarray, obst: np.ndarray) -> tuple[np.ndarray, ...]:
     """:func:`kernel.build_paths` for a board where every move is a straight
-    line (no diagonal, no opening in play): the same arrays (see
-    :func:`straight_robot_paths`)."""
-    start, run, cyclic, cells, heads, defl = straight_robot_paths(W, H, wall, obst, 1)
-    return start[0], run[0], cyclic[0], cells, heads, defl
+    line (no diagonal, no opening in play): arrays that hold the same rays
+    (see :func:`straight_tables`), for one robot."""
+    t = straight_tables(W, H, wall, obst, 1)
+    return t.start[0], t.length[0], t.cyclic[0], t.cells, t.heads, t.defl
 
 
-def straight_robot_paths(W: int, H: int, wall: np.ndarray, obst: np.ndarray, rows: int) -> tuple[np.ndarray, ...]:
-    """:func:`straight_paths` with ``start``/``length``/``cyclic`` repeated
-    ``rows`` times, a row per robot, as :func:`robot_tables` stacks them:
-    :func:`lazy_straight_tables`, completed."""
-    t = completed(lazy_straight_tables(W, H, wall, obst, rows), W)
-    return t.start, t.length, t.cyclic, t.cells, t.heads, t.defl
+def straight_tables(W: int, H: int, wall: np.ndarray, obst: np.ndarray, rows: int) -> PathTables:
+    """A straight board's path tables for ``rows`` robots (a row each of
+    ``start``/``length``/``cyclic``, as :func:`robot_tables` stacks them).
+    Only the lengths are the board's own (:func:`straight_lengths`): a
+    straight ray's cells are the next ones along its row or column, so every
+    board of this size shares one list of them (:func:`straight_rays`), and
+    a new board costs the lengths alone."""
+    start, cells, heads, cyclic, defl = straight_rays(W, H, rows)
+    return PathTables(start, straight_lengths(W, H, wall, obst, rows), cyclic, cells, heads, defl)
 
 
-def lazy_straight_tables(W: int, H: int, wall: np.ndarray, obst: np.ndarray, rows: int) -> PathTables:
-    """A straight board's path tables for ``rows`` robots, built in two steps:
-    the ray lengths at once, the rest (``start``, ``cells``, ``heads``)
-    allocated but filled only where a search first needs it
-    (:func:`kernel.fill_straight_paths`, called by the kernels, or by
-    :func:`completed`).  An A* of up to ``api.CHECK_AFTER`` expansions reads
-    only the lengths: a puzzle of 1-3 moves on a board not seen before (and
-    most of 4) never writes the other two thirds of the table.  ``cyclic``
-    and ``defl`` are blank (no straight ray cycles or turns): shared arrays."""
-    run, total = straight_lengths(W, H, wall, obst, rows)
-    rays = W * H * 4
-    start = np.empty((rows, rays), dtype=np.int32)
-    start[0, 0] = -1  # not filled yet
-    return PathTables(start, run, _blank((rows, rays), np.uint8, 0), np.empty(total, dtype=np.int32),
-                      np.empty(total, dtype=np.int8), _blank(rays * max(W, H), np.uint8, 0)[:total])
-
-
-def completed(t: PathTables, width: int) -> PathTables:
-    """``t`` with every array filled (a table from :func:`lazy_straight_tables`
-    is filled in place on first call; the kernels hold the GIL, so no two
-    threads ever fill one at once)."""
-    if t.start[0, 0] < 0:  # (a filled table skips the compiled call)
-        kernel.fill_straight_paths(width, t.length, t.start, t.cells, t.heads)
-    return t
+@lru_cache(maxsize=64)
+def straight_rays(W: int, H: int, rows: int) -> tuple[np.ndarray, ...]:
+    """``start``, ``cells``, ``heads``, ``cyclic`` and ``defl`` of every straight
+    board of ``W`` × ``H`` (``start`` and ``cyclic`` with ``rows`` rows): the
+    cells in four orders, one per direction (N: each column bottom to top; E:
+    each row left to right; S: each column top to bottom; W: each row right
+    to left), so that the ray from a cell is the cells after it in its
+    direction's order, as many as its length (:func:`straight_lengths`).
+    Shared by every such board (the kernels only read them); one spare entry
+    at the end, where the last ray of length 0 starts."""
+    n = W * H
+    grid = np.arange(n, dtype=np.int32).reshape(H, W)
+    orders = (grid[::-1, :].T.ravel(), grid.ravel(), grid.T.ravel(), grid[:, ::-1].ravel())
+    cells = np.zeros(4 * n + 1, dtype=np.int32)
+    heads = np.zeros(4 * n + 1, dtype=np.int8)
+    start = np.empty(4 * n, dtype=np.int32)
+    for d, order in enumerate(orders):
+        cells[d * n:(d + 1) * n] = order
+        heads[d * n:(d + 1) * n] = d
+        start[order * 4 + d] = d * n + np.arange(1, n + 1, dtype=np.int32)
+    return (np.ascontiguousarray(np.broadcast_to(start, (rows, 4 * n))), cells, heads,
+            _blank((rows, 4 * n), np.uint8, 0), _blank(4 * n + 1, np.uint8, 0))
 
 
 @njit(cache=True)
 def straight_lengths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
     """Where every move is straight: each robot-free ray's length (a ray is a
     cell and a direction, ``cell · 4 + d``), ``(rows, cells · 4)`` with the
-    same row repeated, and one row's total.  A ray's length is 0 at a wall
-    or before an obstacle, else 1 + its neighbour's: each direction is swept
-    so that the neighbour is done first."""
+    same row repeated.  A ray's length is 0 at a wall or before an obstacle,
+    else 1 + its neighbour's: each direction is swept so that the neighbour
+    is done first."""
     N = W * H
     step = np.array([-W, 1, W, -1], dtype=np.int64)
     run = np.zeros((rows, N * 4), dtype=np.int32)
     r0 = run[0]
-    total = 0
     for k in range(N):
         for d in range(4):
             c = k if d == 0 or d == 3 else N - 1 - k
@@ -195,10 +195,9 @@ def straight_lengths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
             if obst[nxt]:
                 continue
             r0[c * 4 + d] = 1 + r0[nxt * 4 + d]
-            total += r0[c * 4 + d]
     for r in range(1, rows):
         run[r] = r0
-    return run, total
+    return run
 
 
 @njit(cache=True)
@@ -319,7 +318,7 @@ def _color_class(t: BoardTables, color: str) -> int:
 def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
     bt = _board_tables(*key)  # type: ignore[arg-type]
     if bt.straight:  # (no diagonal: every robot is of class 4)
-        return lazy_straight_tables(bt.width, bt.height, bt.wall, bt.obst, len(classes))
+        return straight_tables(bt.width, bt.height, bt.wall, bt.obst, len(classes))
     unique = sorted(set(classes))
     if len(unique) == 1:
         # One physics for every robot (no diagonal tells them apart): rows repeated, cells shared.
@@ -362,12 +361,6 @@ def robot_tables(board: Board, rules: Rules, goal: Cell | None, colors: tuple[st
 
 def robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str, ...]) -> PathTables:
     """:func:`robot_tables` given the board's :func:`physics_key` and tables."""
-    return completed(lazy_robot_tables_for(key, t, colors), t.width)
-
-
-def lazy_robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str, ...]) -> PathTables:
-    """:func:`robot_tables_for` as the kernels take them: a straight board's
-    possibly not filled yet (:func:`lazy_straight_tables`)."""
     if not t.has_diagonals:
         return _robot_tables(key, (4,) * len(colors))
     return _robot_tables(key, tuple(_color_class(t, c) for c in colors))
