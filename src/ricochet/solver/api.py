@@ -50,6 +50,7 @@ import signal
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -722,6 +723,39 @@ def _start_worker(items: list[tuple[Puzzle, Rules | None, dict[str, object]]] | 
         _BATCH = items
 
 
+_UNJOINED_POOLS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+"""The threads of pools shut down without waiting that may still be joining their workers."""
+_join_at_exit_registered = False
+
+
+def _join_pools_at_exit() -> None:
+    """At interpreter exit, before ``concurrent.futures`` wakes its pools'
+    threads: join the threads of the pools :func:`_worker_pool` shut down
+    without waiting.  Python 3.11's own exit hook checks that a pool thread's
+    wake-up pipe is open, then writes to it; a thread that closes it in
+    between (its workers just joined) makes that write fail, and the
+    interpreter prints the error on the way out ("Exception ignored in:
+    <module 'threading'> ... handle is closed")."""
+    for thread in list(_UNJOINED_POOLS):
+        thread.join()
+
+
+def _join_at_exit(pool: ProcessPoolExecutor) -> None:
+    """Have :func:`_join_pools_at_exit` join ``pool``'s thread.  The hook goes
+    to ``threading``'s exit hooks, which run in reverse order of
+    registration: after ``concurrent.futures``' own (registered at its
+    import), it runs before it."""
+    global _join_at_exit_registered
+    thread = getattr(pool, "_executor_manager_thread", None)
+    register = getattr(threading, "_register_atexit", None)
+    if thread is None or register is None:
+        return
+    if not _join_at_exit_registered:
+        register(_join_pools_at_exit)
+        _join_at_exit_registered = True
+    _UNJOINED_POOLS.add(thread)
+
+
 @contextlib.contextmanager
 def _worker_pool(processes: int, spawn_with: list[tuple[Puzzle, Rules | None, dict[str, object]]] | None = None
                  ) -> Iterator[ProcessPoolExecutor]:
@@ -729,9 +763,10 @@ def _worker_pool(processes: int, spawn_with: list[tuple[Puzzle, Rules | None, di
     solve``'s), forked, or spawned and given the batch ``spawn_with``.  On the
     way out it is shut down without waiting for its workers to exit (the
     pool's own thread joins them): once the body is done, the idle workers
-    exit while the caller goes on (8 workers took 13-16 ms to); left by an
-    exception (Ctrl-C, an error, a generator closed early), its workers are
-    ended at once rather than left to finish long searches."""
+    exit while the caller goes on (8 workers took 13-16 ms to), and the
+    interpreter's exit waits for that thread (:func:`_join_pools_at_exit`);
+    left by an exception (Ctrl-C, an error, a generator closed early), its
+    workers are ended at once rather than left to finish long searches."""
     pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker,
                                mp_context=get_context("fork" if spawn_with is None else "spawn"),
                                initargs=() if spawn_with is None else (spawn_with,))
@@ -743,6 +778,7 @@ def _worker_pool(processes: int, spawn_with: list[tuple[Puzzle, Rules | None, di
         if not finished:
             for proc in list((getattr(pool, "_processes", None) or {}).values()):
                 proc.terminate()
+        _join_at_exit(pool)
         pool.shutdown(wait=False, cancel_futures=True)
 
 
