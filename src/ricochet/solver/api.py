@@ -288,7 +288,7 @@ class _Search:
         self.tr = _transparent_index(colors)
         # Only the transparent robot's moves read the passable sides.
         self.passable = bt.passable if self.tr >= 0 else _NO_PASSABLE
-        self.paths = rt = robot_tables_for(key, bt, colors)
+        rt = robot_tables_for(key, bt, colors)
         self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
         self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
         w = bt.width
@@ -725,7 +725,6 @@ def _start_worker(items: list[tuple[Puzzle, Rules | None, dict[str, object]]] | 
 
 _UNJOINED_POOLS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 """The threads of pools shut down without waiting that may still be joining their workers."""
-_join_at_exit_registered = False
 
 
 def _join_pools_at_exit() -> None:
@@ -740,20 +739,11 @@ def _join_pools_at_exit() -> None:
         thread.join()
 
 
-def _join_at_exit(pool: ProcessPoolExecutor) -> None:
-    """Have :func:`_join_pools_at_exit` join ``pool``'s thread.  The hook goes
-    to ``threading``'s exit hooks, which run in reverse order of
-    registration: after ``concurrent.futures``' own (registered at its
-    import), it runs before it."""
-    global _join_at_exit_registered
-    thread = getattr(pool, "_executor_manager_thread", None)
-    register = getattr(threading, "_register_atexit", None)
-    if thread is None or register is None:
-        return
-    if not _join_at_exit_registered:
-        register(_join_pools_at_exit)
-        _join_at_exit_registered = True
-    _UNJOINED_POOLS.add(thread)
+# threading's exit hooks run in reverse order of registration: this one, registered after
+# concurrent.futures' own (at the import of ProcessPoolExecutor above), runs before it.
+_register_atexit = getattr(threading, "_register_atexit", None)
+if _register_atexit is not None:
+    _register_atexit(_join_pools_at_exit)
 
 
 @contextlib.contextmanager
@@ -778,7 +768,9 @@ def _worker_pool(processes: int, spawn_with: list[tuple[Puzzle, Rules | None, di
         if not finished:
             for proc in list((getattr(pool, "_processes", None) or {}).values()):
                 proc.terminate()
-        _join_at_exit(pool)
+        thread = getattr(pool, "_executor_manager_thread", None)  # (none if nothing was submitted)
+        if thread is not None:
+            _UNJOINED_POOLS.add(thread)
         pool.shutdown(wait=False, cancel_futures=True)
 
 

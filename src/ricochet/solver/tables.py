@@ -171,7 +171,7 @@ def straight_rays(W: int, H: int, rows: int) -> tuple[np.ndarray, ...]:
         cells[d * n:(d + 1) * n] = order
         heads[d * n:(d + 1) * n] = d
         start[order * 4 + d] = d * n + np.arange(1, n + 1, dtype=np.int32)
-    return (np.ascontiguousarray(np.broadcast_to(start, (rows, 4 * n))), cells, heads,
+    return (np.tile(start, (rows, 1)), cells, heads,
             _blank((rows, 4 * n), np.uint8, 0), _blank(4 * n + 1, np.uint8, 0))
 
 
