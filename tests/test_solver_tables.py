@@ -467,3 +467,30 @@ def test_straight_boards_of_one_size_share_their_ray_cells() -> None:
     general = kernel.build_paths(16, 16, *(getattr(board_tables(second.position.board, Rules(), None), k)
                                            for k in ("wall", "openm", "obst", "diag", "dcol")), 4)
     assert _rays(b.start[3], b.length[3], b.cyclic[3], b.cells, b.heads, b.defl) == _rays(*general)
+
+
+def test_a_search_sets_up_from_one_bundle_per_board_and_colours() -> None:
+    """``search_tables`` bundles what every search on a board with robots of
+    these colours shares, built from the same tables as ``robot_tables``: one
+    bundle per board and colours, and none kept past ``clear_caches`` (the
+    bench's board "not seen before" must build everything again)."""
+    from ricochet.solver.tables import clear_caches, physics_key, search_tables
+
+    board = Board.build(8, 8, [(3, 3, "E")], blocked=[(5, 5)])
+    rules = Rules()
+    key = physics_key(board, rules, (1, 1))
+    plain = search_tables(key, ("red", "blue"))
+    assert plain is search_tables(physics_key(board, rules, (6, 2)), ("red", "blue")), "one per board and colours"
+    assert plain.paths is robot_tables(board, rules, (1, 1), ("red", "blue"))
+    assert (plain.robots, plain.transparent, plain.bits, plain.max_moves_per_node) == (2, -1, 6, 8)
+    assert plain.reversible and plain.passable.shape == (1,)
+    glass = search_tables(key, ("red", "transparent"))
+    assert glass.transparent == 1 and not glass.reversible
+    assert glass.max_moves_per_node == 2 * 4 + 4 * 64
+    assert np.array_equal(glass.passable, board_tables(board, rules, None).passable)
+    towered = search_tables(physics_key(Board.build(8, 8, towers=[(2, 2)]), rules, (1, 1)), ("red",))
+    assert not towered.reversible, "a robot that leaves a tower cannot move back onto it"
+    clear_caches()
+    again = search_tables(key, ("red", "blue"))
+    assert again is not plain and again.paths is not plain.paths
+    assert np.array_equal(again.paths.length, plain.paths.length)

@@ -66,7 +66,7 @@ from ..position import Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
-from .tables import keyed_board_tables, lower_bound, lower_bound_for, robot_tables, robot_tables_for
+from .tables import cell_bits, lower_bound, lower_bound_for, physics_key, robot_tables, search_tables, transparent_index
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
@@ -257,17 +257,6 @@ class _Table:
 
 
 _TABLE = _Table()
-_NO_PASSABLE = np.zeros(1, dtype=np.uint8)
-
-
-def _cell_bits(cells: int) -> int:
-    """Bits of one robot's cell in a state key (on a board of ``cells`` cells)."""
-    return max(1, (cells - 1).bit_length())
-
-
-def _transparent_index(colors: Sequence[str]) -> int:
-    """The transparent robot's index among ``colors``, -1 without one."""
-    return colors.index("transparent") if "transparent" in colors else -1
 
 
 class _Search:
@@ -278,25 +267,21 @@ class _Search:
         board = pos.board
         goal = puzzle.target
         robots = pos.robots
-        self.puzzle, self.rules, self.candidates = puzzle, rules, list(candidates)
+        self.puzzle, self.rules, self.candidates = puzzle, rules, candidates
         colors = tuple([r.color for r in robots])
-        key, bt = keyed_board_tables(board, rules, goal)
-        self.bt = bt
-        n = bt.cells
-        self.N, self.W, self.H = n, bt.width, bt.height
-        self.R = len(robots)
-        self.tr = _transparent_index(colors)
-        # Only the transparent robot's moves read the passable sides.
-        self.passable = bt.passable if self.tr >= 0 else _NO_PASSABLE
-        rt = robot_tables_for(key, bt, colors)
+        key = physics_key(board, rules, goal)
+        prep = search_tables(key, colors)
+        bt = self.bt = prep.board
+        self.N, self.W, self.H, self.R = bt.cells, bt.width, bt.height, prep.robots
+        self.tr, self.passable, self.bits = prep.transparent, prep.passable, prep.bits
+        rt = prep.paths
         self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
         self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
         w = bt.width
-        self.target = goal[0] + w * goal[1]
-        self.h = {t: lower_bound_for(key, bt, colors[t], self.target) for t in candidates}
-        self.pos0 = np.array([x + w * y for x, y in (r.cell for r in robots)], dtype=np.int64)
-        self.bits = _cell_bits(n)
-        self.max_moves_per_node = self.R * 4 + (4 * n if self.tr >= 0 else 0)
+        self.target = target = goal[0] + w * goal[1]
+        self.h = {t: lower_bound_for(key, bt, colors[t], target) for t in candidates}
+        self.pos0 = np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64)
+        self.max_moves_per_node = prep.max_moves_per_node
         last = pos.last_move if rules.no_straight_back else None
         self.last_r, self.last_h = (last[0], last[1].index) if last else (-1, 0)
         # Must-ricochet state the position already holds (a puzzle set mid-game): per target robot,
@@ -307,13 +292,10 @@ class _Search:
         self.max_tt_bits = max_tt_bits
         self.gen = _TABLE.next_generation()
         self.filled = 0
-        # Moving straight back after one's own move never helps when a move is
-        # reversible: the pair then equals one move (or none).  Diagonals, the
-        # transparent robot's choices, one-way openings and towers (a robot
-        # leaving a tower cannot return onto it) break reversibility, and with
-        # must-ricochet going out and back can earn the target robot its turn.
-        self.no_undo = (not bt.has_diagonals and self.tr < 0 and not bt.has_openings
-                        and not board.towers and not rules.must_ricochet)
+        # Moving straight back after one's own move never helps when moves are reversible: the
+        # pair then equals one move (or none).  With must-ricochet, going out and back can earn
+        # the target robot its turn.
+        self.no_undo = prep.reversible and not rules.must_ricochet
 
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
@@ -402,20 +384,16 @@ class _Search:
         return status, nodes, found
 
 
-_PLAIN_MOVES: dict[tuple[int, int], Move] = {}
-
-
-def _plain_move(r: int, d: int) -> Move:
-    """The (immutable, shared) move of robot ``r`` in direction ``d`` with no stop."""
-    move = _PLAIN_MOVES.get((r, d))
-    if move is None:
-        move = _PLAIN_MOVES[(r, d)] = Move(r, DIRECTIONS[d])
-    return move
+_PLAIN_MOVES: list[Move] = []
+"""The (immutable, shared) move of robot ``r`` in direction ``d`` with no stop, at ``4 * r + d``."""
 
 
 def _to_moves(search: _Search, seq: list[tuple[int, int, int]]) -> tuple[Move, ...]:
     tr, w = search.tr, search.W
-    return tuple([Move(r, DIRECTIONS[d], (e % w, e // w)) if r == tr else _plain_move(r, d) for r, d, e in seq])
+    plain = _PLAIN_MOVES
+    while len(plain) < 4 * search.R:
+        plain.append(Move(len(plain) // 4, DIRECTIONS[len(plain) % 4]))
+    return tuple([Move(r, DIRECTIONS[d], (e % w, e // w)) if r == tr else plain[4 * r + d] for r, d, e in seq])
 
 
 def _one_at_a_time(fn: F) -> F:
@@ -893,8 +871,8 @@ def takes_threads(puzzle: Puzzle, rules: Rules | None = None, *, any_robot: bool
     if t in pos.turned or (pos.headings and pos.headings[t] is not None):
         return False
     colors = tuple([r.color for r in pos.robots])
-    return parallel.supported(len(colors), _cell_bits(board.width * board.height), rules.no_straight_back,
-                              rules.must_ricochet, _transparent_index(colors), t, max_moves, max_states)
+    return parallel.supported(len(colors), cell_bits(board.width * board.height), rules.no_straight_back,
+                              rules.must_ricochet, transparent_index(colors), t, max_moves, max_states)
 
 
 def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list[list[int]]:

@@ -1559,16 +1559,18 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     n_helpers = R if any_robot else R - 1
     if any_robot:
         max_level = 0  # the raised bound follows one robot
-    # Small starts: most puzzles are short.  Everything grows as needed, four times at once
-    # while small (each growth of the map rehashes it: 3-6 % of a search of 10^3-10^4
-    # expansions when it only doubled), then twice.
-    rec = np.empty(2 << 10, dtype=np.uint64)
-    hbits = 11
+    # Small starts: most puzzles are short (a 1-3-move random puzzle stores at most about
+    # 130 states, half of the 4-6-move ones fewer than 300), and what a search first
+    # writes to is often out of the caches.  Everything grows as needed, four times at
+    # once while small (each growth of the map rehashes it: 3-6 % of a search of
+    # 10^3-10^4 expansions when it only doubled), then twice.
+    rec = np.empty(2 << 8, dtype=np.uint64)
+    hbits = 9
     hmask = np.uint64((1 << hbits) - 1)
     compact = R * bits <= 32 and not nsb and not mr and max_cost < 128 and max_states < (1 << 25) - 1
     hm = np.zeros((1 if compact else 2) << hbits, dtype=np.uint64)
     # Queue items: [2k] the state, [2k + 1] the next item of its layer (-1: none).
-    items = np.empty(2 << 10, dtype=np.int32)
+    items = np.empty(2 << 8, dtype=np.int32)
     head = np.full((max_cost + 3, max_cost + 3), -1, dtype=np.int32)  # per (f, g)
     gtop = np.full(max_cost + 3, -1, dtype=np.int64)  # per f: the highest g that may hold items
     scratch = np.empty(8, dtype=np.int64)

@@ -5,6 +5,7 @@ beyond the encoding (a wall bit, an opening bit, an obstacle, a mirror)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -284,16 +285,14 @@ def board_tables(board: Board, rules: Rules, goal: Cell | None) -> BoardTables:
     return _board_tables(*physics_key(board, rules, goal))
 
 
-def keyed_board_tables(board: Board, rules: Rules, goal: Cell | None) -> tuple[tuple[object, ...], BoardTables]:
-    """:func:`physics_key` and :func:`board_tables` at once, for
-    :func:`robot_tables_for` and :func:`lower_bound_for`."""
-    key = physics_key(board, rules, goal)
-    return key, _board_tables(*key)  # type: ignore[arg-type]
+def board_tables_of(key: tuple[object, ...]) -> BoardTables:
+    """:func:`board_tables` given the board's :func:`physics_key`."""
+    return _board_tables(*key)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=1024)
 def _path_tables(key: tuple[object, ...], color_class: int) -> PathTables:
-    t = _board_tables(*key)  # type: ignore[arg-type]
+    t = board_tables_of(key)
     if t.straight:
         arrays = straight_paths(t.width, t.height, t.wall, t.obst)
     else:
@@ -316,7 +315,7 @@ def _color_class(t: BoardTables, color: str) -> int:
 
 @lru_cache(maxsize=1024)
 def _robot_tables(key: tuple[object, ...], classes: tuple[int, ...]) -> PathTables:
-    bt = _board_tables(*key)  # type: ignore[arg-type]
+    bt = board_tables_of(key)
     if bt.straight:  # (no diagonal: every robot is of class 4)
         return straight_tables(bt.width, bt.height, bt.wall, bt.obst, len(classes))
     unique = sorted(set(classes))
@@ -368,17 +367,64 @@ def robot_tables_for(key: tuple[object, ...], t: BoardTables, colors: tuple[str,
 
 @lru_cache(maxsize=4096)
 def _distance(key: tuple[object, ...], color_class: int, target: int) -> np.ndarray:
-    t = _board_tables(*key)  # type: ignore[arg-type]
+    t = board_tables_of(key)
     if t.straight:
         return straight_distance(t.width, t.height, t.wall, t.obst, target)  # type: ignore[no-any-return]
     p = _path_tables(key, color_class)
     return kernel.relaxed_distance(t.cells, p.start, p.length, p.cells, target)
 
 
+def cell_bits(cells: int) -> int:
+    """Bits of one robot's cell in a state key (on a board of ``cells`` cells)."""
+    return max(1, (cells - 1).bit_length())
+
+
+def transparent_index(colors: Sequence[str]) -> int:
+    """The transparent robot's index among ``colors``, -1 without one."""
+    return colors.index("transparent") if "transparent" in colors else -1
+
+
+@dataclass(frozen=True, eq=False)
+class SearchTables:
+    """What every search on one board (its physics under the rules) with robots
+    of these colours shares, built once and kept (:func:`search_tables`): a
+    puzzle on a board seen before sets up its search with one cache lookup."""
+
+    board: BoardTables
+    paths: PathTables
+    """:func:`robot_tables`: a row per robot."""
+    robots: int
+    transparent: int
+    """The transparent robot's index, -1 without one."""
+    passable: np.ndarray
+    """The board's passable sides where a transparent robot reads them, else a blank."""
+    bits: int
+    """:func:`cell_bits`."""
+    max_moves_per_node: int
+    reversible: bool
+    """Whether every move can be undone by the move back (no diagonal,
+    transparent robot, one-way opening or tower), must-ricochet aside."""
+
+
+@lru_cache(maxsize=1024)
+def search_tables(key: tuple[object, ...], colors: tuple[str, ...]) -> SearchTables:
+    """The :class:`SearchTables` of a board's :func:`physics_key` and the robots' colours."""
+    bt = board_tables_of(key)
+    n = bt.cells
+    tr = transparent_index(colors)
+    # Diagonals, the transparent robot's choices, one-way openings and towers (a robot
+    # leaving a tower cannot return onto it) break reversibility.
+    reversible = not bt.has_diagonals and tr < 0 and not bt.has_openings and not bt.board.towers
+    # Only the transparent robot's moves read the passable sides.
+    passable = bt.passable if tr >= 0 else _blank(1, np.uint8, 0)
+    return SearchTables(bt, robot_tables_for(key, bt, colors), len(colors), tr, passable, cell_bits(n),
+                        len(colors) * 4 + (4 * n if tr >= 0 else 0), reversible)
+
+
 def clear_caches() -> None:
     """Forget every board's tables (the next puzzle on any board builds them
     anew): for measuring a board not seen before, or to free their memory."""
-    for cache in (_board_tables, _path_tables, _robot_tables, _distance):
+    for cache in (_board_tables, _path_tables, _robot_tables, _distance, search_tables):
         cache.cache_clear()
 
 
