@@ -62,7 +62,7 @@ import numpy as np
 from ..errors import RicochetError
 from ..geometry import DIRECTIONS, Direction
 from ..notation import solution_to_json
-from ..position import Move, Path
+from ..position import MAX_ROBOTS, Move, Path
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
@@ -384,16 +384,14 @@ class _Search:
         return status, nodes, found
 
 
-_PLAIN_MOVES: list[Move] = []
+_PLAIN_MOVES = tuple(Move(r, d) for r in range(MAX_ROBOTS) for d in DIRECTIONS)
 """The (immutable, shared) move of robot ``r`` in direction ``d`` with no stop, at ``4 * r + d``."""
 
 
 def _to_moves(search: _Search, seq: list[tuple[int, int, int]]) -> tuple[Move, ...]:
     tr, w = search.tr, search.W
-    plain = _PLAIN_MOVES
-    while len(plain) < 4 * search.R:
-        plain.append(Move(len(plain) // 4, DIRECTIONS[len(plain) % 4]))
-    return tuple([Move(r, DIRECTIONS[d], (e % w, e // w)) if r == tr else plain[4 * r + d] for r, d, e in seq])
+    return tuple([Move(r, DIRECTIONS[d], (e % w, e // w)) if r == tr else _PLAIN_MOVES[4 * r + d]
+                  for r, d, e in seq])
 
 
 def _one_at_a_time(fn: F) -> F:
