@@ -849,10 +849,11 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     calls: list[tuple[list[int], int, int]] = []
 
     class Pool:
-        def submit(self, fn: object, task: list[int], threads: int, give_up: int) -> Future[object]:
-            calls.append((task, threads, give_up))
+        def submit(self, fn: object, task: list[int], threads: int, give_up: list[int]) -> Future[object]:
+            assert len(task) == 1  # (10 ms a puzzle: too long to share a task)
+            calls.append((task, threads, max(give_up, default=0)))
             fut: Future[object] = Future()
-            fut.set_result([api._GaveUp(0.02, 100) if give_up and i == 12
+            fut.set_result([api._GaveUp(0.02, 100) if give_up and give_up[0] and i == 12
                             else (True, api.Solution(puzzle, api.Status.SOLVED, seconds=0.01, nodes=5)) for i in task])
             return fut
 
@@ -870,6 +871,56 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     calls.clear()
     dict(api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, False).answers([1] * 14))  # no giving up
     assert all(give_up == 0 for _, _, give_up in calls) and len(calls) == 14
+
+
+def test_cheap_puzzles_share_a_task_once_the_batch_knows_they_are_cheap() -> None:
+    """solve_many's dealing (``_Batch``), on a pool whose tasks end at once:
+    one puzzle a task until ``cores`` answers are in; then, where the median
+    answer took 0.1 ms, each task takes CHUNK_SECONDS of such puzzles, at most
+    the chunk limit and an even share of those left, in the schedule's order.
+    A puzzle dealt threads still goes alone, each puzzle of a shared task
+    keeps its own cap (none where its search takes no threads), and at 40 ms
+    a puzzle (ASP) every task stays one puzzle."""
+    from concurrent.futures import Future
+
+    puzzle = random_puzzles(5, 1)[0]
+
+    def deal(seconds: float, n: int, cores: int, may_give_up: bool, threaded: list[bool] | None = None,
+             dealt: list[int] | None = None) -> list[tuple[list[int], list[int]]]:
+        calls: list[tuple[list[int], list[int]]] = []
+
+        class Pool:
+            def submit(self, fn: object, task: list[int], threads: int, give_up: list[int]) -> Future[object]:
+                calls.append((list(task), list(give_up)))
+                fut: Future[object] = Future()
+                fut.set_result([(True, api.Solution(puzzle, api.Status.SOLVED, seconds=seconds, nodes=5))
+                                for _ in task])
+                return fut
+
+        batch = api._Batch(Pool(), [[i] for i in range(n)], cores, threaded or [True] * n,  # type: ignore[arg-type]
+                           may_give_up, max_chunk=16)
+        assert sorted(dict(batch.answers(dealt or [1] * n))) == list(range(n))
+        return calls
+
+    cheap = deal(0.0001, 200, 2, False)
+    assert [i for task, _ in cheap for i in task] == list(range(200))
+    assert [len(task) for task, _ in cheap[:4]] == [1] * 4  # 2 running, 2 waiting: no answer yet
+    left = 196
+    for task, _ in cheap[4:]:
+        assert len(task) == max(1, min(16, int(api.CHUNK_SECONDS / 0.0001), left // 2))
+        left -= len(task)
+    assert max(len(task) for task, _ in cheap) == 16 and len(cheap) < 30
+    assert all(len(task) == 1 for task, _ in deal(0.04, 40, 2, False))
+    # A puzzle dealt threads goes alone, and the tasks on either side of it are shared.
+    alone = deal(0.0001, 60, 2, False, dealt=[3 if i == 20 else 1 for i in range(60)])
+    assert ([20] in [task for task, _ in alone] and len(alone) < 20
+            and [i for task, _ in alone for i in task] == list(range(60)))
+    # On 4 cores, late puzzles get caps: in a shared task, only those whose search takes threads.
+    threaded = [i % 3 != 0 for i in range(100)]
+    capped = deal(0.0001, 100, 4, True, threaded)
+    shared = [(task, caps) for task, caps in capped if len(task) > 1]
+    assert shared and all(len(caps) == len(task) and [c > 0 for c in caps] == [threaded[i] for i in task]
+                          for task, caps in shared)
 
 
 def test_a_search_gives_up_past_its_cap() -> None:
