@@ -1077,8 +1077,8 @@ class _Batch:
                 threads = min(self.free if len(self.deferred) == 1 else share, MAX_THREADS)
                 self.searched_again += threads
                 self.submit([self.deferred.pop(0)], threads, ())
-            # The tasks that ended, without waiting on each of those out (thousands at once
-            # where every task is handed out at the start).
+            # The tasks that ended, without waiting on each of those out (several end at once
+            # where tasks are short).
             finished = [self.ended.get()]
             while not self.ended.empty():
                 finished.append(self.ended.get())
@@ -1142,7 +1142,8 @@ def solve_many(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, process
     scheduling).  Once the first answers show the batch's typical puzzle to
     be cheap (a median of a fraction of a millisecond, as for random
     puzzles), tasks hand out about :data:`CHUNK_SECONDS` of them at a time
-    (:func:`chunk_size`): this process pays a round trip per task.  On 4 cores or more, a puzzle that turns out far longer
+    (:func:`chunk_size`): this process pays a round trip per task.  On 4
+    cores or more, a puzzle that turns out far longer
     than the batch's others late in it gives up and is searched again on
     threads once the other tasks are done (at most one per 4 cores; not
     with ``threads`` or ``time_limit``, nor after a ``solve(threads=N)``
