@@ -160,8 +160,9 @@ def straight_rays(W: int, H: int, rows: int) -> tuple[np.ndarray, ...]:
     each row left to right; S: each column top to bottom; W: each row right
     to left), so that the ray from a cell is the cells after it in its
     direction's order, as many as its length (:func:`straight_lengths`).
-    Shared by every such board (the kernels only read them); one spare entry
-    at the end, where the last ray of length 0 starts."""
+    Shared by every such board built while this size's entry is cached (the
+    kernels only read them); one spare entry at the end, where the last ray
+    of length 0 starts."""
     n = W * H
     grid = np.arange(n, dtype=np.int32).reshape(H, W)
     orders = (grid[::-1, :].T.ravel(), grid.ravel(), grid.T.ravel(), grid[:, ::-1].ravel())
