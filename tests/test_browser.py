@@ -429,6 +429,9 @@ def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(ba
     eve.evaluate("localStorage.setItem('ricochet.name', 'Eve')")  # as the lobby's nickname box keeps it
     eve.goto(f"{base_url}/r/{room_id}?watch=1")
     # The room lets spectators chat: Eve, watching, says hello; Ann sees it tagged as a spectator's.
+    # She types once her page is connected, as a person sees it settle: a message sent before
+    # is refused with a "not sent" notice (act()), and a loaded machine can take that long.
+    eve.wait_for_selector("#conn.conn-open", state="attached")
     eve.fill("#chat-input", "bonne chance")
     eve.press("#chat-input", "Enter")
     ann.wait_for_selector(".chat-line:has-text('Eve (watching)'):has-text('bonne chance')")
