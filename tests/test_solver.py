@@ -923,6 +923,16 @@ def test_cheap_puzzles_share_a_task_once_the_batch_knows_they_are_cheap() -> Non
                           for task, caps in shared)
 
 
+@given(st.lists(st.floats(min_value=0, max_value=10, allow_nan=False), min_size=1, max_size=60))
+def test_the_running_median_is_the_sorted_answers_middle(values: list[float]) -> None:
+    """solve_many's median of its answers (``RunningMedian``, two heaps) is the
+    sorted values' element ``len // 2`` after every addition."""
+    median = api.RunningMedian()
+    for k, x in enumerate(values, 1):
+        median.add(x)
+        assert len(median) == k and median.value == sorted(values[:k])[k // 2]
+
+
 def test_a_search_gives_up_past_its_cap() -> None:
     """solve_many's late cap (``_search``'s ``give_up``): no answer once A*
     has stored that many states; the same answer as :func:`solve` below it."""

@@ -17,7 +17,6 @@ see :func:`run_benchmark`.  Importing this module registers both commands in
 from __future__ import annotations
 
 import argparse
-import bisect
 import contextlib
 import heapq
 import io
@@ -757,7 +756,8 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
     """When a batch would end on ``workers`` processes that take ``tasks`` in order,
     each the next free worker's, as :func:`~ricochet.solver.solve_many` hands them
     out: once ``workers`` answers are in by a task's start, it takes the tasks
-    after it along (:func:`~ricochet.solver.api.chunk_size`).  A puzzle costs
+    after it along (:func:`~ricochet.solver.api.chunk_size`,
+    :func:`~ricochet.solver.api.take_task`).  A puzzle costs
     its one-process ``seconds`` and each task ``per_task`` more.  A model: it
     knows no memory contention, no clock that slows with more busy cores, no
     start-up.
@@ -767,23 +767,20 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
     >>> round(model_batch([[i] for i in range(40)], [0.0001] * 40, 2, per_task=0.001), 4)  # one a task: 0.022
     0.0069
     """
-    from .solver.api import chunk_size
+    from .solver.api import RunningMedian, chunk_size, take_task
 
     free = [0.0] * workers
     queue = [list(task) for task in reversed(tasks)]  # popped from the end
     left = sum(len(task) for task in tasks)
-    answered: list[float] = []  # the solve times answered by the current start, sorted
+    answered = RunningMedian()  # the solve times answered by the current start
     pending: list[tuple[float, list[float]]] = []  # (when, solve times) of the tasks out
     end = 0.0
     while queue:
         start = heapq.heappop(free)
         while pending and pending[0][0] <= start:
             for t in heapq.heappop(pending)[1]:
-                bisect.insort(answered, t)
-        task = queue.pop()
-        size = chunk_size(answered, left, workers, max_chunk)
-        while queue and len(task) + len(queue[-1]) <= size:
-            task += queue.pop()
+                answered.add(t)
+        task = take_task(queue, chunk_size(answered, left, workers, max_chunk))
         left -= len(task)
         done = start + per_task + sum(seconds[i] for i in task)
         heapq.heappush(pending, (done, [seconds[i] for i in task]))

@@ -39,11 +39,11 @@ they keep in its position (the last move, who has turned already).
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import dataclasses
 import enum
 import functools
+import heapq
 import inspect
 import os
 import queue
@@ -913,22 +913,79 @@ def schedule(effort: Sequence[int], processes: int, max_chunk: int = 16) -> list
     return tasks
 
 
-def chunk_size(answered: Sequence[float], left: int, cores: int, max_chunk: int = 16) -> int:
+class RunningMedian:
+    """The median of the values added so far, in O(log n) an addition (two
+    heaps): a batch of a million puzzles keeps the median of its answers
+    without sorting them again and again.  Of an even count, the upper of the
+    two middle values.
+
+    >>> m = RunningMedian([0.04, 0.0001, 0.05, 0.0002]); len(m), m.value
+    (4, 0.04)
+    """
+
+    def __init__(self, values: Iterable[float] = ()) -> None:
+        self._low: list[float] = []  # the lower half, negated (a max-heap)
+        self._high: list[float] = []  # the upper half: as many as the lower, or one more
+        for x in values:
+            self.add(x)
+
+    def add(self, x: float) -> None:
+        if self._high and x >= self._high[0]:
+            heapq.heappush(self._high, x)
+        else:
+            heapq.heappush(self._low, -x)
+        if len(self._low) > len(self._high):
+            heapq.heappush(self._high, -heapq.heappop(self._low))
+        elif len(self._high) > len(self._low) + 1:
+            heapq.heappush(self._low, -heapq.heappop(self._high))
+
+    def __len__(self) -> int:
+        return len(self._low) + len(self._high)
+
+    @property
+    def value(self) -> float:
+        """The median (the sorted values' element ``len // 2``); no values: an IndexError."""
+        return self._high[0]
+
+
+def chunk_size(answered: RunningMedian, left: int, cores: int, max_chunk: int = 16) -> int:
     """How many puzzles :func:`solve_many`'s next task may hold, given the
-    solve times of the answers so far (``answered``, sorted), the puzzles not
-    yet handed out (``left``) and the ``cores``: one until ``cores`` answers
-    are in; then :data:`CHUNK_SECONDS` of the median answer's time, at most
+    solve times of the answers so far (``answered``), the puzzles not yet
+    handed out (``left``) and the ``cores``: one until ``cores`` answers are
+    in; then :data:`CHUNK_SECONDS` of the median answer's time, at most
     ``max_chunk`` and an even share of those left.
 
-    >>> chunk_size([0.0001] * 3, 500, 4), chunk_size([0.0001] * 4, 500, 4), chunk_size([0.0001] * 4, 20, 4)
+    >>> cheap = RunningMedian([0.0001] * 3)
+    >>> chunk_size(cheap, 500, 4), (cheap.add(0.0001), chunk_size(cheap, 500, 4))[1], chunk_size(cheap, 20, 4)
     (1, 16, 5)
-    >>> chunk_size([0.0001, 0.0002, 0.04, 0.05], 200, 4)  # (the median: 40 ms)
+    >>> chunk_size(RunningMedian([0.0001, 0.0002, 0.04, 0.05]), 200, 4)  # (the median: 40 ms)
     1
     """
     if len(answered) < cores:
         return 1
-    typical = max(answered[len(answered) // 2], 1e-6)
+    typical = max(answered.value, 1e-6)
     return max(1, min(max_chunk, int(CHUNK_SECONDS / typical), left // cores))
+
+
+def take_task(queue: list[list[int]], size: int, alone: Callable[[int], bool] | None = None) -> list[int]:
+    """:func:`solve_many`'s next task, off the end of ``queue`` (tasks in
+    reverse order), with the tasks after it while together they hold at most
+    ``size`` puzzles (:func:`chunk_size`); a one-puzzle task whose puzzle is
+    ``alone`` (dealt threads) is not shared.
+
+    >>> queue = [[5], [4], [2, 3], [1], [0]]
+    >>> take_task(queue, 3), take_task(queue, 3, alone=lambda i: i == 4), queue
+    ([0, 1], [2, 3], [[5], [4]])
+    """
+    def single(task: list[int]) -> bool:
+        return alone is not None and len(task) == 1 and alone(task[0])
+
+    task = queue.pop()
+    if single(task):
+        return task
+    while queue and len(task) + len(queue[-1]) <= size and not single(queue[-1]):
+        task = task + queue.pop()
+    return task
 
 
 def share_cores(effort: Sequence[int], cores: int, threaded: Sequence[bool] | None = None) -> list[int]:
@@ -969,13 +1026,11 @@ def threads_sleep_while_waiting() -> None:
 _Landed = tuple[bool, Solution] | _GaveUp | SolverError
 
 
-def _solve_chunk(indices: list[int], threads: int = 1, give_up: Sequence[int] = ()) -> list[_Landed]:
-    """A batch task: its puzzles in turn; ``give_up``: per puzzle its cap
-    (0 or none: no cap)."""
+def _solve_chunk(indices: list[int], threads: int, give_up: Sequence[int]) -> list[_Landed]:
+    """A batch task: its puzzles in turn; ``give_up``: per puzzle its cap (0: none)."""
     if threads > 1:
         threads_sleep_while_waiting()
-    caps = list(give_up) + [0] * (len(indices) - len(give_up))
-    return [_solve_indexed(i, threads, cap) for i, cap in zip(indices, caps, strict=True)]
+    return [_solve_indexed(i, threads, cap) for i, cap in zip(indices, give_up, strict=True)]
 
 
 class _Batch:
@@ -1013,7 +1068,7 @@ class _Batch:
         # so that the caps and sizes are set late but a worker that ends a task starts the
         # next without waiting for this process to hear of it.
         self.backlog = cores
-        self.seconds: list[float] = []  # the answers' solve times so far, sorted
+        self.seconds = RunningMedian()  # of the answers' solve times
         self.running: dict[Future[list[_Landed]], tuple[list[int], int]] = {}
         self.ended: queue.SimpleQueue[Future[list[_Landed]]] = queue.SimpleQueue()
         self.deferred: list[int] = []  # gave up, waiting for cores
@@ -1043,16 +1098,9 @@ class _Batch:
         return [cap if self.threaded[i] else 0 for i in task]
 
     def next_task(self, dealt: Sequence[int]) -> list[int]:
-        """The next task off the queue, with the tasks after it while they
-        fit in :func:`chunk_size` (a puzzle dealt threads goes alone)."""
-        task = self.queue.pop()
-        if len(task) == 1 and dealt[task[0]] > 1:
-            return task
-        size = chunk_size(self.seconds, self.left, self.cores, self.max_chunk)
-        while (self.queue and len(task) + len(self.queue[-1]) <= size
-               and (len(self.queue[-1]) > 1 or dealt[self.queue[-1][0]] == 1)):
-            task = task + self.queue.pop()
-        return task
+        """The next task off the queue (:func:`take_task`; a puzzle dealt threads goes alone)."""
+        return take_task(self.queue, chunk_size(self.seconds, self.left, self.cores, self.max_chunk),
+                         alone=lambda i: dealt[i] > 1)
 
     def submit(self, task: list[int], threads: int, give_up: Sequence[int]) -> None:
         self.free -= threads
@@ -1076,7 +1124,7 @@ class _Batch:
                     break
                 threads = min(self.free if len(self.deferred) == 1 else share, MAX_THREADS)
                 self.searched_again += threads
-                self.submit([self.deferred.pop(0)], threads, ())
+                self.submit([self.deferred.pop(0)], threads, [0])
             # The tasks that ended, without waiting on each of those out (several end at once
             # where tasks are short).
             finished = [self.ended.get()]
@@ -1097,7 +1145,7 @@ class _Batch:
                         got = got[0], dataclasses.replace(got[1], seconds=got[1].seconds + tried.seconds,
                                                           nodes=got[1].nodes + tried.nodes)
                     if not isinstance(got, SolverError):
-                        bisect.insort(self.seconds, got[1].seconds)
+                        self.seconds.add(got[1].seconds)
                     self.answered += 1
                     yield i, got
             if self.progress is not None:
@@ -1236,6 +1284,7 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
             _BATCH = []
 
 
-__all__ = ["FORK_SAFE_LAYERS", "Direction", "Solution", "SolverError", "Status", "chunk_size", "effort_estimate",
-           "forked_workers_may_thread", "hint", "schedule", "share_cores", "solve", "solve_as_answered", "solve_many",
-           "takes_threads", "threads_sleep_while_waiting", "warm_up", "warm_up_threads"]
+__all__ = ["FORK_SAFE_LAYERS", "Direction", "RunningMedian", "Solution", "SolverError", "Status", "chunk_size",
+           "effort_estimate", "forked_workers_may_thread", "hint", "schedule", "share_cores", "solve",
+           "solve_as_answered", "solve_many", "take_task", "takes_threads", "threads_sleep_while_waiting", "warm_up",
+           "warm_up_threads"]
