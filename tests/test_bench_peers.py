@@ -14,6 +14,7 @@ import os
 import random
 import re
 import shutil
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -258,6 +259,44 @@ def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) ->
     assert [(label, n, theirs) for label, n, theirs, _ in row.peer_bands[0][1]] == [("4-6", 1, 0.25),
                                                                                   ("7-9", 3, 0.75)]
     assert re.search(r"four +per-puzzle peer +4-6 \d+\.\d\d \(1\)  7-9 \d+\.\d\d \(3\)", text), text
+
+
+def test_bench_times_ours_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our side of a peer's ratio is the clock around each ``solve`` call, as a caller
+    waits for it, not ``Solution.seconds`` (which leaves out the call's first and last
+    microseconds): time spent in the call outside the search counts."""
+    import ricochet.solver as solver_package
+    from ricochet.generate import random_puzzles
+    from ricochet.solve_cli import _bench_set
+
+    real = solver_package.solve
+    outside = 0.005  # each call's time outside the search, which Solution.seconds leaves out
+
+    def ours(puzzle: Puzzle, **kw: Any) -> Any:
+        sol = real(puzzle, **kw)
+        time.sleep(outside)
+        return sol
+
+    class PerPuzzle:
+        name = "per-puzzle peer"
+        interleaved = True
+
+        def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
+            return real(puzzle).length, 0.25, None
+
+        def collect(self, results: list[tuple[int | None, float, str | None]]) -> Any:
+            return peers.CSolver.collect(self, results)
+
+    monkeypatch.setattr(solver_package, "solve", ours)
+    puzzles = [p for p in random_puzzles(3, 8) if p.active is not None][:4]
+    row = _bench_set("four", puzzles, 1, None, True, [PerPuzzle()])
+    searched = sum(s.seconds for s in row.solutions)
+    assert searched < 4 * outside  # (these four take well under 5 ms each)
+    _name, _taken, _theirs, ours_seconds, _differ = row.peers[0]
+    assert ours_seconds >= searched + 4 * outside
+    assert all(seconds >= n * outside for _label, n, _theirs, seconds in row.peer_bands[0][1])
+    assert row.wall1 == pytest.approx(ours_seconds)
+    assert row.longest_one is not None and row.longest_one >= outside
 
 
 def test_c_solver_run_one_and_collect_without_the_library() -> None:

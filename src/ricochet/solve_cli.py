@@ -691,7 +691,8 @@ class BenchRow:
     jobs: int = 1
     wall1: float | None = None
     peers: list[tuple[str, int, float, float, int]] = field(default_factory=list)
-    """(peer, puzzles it took, its seconds, ours in one process on those, answers that differ)."""
+    """(peer, puzzles it took, its seconds, ours in one process on those (each ``solve`` call's
+    wall time), answers that differ)."""
     peer_bands: list[tuple[str, list[tuple[str, int, float, float]]]] = field(default_factory=list)
     """(peer, [(optimal lengths, puzzles, its seconds, ours) per band of :data:`LENGTH_BANDS`])."""
     peer_skipped: list[tuple[str, dict[str, int]]] = field(default_factory=list)
@@ -848,17 +849,21 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         t1 = time.perf_counter()
         got = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         extra.append((t1 - t0, time.perf_counter() - t1, [s.length for s in got]))
+    # Each puzzle's time in the one-process loop, end to end: what a caller of `solve` waits,
+    # its argument checks, tables, search, answer and clean-up included.  `Solution.seconds`
+    # leaves out the call's first and last microseconds: 7-10 µs of a 1-3-move puzzle's 40.
+    walls: list[float] = []
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
-        wall1 = 0.0
         for p in puzzles:
             t0 = time.perf_counter()
             ones.append(solve(p, time_limit=time_limit))
-            wall1 += time.perf_counter() - t0
+            walls.append(time.perf_counter() - t0)
             for peer in interleaved:
                 results[peer.name].append(peer.run_one(p))
             if threads > 1:
                 threaded.append(solve(p, time_limit=time_limit, threads=threads))
+        wall1 = sum(walls)
     sols, wall = (many, wall_many) if many is not None else (ones, wall1 or 0.0)
     secs = [s.seconds for s in sols]
     nodes = sum(s.nodes for s in sols)
@@ -884,7 +889,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                    nodes / sum(secs) if sum(secs) > 0 else 0.0, peak_mib(), ", ".join(parts), ok, longest, sols,
                    jobs, wall1 if single else None)
     row.interleaved = [peer.name for peer in interleaved]
-    row.longest_one = max((s.seconds for s in ones), default=None)
+    row.longest_one = max(walls, default=None)
     if ones and many is not None:
         row.solve_seconds = (sum(s.seconds for s in ones), sum(s.seconds for s in many))
     if threaded:
@@ -912,16 +917,16 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
                 row.ok = False
                 row.check += f", {n} threads DISAGREE"
     if ones:
-        _model_rows(row, puzzles, [s.seconds for s in ones], jobs)
+        _model_rows(row, puzzles, walls, jobs)
     for peer in peers:
         run = peer.collect(results[peer.name]) if peer in interleaved else peer.run(puzzles)
         taken = [i for i, n in enumerate(run.lengths) if n is not None]
-        ours = sum(ones[i].seconds for i in taken)
+        ours = sum(walls[i] for i in taken)
         differ = sum(1 for i in taken if run.lengths[i] != ones[i].length)
         row.peers.append((peer.name, len(taken), run.total, ours, differ))
         row.peer_bands.append((peer.name, length_bands([ones[i].length for i in taken],
                                                        [run.seconds[i] for i in taken],
-                                                       [ones[i].seconds for i in taken])))
+                                                       [walls[i] for i in taken])))
         if run.skipped:
             row.peer_skipped.append((peer.name, dict(run.skipped)))
         if differ:
@@ -1125,7 +1130,7 @@ def format_model(rows: Sequence[BenchRow]) -> str:
 
 def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
     """Same-run comparison per core: each peer on one thread against our one process, on the
-    puzzles the peer can take (ours timed by ``Solution.seconds``, end to end inside ``solve``).
+    puzzles the peer can take (ours: the clock around each ``solve`` call, end to end).
     An ``interleaved`` peer took each puzzle right after ours (``BenchRow.interleaved``); any
     other ran its batch after our loop."""
     lines = ["same run, per core (peer: one thread; ours: one process, the same puzzles):",
