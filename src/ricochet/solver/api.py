@@ -56,7 +56,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Se
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -69,7 +69,6 @@ from ..rules import Rules
 from . import kernel, parallel
 from .tables import cell_bits, lower_bound, lower_bound_for, physics_key, robot_tables, search_tables, transparent_index
 
-F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_MAX_MOVES = 40
 MAX_TT_BITS = 26  # 2**26 entries * 16 bytes = 1 GiB at most
 START_TT_BITS = 16
@@ -268,6 +267,11 @@ _TABLE = _Table()
 class _Search:
     """Compiled arrays of one puzzle and the transposition table they share."""
 
+    # (Slots: a short puzzle's search reads and writes these some sixty times.)
+    __slots__ = ("H", "N", "R", "W", "bits", "bt", "candidates", "filled", "fresh", "gen", "h", "last_h", "last_r",
+                 "max_moves_per_node", "max_tt_bits", "no_undo", "passable", "pcells", "pcyc", "pdefl", "pheads",
+                 "plen", "pos0", "pstart", "puzzle", "rules", "starts", "t_head0", "target", "tr", "turned0")
+
     def __init__(self, puzzle: Puzzle, rules: Rules, candidates: Sequence[int], max_tt_bits: int) -> None:
         pos = puzzle.position
         board = pos.board
@@ -285,18 +289,24 @@ class _Search:
         self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
         w = bt.width
         self.target = target = goal[0] + w * goal[1]
-        self.h = {t: lower_bound_for(key, bt, colors[t], target) for t in candidates}
-        self.pos0 = np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64)
+        self.pos0 = pos0 = np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64)
+        h: dict[int, np.ndarray] = {}  # per candidate, its bound table
+        starts: dict[int, int] = {}  # per candidate, its bound where it stands
+        self.h, self.starts = h, starts
+        for t in candidates:
+            h[t] = bound = lower_bound_for(key, bt, colors[t], target)
+            starts[t] = int(bound[pos0[t]])
         self.max_moves_per_node = prep.max_moves_per_node
         last = pos.last_move if rules.no_straight_back else None
         self.last_r, self.last_h = (last[0], last[1].index) if last else (-1, 0)
         # Must-ricochet state the position already holds (a puzzle set mid-game): per target robot,
-        # whether it has turned and its heading (-1: it has not moved).
-        self.turned0 = {t: int(t in pos.turned) for t in candidates} if pos.turned else dict.fromkeys(candidates, 0)
-        self.t_head0 = ({t: (h.index if (h := pos.headings[t]) is not None else -1) for t in candidates}
-                        if pos.headings else dict.fromkeys(candidates, -1))
+        # whether it has turned (absent: not) and its heading (absent: it has not moved).
+        self.fresh = not pos.turned and not pos.headings
+        self.turned0 = {t: int(t in pos.turned) for t in candidates} if pos.turned else {}
+        self.t_head0 = ({t: (d.index if (d := pos.headings[t]) is not None else -1) for t in candidates}
+                        if pos.headings else {})
         self.max_tt_bits = max_tt_bits
-        self.gen = _TABLE.next_generation()
+        self.gen = 0  # the transposition table's generation, taken by the first IDA* (A* needs none)
         self.filled = 0
         # Moving straight back after one's own move never helps when moves are reversible: the
         # pair then equals one move (or none).  With must-ricochet, going out and back can earn
@@ -365,6 +375,8 @@ class _Search:
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
             ) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
+        if not self.gen:
+            self.gen = _TABLE.next_generation()
         rows = max(1, max_solutions)
         sol_r = np.full((rows, bound + 1), -1, dtype=np.int32)
         sol_d = np.zeros((rows, bound + 1), dtype=np.int32)
@@ -373,7 +385,7 @@ class _Search:
         status, nodes, nsol, filled = kernel.ida(
             bound, t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
-            self.turned0[t], self.t_head0[t],
+            self.turned0.get(t, 0), self.t_head0.get(t, -1),
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
             bt.wall, bt.openm, bt.obst, bt.diag, self.passable,
             self.bits, self.sort_helpers(t), _TABLE.array, _TABLE.mask,
@@ -398,15 +410,6 @@ def _to_moves(search: _Search, seq: list[tuple[int, int, int]]) -> tuple[Move, .
     tr, w = search.tr, search.W
     return tuple([Move(r, DIRECTIONS[d], (e % w, e // w)) if r == tr else _PLAIN_MOVES[4 * r + d]
                   for r, d, e in seq])
-
-
-def _one_at_a_time(fn: F) -> F:
-    """Searches share the process's table: threads take turns."""
-    @functools.wraps(fn)
-    def wrapper(*args: object, **kwargs: object) -> object:
-        with _TABLE.lock:
-            return fn(*args, **kwargs)
-    return wrapper  # type: ignore[return-value]
 
 
 _warmed_up = False
@@ -435,7 +438,7 @@ def warm_up() -> None:
     _warmed_up = True
     puzzle = _warm_up_puzzle()
     for max_states in (ASTAR_MAX_STATES, 1):
-        _search.__wrapped__(puzzle, Rules(), **{**_SOLVE_DEFAULTS, "max_states": max_states})  # type: ignore[attr-defined]
+        _search(puzzle, Rules(), **{**_SOLVE_DEFAULTS, "max_states": max_states})
     effort_estimate(puzzle, Rules())
     kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
 
@@ -463,7 +466,7 @@ def warm_up_threads() -> None:
     if _threads_warmed_up:
         return
     _threads_warmed_up = True
-    _search.__wrapped__(_warm_up_puzzle(), Rules(), **{**_SOLVE_DEFAULTS, "threads": 2})  # type: ignore[attr-defined]
+    _search(_warm_up_puzzle(), Rules(), **{**_SOLVE_DEFAULTS, "threads": 2})
 
 
 def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAULT_MAX_MOVES,
@@ -497,8 +500,9 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
       it the search's answer is trusted (the property tests compare it with
       the engine) and :attr:`Solution.paths` are replayed on first use.
     """
-    sol = _search(puzzle, rules, max_moves, time_limit, any_robot, all_solutions, fewest_robots, max_solutions,
-                  max_tt_bits, max_states, check, threads)
+    with _TABLE.lock:  # searches share the process's table: threads take turns
+        sol = _search(puzzle, rules, max_moves, time_limit, any_robot, all_solutions, fewest_robots, max_solutions,
+                      max_tt_bits, max_states, check, threads)
     assert isinstance(sol, Solution)  # (no give-up cap)
     return sol
 
@@ -511,13 +515,13 @@ class _GaveUp:
     nodes: int
 
 
-@_one_at_a_time
 def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: float | None, any_robot: bool | None,
             all_solutions: bool, fewest_robots: bool, max_solutions: int, max_tt_bits: int, max_states: int,
             check: bool, threads: int, give_up: int = 0) -> Solution | _GaveUp:
     """:func:`solve`, and ``give_up`` (> 0) for :func:`solve_many`: no answer
     (:class:`_GaveUp`) once its A* has stored that many states (a puzzle that
-    would outlast the batch's other work, searched again later on threads)."""
+    would outlast the batch's other work, searched again later on threads).
+    The caller holds ``_TABLE.lock`` (the warm-ups run inside a search)."""
     if rules is not None:
         puzzle = puzzle.with_rules(rules)
     rules = puzzle.rules
@@ -552,21 +556,18 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     else:
         candidates = [puzzle.active]
 
-    def done(status: str, **kw: object) -> Solution:
-        return Solution(puzzle, Status(status), seconds=time.perf_counter() - t0, **kw)  # type: ignore[arg-type]
-
     # 0 moves: already there (with must-ricochet only if that robot has turned already).
     here = puzzle.position.robot_at(puzzle.target)
     if here is not None and here in candidates and (not rules.must_ricochet or here in puzzle.position.turned):
-        return done("solved", length=0, alternatives=((),) if all_solutions else ())
+        return _ended(puzzle, t0, "solved", length=0, alternatives=((),) if all_solutions else ())
     search = _Search(puzzle, rules, candidates, max_tt_bits)
-    starts = {t: int(search.h[t][search.pos0[t]]) for t in candidates}
+    starts = search.starts
     live = [t for t in candidates if starts[t] < kernel.INF]
     if not live:
-        return done("unsolvable", reason="the target cannot be reached by the robot(s) that count, "
-                                         "whatever the other robots do")
+        return _ended(puzzle, t0, "unsolvable", reason="the target cannot be reached by the robot(s) that count, "
+                                                       "whatever the other robots do")
     nodes = 0
-    order = sorted(live, key=lambda t: starts[t])
+    order = sorted(live, key=starts.__getitem__)
     # A* first: each state once.  It needs memory, so it is capped; past the
     # cap (or when a time limit must be honoured) IDA* takes over.
     cap = max_states if time_limit is None else min(max_states, max(10_000, int(time_limit * ASTAR_STATES_PER_SECOND)))
@@ -574,7 +575,7 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     # share a bound table, else IDA* below tries them bound by bound.
     vortex = len(order) > 1 and search.any_robot_astar()
     # A* starts every robot fresh; a must-ricochet state already under way goes to IDA*.
-    fresh = all(search.turned0[t] == 0 and search.t_head0[t] < 0 for t in order)
+    fresh = search.fresh or all(search.turned0.get(t, 0) == 0 and search.t_head0.get(t, -1) < 0 for t in order)
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
         gives_up = 0 < give_up < cap
@@ -583,7 +584,7 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
         if status == 2 and gives_up:
             return _GaveUp(time.perf_counter() - t0, nodes)
         if status == 0:
-            return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
+            return _ended(puzzle, t0, "limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
         if status == 1:
             return _finish(search, puzzle, rules, cost, t, seq, nodes, t0,
                            all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts, check)
@@ -597,8 +598,8 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
             if time_limit is not None:
                 left = time_limit - (time.perf_counter() - t0)
                 if left <= 0:
-                    return done("timeout", reason=f"no solution found within {time_limit:g} s "
-                                                  f"(none shorter than {bound} moves)", nodes=nodes)
+                    return _ended(puzzle, t0, "timeout", reason=f"no solution found within {time_limit:g} s "
+                                                                f"(none shorter than {bound} moves)", nodes=nodes)
                 budget = max(1000, int(left * rate))
             t1 = time.perf_counter()
             status, n, found = search.run(bound, t, budget, False, 1)
@@ -608,12 +609,17 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
                 rate = n / dt
             search.grow_tt()
             if status == 2:
-                return done("timeout", reason=f"no solution found within {time_limit:g} s "
-                                              f"(none shorter than {bound} moves)", nodes=nodes)
+                return _ended(puzzle, t0, "timeout", reason=f"no solution found within {time_limit:g} s "
+                                                            f"(none shorter than {bound} moves)", nodes=nodes)
             if status == 1:
                 return _finish(search, puzzle, rules, bound, t, found[0], nodes, t0,
                                all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts, check)
-    return done("limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
+    return _ended(puzzle, t0, "limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
+
+
+def _ended(puzzle: Puzzle, t0: float, status: str, **kw: Any) -> Solution:
+    """A :func:`_search` that ended without a search's answer: ``status`` and its details."""
+    return Solution(puzzle, Status(status), seconds=time.perf_counter() - t0, **kw)
 
 
 def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, seq: list[tuple[int, int, int]],
@@ -680,7 +686,8 @@ def _solve_one(args: tuple[Puzzle, Rules | None, dict[str, object]], give_up: in
     puzzle, rules, options = args
     if not give_up:
         return solve(puzzle, rules, **options)  # type: ignore[arg-type]
-    return _search(puzzle, rules, **{**_SOLVE_DEFAULTS, **options}, give_up=give_up)
+    with _TABLE.lock:
+        return _search(puzzle, rules, **{**_SOLVE_DEFAULTS, **options}, give_up=give_up)
 
 
 # solve()'s options and their defaults, for _search's callers that pass some of them.
