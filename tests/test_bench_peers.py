@@ -219,6 +219,25 @@ def test_bench_with_driftingdroids() -> None:
 
 
 # -- the C solver, puzzle by puzzle beside ours ----------------------------------------------------------------
+class PerPuzzlePeer:
+    """A peer that takes each puzzle right after ours, as the C solver does: it answers our
+    solver's length in 0.25 s, noting each puzzle in ``calls``."""
+
+    name = "per-puzzle peer"
+    interleaved = True
+
+    def __init__(self, solve: Any, calls: list[tuple[str, str]] | None = None) -> None:
+        self.solve, self.calls = solve, calls
+
+    def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
+        if self.calls is not None:
+            self.calls.append(("peer", puzzle.id))
+        return self.solve(puzzle).length, 0.25, None
+
+    def collect(self, results: list[tuple[int | None, float, str | None]]) -> Any:
+        return peers.CSolver.collect(self, results)
+
+
 def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) -> None:
     """An ``interleaved`` peer (the C solver) takes each puzzle right after our own solve of
     it, so that a slow spell of the machine hits both sides of the ratio."""
@@ -233,20 +252,9 @@ def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) ->
         calls.append(("ours", puzzle.id))
         return real(puzzle, **kw)
 
-    class PerPuzzle:
-        name = "per-puzzle peer"
-        interleaved = True
-
-        def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
-            calls.append(("peer", puzzle.id))
-            return real(puzzle).length, 0.25, None
-
-        def collect(self, results: list[tuple[int | None, float, str | None]]) -> Any:
-            return peers.CSolver.collect(self, results)
-
     monkeypatch.setattr(solver_package, "solve", ours)
     puzzles = [p for p in random_puzzles(3, 8) if p.active is not None][:4]
-    row = _bench_set("four", puzzles, 1, None, True, [PerPuzzle()])
+    row = _bench_set("four", puzzles, 1, None, True, [PerPuzzlePeer(real, calls)])
     assert calls == [c for p in puzzles for c in (("ours", p.id), ("peer", p.id))]
     assert row.ok and row.interleaved == ["per-puzzle peer"]
     name, taken, theirs, _ours, differ = row.peers[0]
@@ -277,19 +285,9 @@ def test_bench_times_ours_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
         time.sleep(outside)
         return sol
 
-    class PerPuzzle:
-        name = "per-puzzle peer"
-        interleaved = True
-
-        def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
-            return real(puzzle).length, 0.25, None
-
-        def collect(self, results: list[tuple[int | None, float, str | None]]) -> Any:
-            return peers.CSolver.collect(self, results)
-
     monkeypatch.setattr(solver_package, "solve", ours)
     puzzles = [p for p in random_puzzles(3, 8) if p.active is not None][:4]
-    row = _bench_set("four", puzzles, 1, None, True, [PerPuzzle()])
+    row = _bench_set("four", puzzles, 1, None, True, [PerPuzzlePeer(real)])
     searched = sum(s.seconds for s in row.solutions)
     assert searched < 4 * outside  # (these four take well under 5 ms each)
     _name, _taken, _theirs, ours_seconds, _differ = row.peers[0]
