@@ -172,8 +172,29 @@ def test_relaxed_distance_is_a_lower_bound(pos: Position, rules: Rules, data: st
         assert bound <= ref.cost
     if bound == kernel.INF:
         assert ref.cost is None
+        if not ref.unsolvable and ref.states <= 5_000:
+            # The search stopped at its cost cap, not its state cap (with must-ricochet a robot
+            # can go round a few cells at a growing cost): with one robot on 7×7 at most, it
+            # must then find every state within a cost the moves cannot reach.
+            ref = reference_optimum(puzzle, rules, max_cost=250, max_states=5_000)
         assert ref.unsolvable or ref.states > 5_000
     assert int(h[board.index(target)]) == 0
+
+
+def test_relaxed_distance_unreachable_where_must_ricochet_loops() -> None:
+    """The case a random run of the property above found: the relaxed distance says the
+    target is out of reach, and the reference search, capped at 12 moves, stops at that cap
+    after 14 states (the robot goes round at a growing cost) rather than proving it; with a
+    higher cap it proves it."""
+    pos = Position.from_code("xY2RnZYABRmYmBiCPkYGFkZWFjRkiCAA.r00")
+    rules = Rules(must_ricochet=True, no_straight_back=True, diagonals=True, openings=True, silver=True,
+                  goal_tower_passthrough=True)
+    h = lower_bound(pos.board, rules, (6, 4), pos.robots[0].color, (6, 4))
+    assert int(h[pos.board.index(pos.robots[0].cell)]) == kernel.INF
+    puzzle = Puzzle(pos, (6, 4), 0)
+    capped = reference_optimum(puzzle, rules, max_cost=12, max_states=5_000)
+    assert capped.cost is None and not capped.unsolvable and capped.states < 100
+    assert reference_optimum(puzzle, rules, max_cost=250, max_states=5_000).unsolvable
 
 
 def test_transparent_lower_bound_is_one_off_the_target() -> None:
