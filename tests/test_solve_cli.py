@@ -378,7 +378,9 @@ def test_bench_splits_a_batch_speed_up_and_alternates_rounds(capsys: pytest.Capt
     m = re.search(r"random +2 processes: each solve ([0-9.]+)x its time alone; "
                   r"the workers spent ([0-9]+)% of 2 x [0-9.]+ m?s solving", out)
     assert m, out
-    assert 0.3 < float(m.group(1)) < 5 and 0 < int(m.group(2)) <= 100
+    # A ratio of summed solve times (1.5 on a quiet machine): a busy neighbour in the test run can
+    # slow the workers' 50-ms batch many times (16.8 seen), so the bounds catch a unit slip only.
+    assert 0.3 < float(m.group(1)) < 100 and 0 < int(m.group(2)) <= 100
     assert "one process against N processes, 3 rounds alternated" in out
     m = re.search(r"random +1: ([0-9.]+) m?s \(([0-9.]+) m?s-([0-9.]+) m?s\) +2: [0-9.]+ m?s \([^)]*\) +"
                   r"([0-9.]+)x \(([0-9.]+)x-([0-9.]+)x\)", out)
