@@ -268,9 +268,9 @@ class _Search:
     """Compiled arrays of one puzzle and the transposition table they share."""
 
     # (Slots: a short puzzle's search reads and writes these some sixty times.)
-    __slots__ = ("H", "N", "R", "W", "bits", "bt", "candidates", "filled", "fresh", "gen", "h", "last_h", "last_r",
+    __slots__ = ("H", "N", "R", "W", "bits", "bt", "candidates", "filled", "gen", "h", "last_h", "last_r",
                  "max_moves_per_node", "max_tt_bits", "no_undo", "passable", "pcells", "pcyc", "pdefl", "pheads",
-                 "plen", "pos0", "pstart", "puzzle", "rules", "starts", "t_head0", "target", "tr", "turned0")
+                 "plen", "pos0", "pstart", "puzzle", "rules", "starts", "target", "tr")
 
     def __init__(self, puzzle: Puzzle, rules: Rules, candidates: Sequence[int], max_tt_bits: int) -> None:
         pos = puzzle.position
@@ -299,12 +299,6 @@ class _Search:
         self.max_moves_per_node = prep.max_moves_per_node
         last = pos.last_move if rules.no_straight_back else None
         self.last_r, self.last_h = (last[0], last[1].index) if last else (-1, 0)
-        # Must-ricochet state the position already holds (a puzzle set mid-game): per target robot,
-        # whether it has turned (absent: not) and its heading (absent: it has not moved).
-        self.fresh = not pos.turned and not pos.headings
-        self.turned0 = {t: int(t in pos.turned) for t in candidates} if pos.turned else {}
-        self.t_head0 = ({t: (d.index if (d := pos.headings[t]) is not None else -1) for t in candidates}
-                        if pos.headings else {})
         self.max_tt_bits = max_tt_bits
         self.gen = 0  # the transposition table's generation, taken by the first IDA* (A* needs none)
         self.filled = 0
@@ -312,6 +306,13 @@ class _Search:
         # pair then equals one move (or none).  With must-ricochet, going out and back can earn
         # the target robot its turn.
         self.no_undo = prep.reversible and not rules.must_ricochet
+
+    def rule_start(self, t: int) -> tuple[int, int]:
+        """Robot t's must-ricochet state in the position (a puzzle set mid-game):
+        whether it has turned (1) and its heading (-1: it has not moved)."""
+        pos = self.puzzle.position
+        heading = pos.headings[t] if pos.headings else None
+        return int(t in pos.turned), heading.index if heading is not None else -1
 
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
@@ -382,10 +383,11 @@ class _Search:
         sol_d = np.zeros((rows, bound + 1), dtype=np.int32)
         sol_e = np.zeros((rows, bound + 1), dtype=np.int32)
         bt = self.bt
+        turned, heading = self.rule_start(t)
         status, nodes, nsol, filled = kernel.ida(
             bound, t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
-            self.turned0.get(t, 0), self.t_head0.get(t, -1),
+            turned, heading,
             self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
             bt.wall, bt.openm, bt.obst, bt.diag, self.passable,
             self.bits, self.sort_helpers(t), _TABLE.array, _TABLE.mask,
@@ -575,7 +577,8 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     # share a bound table, else IDA* below tries them bound by bound.
     vortex = len(order) > 1 and search.any_robot_astar()
     # A* starts every robot fresh; a must-ricochet state already under way goes to IDA*.
-    fresh = search.fresh or all(search.turned0.get(t, 0) == 0 and search.t_head0.get(t, -1) < 0 for t in order)
+    fresh = ((not puzzle.position.turned and not puzzle.position.headings)
+             or all(search.rule_start(t) == (0, -1) for t in order))
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
         gives_up = 0 < give_up < cap
