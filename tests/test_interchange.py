@@ -207,3 +207,18 @@ def test_read_jsonl_goes_on_after_errors() -> None:
     err = results[1][1]
     assert isinstance(err, NotationError) and err.line == 4 and str(err).startswith("line 4, column 2: not valid JSON")
     assert str(results[2][1]).startswith("line 5: field 'robots[2]': must be [x, y] with integers x and y")
+
+
+def test_a_bad_line_keeps_its_puzzle_id() -> None:
+    """The error of a line that names its puzzle carries the id (``ricochet solve``
+    echoes it), also once pickled back from a reading process; a line without a
+    string id, or not JSON at all, gives none."""
+    import pickle
+
+    bad = with_({"id": "p7", "robots": [[0, 0], [99, 0]]})
+    lines = [json.dumps(bad), json.dumps({**bad, "id": 7}), "{not json"]
+    errors = [item for _, item in read_jsonl(lines)]
+    assert all(isinstance(e, NotationError) for e in errors)
+    assert [e.puzzle_id for e in errors] == ["p7", None, None]  # type: ignore[union-attr]
+    back = pickle.loads(pickle.dumps(errors[0]))
+    assert (back.puzzle_id, back.line, str(back)) == ("p7", 1, str(errors[0]))

@@ -7,7 +7,7 @@ as it is known (each line is flushed)::
 
     {"id": "001-ricochetrobot-12-0", "moves": 12, "solution": [[0, "S"], ...], "seconds": 0.21}
     {"id": "x", "moves": null, "reason": "no solution within 40 moves", "seconds": 0.5}
-    {"id": null, "line": 7, "moves": null, "error": "line 7: field 'robots': ..."}
+    {"id": "y", "line": 7, "moves": null, "error": "line 7: field 'robots': ..."}
 
 ``ricochet bench`` runs the solver benchmark (also ``benchmarks/solver.py``):
 see :func:`run_benchmark`.  Importing this module registers both commands in
@@ -299,8 +299,9 @@ those before it are known (a file's likely-long puzzles are solved first):
   unsolved: "moves": null and "reason"; --all adds "solutions" (every optimal
   solution); --check replays every answer through the engine and adds
   "optimal_ok" (true/false, null when the file gives no "optimal");
-  a malformed line: {"id": null, "line": N, "moves": null, "error": "..."}
-  (and a message on stderr; the other lines are still solved).
+  a malformed line: {"id": ..., "line": N, "moves": null, "error": "..."}
+  ("id": the line's own if it has one, else null; a message on stderr too;
+  the other lines are still solved).
   --format text: one line per puzzle instead, "5 moves: RN RE RN YE RS".
 
 rules: --rules, else pyramids for a board with towers (Ricochet Pyramids: the
@@ -629,7 +630,7 @@ def run_solve(args: argparse.Namespace) -> int:
         if result is None:
             assert isinstance(item, NotationError)
             counts["malformed"] += 1
-            obj: dict[str, Any] = {"id": None, "line": line, "moves": None, "error": str(item)}
+            obj: dict[str, Any] = {"id": item.puzzle_id, "line": line, "moves": None, "error": str(item)}
             sys.stderr.write(f"ricochet: error: {name}: {' '.join(str(item).split())} (puzzle skipped)\n")
             sys.stderr.flush()
         else:

@@ -165,7 +165,8 @@ def read_jsonl(lines: Iterable[str], base_rules: Rules = PLAIN, *, first_line: i
     """Read JSON Lines: ``(line number, puzzle or error)`` for every non-blank
     line.  A bad line yields its error (``line N: field 'robots[2]': …``) and
     reading goes on.  ``first_line``: the number of the first line (a slice of
-    a longer file).
+    a longer file).  A bad line's error keeps its ``id`` where the line has a
+    string one (:attr:`NotationError.puzzle_id`).
 
     >>> [(n, str(r)) for n, r in read_jsonl(['', '{"width": 2, "height": 3, "walls": []}'])]
     [(2, "line 2: field 'width': must be from 3 to 32, got 2")]
@@ -181,7 +182,8 @@ def read_jsonl(lines: Iterable[str], base_rules: Rules = PLAIN, *, first_line: i
         try:
             yield number, puzzle_from_json(obj, base_rules)
         except NotationError as e:
-            yield number, e.located(line=number)
+            pid = obj.get("id") if isinstance(obj, dict) else None
+            yield number, e.located(line=number, puzzle_id=pid if isinstance(pid, str) else None)
 
 
 # -- solutions ------------------------------------------------------------------
