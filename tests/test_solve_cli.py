@@ -171,6 +171,7 @@ def test_a_long_file_on_two_processes(capsys: pytest.CaptureFixture[str], tmp_pa
 _BUG_SCRIPT = """
 import sys
 import ricochet.solver.api as api
+import ricochet.solver.batch as batch
 from ricochet.cli import main
 
 real = api.solve
@@ -180,7 +181,7 @@ def bug(puzzle, *args, **options):  # inherited by the forked workers
         raise api.SolverError("a planted bug")
     return real(puzzle, *args, **options)
 
-api.solve = bug
+api.solve = batch.solve = bug  # (a file's batch calls the latter)
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -246,6 +247,7 @@ _DEAL_SCRIPT = """
 import sys
 import ricochet.solver
 import ricochet.solver.api
+import ricochet.solver.batch
 from ricochet.cli import main
 
 real = ricochet.solver.solve
@@ -255,7 +257,8 @@ def spy(puzzle, *args, threads=1, **options):  # inherited by the forked workers
         log.write(f"{puzzle.id} {threads}\\n")
     return real(puzzle, *args, threads=threads, **options)
 
-ricochet.solver.solve = ricochet.solver.api.solve = spy  # (a file's batch calls the latter)
+# (a file's batch calls the last)
+ricochet.solver.solve = ricochet.solver.api.solve = ricochet.solver.batch.solve = spy
 sys.exit(main(sys.argv[2:]))
 """
 

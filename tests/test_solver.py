@@ -25,8 +25,9 @@ from ricochet.notation.interchange import dumps_puzzle, read_jsonl
 from ricochet.position import Move, Position, Robot
 from ricochet.puzzle import NEUTRAL_COLORS, Puzzle, check_solution
 from ricochet.rules import GAME, PLAIN, Rules
-from ricochet.solver import api, kernel, parallel
-from ricochet.solver.api import hint, solve, solve_many
+from ricochet.solver import api, batch, kernel, parallel
+from ricochet.solver.api import hint, solve
+from ricochet.solver.batch import solve_many
 from strategies import PROPERTY, boards, positions, rule_sets
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -629,19 +630,19 @@ def test_solve_as_answered_yields_each_answer_once_and_a_bug_as_an_answer(monkey
             raise api.SolverError("a planted bug")
         return real(puzzle, rules, **options)
 
-    monkeypatch.setattr(api, "solve", planted)
+    monkeypatch.setattr(batch, "solve", planted)  # (what a batch's workers call)
     for processes in (1, 2):
-        got = dict(api.solve_as_answered(puzzles, processes=processes, max_moves=20))
+        got = dict(batch.solve_as_answered(puzzles, processes=processes, max_moves=20))
         assert sorted(got) == list(range(10))
         assert isinstance(got[3], api.SolverError) and str(got[3]) == "a planted bug"
         assert all(got[i].length == real(puzzles[i], max_moves=20).length for i in got if i != 3)
         with pytest.raises(api.SolverError, match="planted"):
             solve_many(puzzles, processes=processes, max_moves=20)
-    with contextlib.closing(api.solve_as_answered(puzzles, processes=2)) as answers:
+    with contextlib.closing(batch.solve_as_answered(puzzles, processes=2)) as answers:
         next(answers)
         with pytest.raises(RuntimeError, match="still open"):  # one inside another: refused, not deadlocked
             solve_many(puzzles[:2], processes=2)
-    assert not api._BATCH  # closed: the workers ended, the batch let go
+    assert not batch._BATCH  # closed: the workers ended, the batch let go
     assert [s.length for s in solve_many(puzzles[4:], processes=2)] == [real(p).length for p in puzzles[4:]]
 
 
@@ -654,13 +655,13 @@ def test_a_batch_returns_its_answers_without_waiting_for_its_workers_to_exit(mon
     import multiprocessing.util
     import time
 
-    real_start = api._start_worker
+    real_start = batch._start_worker
 
     def slow_to_exit(*args: Any) -> None:  # (forked workers run it as the pool's initializer)
         real_start(*args)
         multiprocessing.util.Finalize(None, time.sleep, args=(2.5,), exitpriority=0)
 
-    monkeypatch.setattr(api, "_start_worker", slow_to_exit)
+    monkeypatch.setattr(batch, "_start_worker", slow_to_exit)
     puzzles = random_puzzles(5, 4)
     started = time.perf_counter()
     many = solve_many(puzzles, processes=2, max_moves=20)
@@ -676,12 +677,12 @@ def test_a_batch_returns_its_answers_without_waiting_for_its_workers_to_exit(mon
 _EXIT_RACE_SCRIPT = """
 import concurrent.futures.process as cfp, multiprocessing.util, time
 from ricochet.generate import random_puzzles
-from ricochet.solver import api, solve_many
-real_start = api._start_worker
+from ricochet.solver import batch, solve_many
+real_start = batch._start_worker
 def slow_to_exit(*args):  # each worker takes 0.3 s to exit: the pool's thread is still joining them at exit
     real_start(*args)
     multiprocessing.util.Finalize(None, time.sleep, args=(0.3,), exitpriority=0)
-api._start_worker = slow_to_exit
+batch._start_worker = slow_to_exit
 print([s.length for s in solve_many(random_puzzles(5, 4), processes=2, max_moves=20)])
 def late_wakeup(self):  # Python's exit hook, slowed between its check of the pipe and its write
     if not self._closed:
@@ -759,7 +760,7 @@ import warnings
 from pathlib import Path
 from ricochet.generate import random_puzzles
 from ricochet.solve_cli import _read_set
-from ricochet.solver import api, solve, solve_many
+from ricochet.solver import api, batch, solve, solve_many
 
 def solve_warned(puzzle):
     with warnings.catch_warnings(record=True) as caught:
@@ -771,25 +772,25 @@ if __name__ == "__main__":
     hard = sorted(_read_set(Path(sys.argv[1])), key=lambda p: p.optimal)[:2]
     # Two puzzles on four processes: two workers, each searching on two threads (the
     # spy, inherited by the forked workers, says how many each solve was given).
-    real = api._solve_one
+    real = batch._solve_one
     def spy(args, give_up=0):
         sol = real(args, give_up)
         return sol if isinstance(sol, api._GaveUp) else dataclasses.replace(sol, reason=str(args[2].get("threads", 1)))
-    api._solve_one = spy
+    batch._solve_one = spy
     dealt = solve_many(hard, processes=4, check=True)
     # A vortex puzzle beside one: its search takes no threads, the other gets all three spare.
     vortex = next(p for p in random_puzzles(11, 200) if p.active is None and api.effort_estimate(p) > 0)
     vortex_dealt = solve_many([vortex, hard[0]], processes=4, check=True)
     # A batch on four processes where every late puzzle gives up past 50 states: those are
     # searched again, on the threads of the cores the batch has left by then.
-    api.MIN_GIVE_UP, api.GIVE_UP_SHARE, api.GIVE_UP_OUTLIER = 50, 0.0, 0.0
+    batch.MIN_GIVE_UP, batch.GIVE_UP_SHARE, batch.GIVE_UP_OUTLIER = 50, 0.0, 0.0
     batches = []
-    answers = api._Batch.answers
-    api._Batch.answers = lambda self, dealt: batches.append(self) or answers(self, dealt)
+    answers = batch._Batch.answers
+    batch._Batch.answers = lambda self, dealt: batches.append(self) or answers(self, dealt)
     late = random_puzzles(5, 30) + hard[:1]
     late_many = solve_many(late, processes=4, check=True, time_limit=None)  # as the bench calls it
-    api._Batch.answers = answers
-    api._solve_one = real
+    batch._Batch.answers = answers
+    batch._solve_one = real
     fresh = api.forked_workers_may_thread()
     first = solve(hard[0], threads=2)  # 16 moves: rounds big enough to start the threads
     after = api.forked_workers_may_thread()
@@ -859,9 +860,9 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
 
     threaded = [True] * 14
     threaded[13] = False
-    batch = api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, True)  # type: ignore[arg-type]
-    answers = dict(batch.answers([1] * 14))
-    assert sorted(answers) == list(range(14)) and batch.gave_up == [12]
+    dealing = batch._Batch(Pool(), [[i] for i in range(14)], 4, threaded, True)  # type: ignore[arg-type]
+    answers = dict(dealing.answers([1] * 14))
+    assert sorted(answers) == list(range(14)) and dealing.gave_up == [12]
     assert [c[2] > 0 for c in calls[:8]] == [False] * 8  # 4 running, 4 waiting: no answer yet
     # 8-12 get a cap; 12 gives up, the one puzzle that may on 4 cores (cores / GIVE_UP_CORES),
     # and 13's search takes no threads anyway.
@@ -869,7 +870,7 @@ def test_a_late_puzzle_that_gives_up_gets_the_free_cores_as_threads() -> None:
     assert calls[14:] == [([12], 4, 0)]
     assert answers[12][1].seconds == pytest.approx(0.03) and answers[12][1].nodes == 105  # both searches count
     calls.clear()
-    dict(api._Batch(Pool(), [[i] for i in range(14)], 4, threaded, False).answers([1] * 14))  # no giving up
+    dict(batch._Batch(Pool(), [[i] for i in range(14)], 4, threaded, False).answers([1] * 14))  # no giving up
     assert all(give_up == 0 for _, _, give_up in calls) and len(calls) == 14
 
 
@@ -897,9 +898,9 @@ def test_cheap_puzzles_share_a_task_once_the_batch_knows_they_are_cheap() -> Non
                                 for _ in task])
                 return fut
 
-        batch = api._Batch(Pool(), [[i] for i in range(n)], cores, threaded or [True] * n,  # type: ignore[arg-type]
-                           may_give_up, max_chunk=16)
-        assert sorted(dict(batch.answers(dealt or [1] * n))) == list(range(n))
+        dealing = batch._Batch(Pool(), [[i] for i in range(n)], cores, threaded or [True] * n,  # type: ignore[arg-type]
+                               may_give_up, max_chunk=16)
+        assert sorted(dict(dealing.answers(dealt or [1] * n))) == list(range(n))
         return calls
 
     cheap = deal(0.0001, 200, 2, False)
@@ -907,7 +908,7 @@ def test_cheap_puzzles_share_a_task_once_the_batch_knows_they_are_cheap() -> Non
     assert [len(task) for task, _ in cheap[:4]] == [1] * 4  # 2 running, 2 waiting: no answer yet
     left = 196
     for task, _ in cheap[4:]:
-        assert len(task) == max(1, min(16, int(api.CHUNK_SECONDS / 0.0001), left // 2))
+        assert len(task) == max(1, min(16, int(batch.CHUNK_SECONDS / 0.0001), left // 2))
         left -= len(task)
     assert max(len(task) for task, _ in cheap) == 16 and len(cheap) < 30
     assert all(len(task) == 1 for task, _ in deal(0.04, 40, 2, False))
@@ -927,7 +928,7 @@ def test_cheap_puzzles_share_a_task_once_the_batch_knows_they_are_cheap() -> Non
 def test_the_running_median_is_the_sorted_answers_middle(values: list[float]) -> None:
     """solve_many's median of its answers (``RunningMedian``, two heaps) is the
     sorted values' element ``len // 2`` after every addition."""
-    median = api.RunningMedian()
+    median = batch.RunningMedian()
     for k, x in enumerate(values, 1):
         median.add(x)
         assert len(median) == k and median.value == sorted(values[:k])[k // 2]

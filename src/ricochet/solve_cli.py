@@ -126,7 +126,7 @@ def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options, threads: Sequenc
                   ) -> list[tuple[dict[str, Any], str]]:
     """``answer`` of each puzzle in a worker, on its own number of ``threads`` (:func:`deal_threads`)."""
     if any(n > 1 for n in threads):
-        from .solver.api import threads_sleep_while_waiting
+        from .solver.batch import threads_sleep_while_waiting
 
         threads_sleep_while_waiting()
     return [answer(p, _with_threads(options, n)) for p, n in zip(puzzles, threads, strict=True)]
@@ -172,7 +172,8 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
                                else answer(item, _with_threads(options, dealt.get(line, options.threads))))
         return
 
-    from .solver.api import _worker_pool, warm_up
+    from .solver.api import warm_up
+    from .solver.batch import _worker_pool
 
     warm_up()  # in this process, so forked workers inherit the kernels
     with _worker_pool(jobs) as pool:  # (its workers ended on Ctrl-C, a closed pipe, an error)
@@ -248,7 +249,7 @@ def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int,
                 progress: Callable[[int], object] | None = None
                 ) -> Iterator[tuple[int, Any, tuple[dict[str, Any], str] | None]]:
     """:func:`solve_stream` for input read in full (a file): the puzzles go
-    to :func:`~ricochet.solver.api.solve_as_answered` on ``cores``, scheduled
+    to :func:`~ricochet.solver.batch.solve_as_answered` on ``cores``, scheduled
     as :func:`~ricochet.solver.solve_many` schedules them (the likely-long
     ones first, cheap ones in chunks, a late long one searched again on
     threads, spare cores dealt as threads to a batch smaller than ``cores``),
@@ -258,7 +259,7 @@ def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int,
     with the number of items known (answered or malformed) as answers come
     in, which is ahead of the output: a puzzle that came out cheap waits for
     the long ones before it in the file."""
-    from .solver.api import solve_as_answered
+    from .solver.batch import solve_as_answered
 
     where = [k for k, (_, item) in enumerate(items) if isinstance(item, Puzzle)]  # item index per batch index
     answers: dict[int, tuple[dict[str, Any], str]] = {}
@@ -380,7 +381,7 @@ def _processes(jobs: int | None, threads: int) -> int:
 
 def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = _Options.max_moves) -> dict[int, int]:
     """Threads per line for a run of fewer puzzles than ``cores``: what
-    :func:`~ricochet.solver.api.share_cores` deals them by their
+    :func:`~ricochet.solver.batch.share_cores` deals them by their
     :func:`~ricochet.solver.api.effort_estimate`, to the puzzles whose search
     takes threads (:func:`~ricochet.solver.api.takes_threads`); the lines left
     out get one.
@@ -390,7 +391,8 @@ def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = 
     >>> deal_threads([(1, Puzzle.from_code(code)), (2, ValueError("a malformed line"))], 8)
     {1: 8}
     """
-    from .solver.api import effort_estimate, share_cores, takes_threads
+    from .solver.api import effort_estimate, takes_threads
+    from .solver.batch import share_cores
 
     lines = [(line, item) for line, item in items if isinstance(item, Puzzle)]
     shares = share_cores([effort_estimate(p) for _, p in lines], cores,
@@ -492,7 +494,7 @@ class _Lines:
         if processes <= 1 or len(self.lines) < PARALLEL_READ_MIN:
             while_waiting()
             return list(self)
-        from .solver.api import _worker_pool
+        from .solver.batch import _worker_pool
 
         starts = range(0, len(self.lines), READ_CHUNK)
         _PARSING = self.lines
@@ -758,8 +760,8 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
     """When a batch would end on ``workers`` processes that take ``tasks`` in order,
     each the next free worker's, as :func:`~ricochet.solver.solve_many` hands them
     out: once ``workers`` answers are in by a task's start, it takes the tasks
-    after it along (:func:`~ricochet.solver.api.chunk_size`,
-    :func:`~ricochet.solver.api.take_task`).  A puzzle costs
+    after it along (:func:`~ricochet.solver.batch.chunk_size`,
+    :func:`~ricochet.solver.batch.take_task`).  A puzzle costs
     its one-process ``seconds`` and each task ``per_task`` more.  A model: it
     knows no memory contention, no clock that slows with more busy cores, no
     start-up.
@@ -769,7 +771,7 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
     >>> round(model_batch([[i] for i in range(40)], [0.0001] * 40, 2, per_task=0.001), 4)  # one a task: 0.022
     0.0069
     """
-    from .solver.api import RunningMedian, chunk_size, take_task
+    from .solver.batch import RunningMedian, chunk_size, take_task
 
     free = [0.0] * workers
     queue = [list(task) for task in reversed(tasks)]  # popped from the end
@@ -794,7 +796,7 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
 def _model_rows(row: BenchRow, puzzles: Sequence[Puzzle], seconds: Sequence[float], jobs: int) -> None:
     """Fill ``row.modelled`` (for ``jobs`` and :data:`MODEL_WORKERS` workers) and ``row.bound``."""
     from .solver import effort_estimate
-    from .solver.api import schedule
+    from .solver.batch import schedule
 
     t0 = time.perf_counter()
     effort = [effort_estimate(p) for p in puzzles]
