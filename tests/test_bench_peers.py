@@ -22,12 +22,12 @@ from typing import Any
 import pytest
 
 from ricochet import Board, Robot
+from ricochet.bench_cli import _peers_module, load_peers, run_benchmark
 from ricochet.board import Diagonal
 from ricochet.geometry import Direction
 from ricochet.position import Move, Position
 from ricochet.puzzle import Puzzle, check_solution
 from ricochet.rules import GAME
-from ricochet.solve_cli import _peers_module, load_peers, run_benchmark
 
 peers: Any = _peers_module()
 
@@ -242,8 +242,8 @@ def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) ->
     """An ``interleaved`` peer (the C solver) takes each puzzle right after our own solve of
     it, so that a slow spell of the machine hits both sides of the ratio."""
     import ricochet.solver as solver_package
+    from ricochet.bench_cli import _bench_set, format_peers
     from ricochet.generate import random_puzzles
-    from ricochet.solve_cli import _bench_set, format_peers
 
     calls: list[tuple[str, str]] = []
     real = solver_package.solve
@@ -274,8 +274,8 @@ def test_bench_times_ours_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
     waits for it, not ``Solution.seconds`` (which leaves out the call's first and last
     microseconds): time spent in the call outside the search counts."""
     import ricochet.solver as solver_package
+    from ricochet.bench_cli import _bench_set
     from ricochet.generate import random_puzzles
-    from ricochet.solve_cli import _bench_set
 
     real = solver_package.solve
     outside = 0.005  # each call's time outside the search, which Solution.seconds leaves out

@@ -418,8 +418,8 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
 def test_trivial_puzzles_on_new_boards_rebuild_their_tables() -> None:
     """The bench's trivial-puzzle figure solves each with every table cache cleared
     (a board not seen before), the first TRIVIAL_COUNT of them."""
+    from ricochet.bench_cli import TRIVIAL_COUNT, trivial_new_board_micros
     from ricochet.generate import random_puzzles
-    from ricochet.solve_cli import TRIVIAL_COUNT, trivial_new_board_micros
     from ricochet.solver import solve, tables
 
     sols = [solve(p) for p in random_puzzles(2026, 150)]
@@ -465,7 +465,7 @@ def test_bench_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
     """The bench's model of solve_many: tasks in order, each to the worker that is free
     first, plus a round trip per task; a long task at the end of the list ends late."""
-    from ricochet.solve_cli import model_batch
+    from ricochet.bench_cli import model_batch
 
     seconds = [1.0, 1.0, 1.0, 3.0]
     assert model_batch([[3], [0], [1], [2]], seconds, 2, per_task=0.0) == 3.0  # longest first

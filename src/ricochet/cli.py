@@ -754,7 +754,7 @@ add_command("demo", "the puzzle of the day, with a short how-to", build_demo, ru
 # Defined in their own modules, imported when they run (main) or by whoever imports them.
 add_lazy_command("solve", "solve puzzles of a JSON Lines file optimally, one JSON answer per line",
                  "ricochet.solve_cli")
-add_lazy_command("bench", "benchmark the solver (ASP 2015, random and hard puzzles)", "ricochet.solve_cli")
+add_lazy_command("bench", "benchmark the solver (ASP 2015, random and hard puzzles)", "ricochet.bench_cli")
 add_lazy_command("tablebase", "every position of a board and target solved at once (build, query, stats, study)",
                  "ricochet.tablebase_cli")
 add_lazy_command("serve", "start the web server: play in the browser with friends and bots",
