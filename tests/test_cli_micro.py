@@ -24,7 +24,8 @@ def test_solve_shortest_and_exact_routes(tmp_path: Path) -> None:
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     run = ricochet("solve", "--game", "micro-robots", str(path))
-    assert run.returncode == 0, run.stderr
+    assert run.returncode == 1, run.stderr  # as ricochet solve: a request without a route ("x1")
+    assert ricochet("solve", "--game", "micro-robots", "-", stdin=json.dumps(lines[0])).returncode == 0
     out = [json.loads(x) for x in run.stdout.splitlines()]
     assert [o["id"] for o in out] == ["seed", "x7", "x1"]
     assert out[0]["moves"] == 5 and out[0]["route"][0] == [3, 5] and out[0]["route"][-1] == [1, 3]
@@ -40,15 +41,19 @@ def test_solve_with_other_cells_and_bad_lines(tmp_path: Path) -> None:
     good = {"id": 1, "start": [0, 0], "target": [5, 5], "exactly": 6, "cells": board.to_json()}
     bad = ['{"start": [6, 0], "target": [0, 0]}', "[1, 2", '{"start": [0, 0]}',
            '{"start": [0, 0], "target": [1, 1], "exactly": -1}', '{"start": [0,0], "target": [1,1], "speed": 3}',
-           '{"start": [0, 0], "target": [1, 1], "cells": [[]]}', "[" * 3000]
+           '{"start": [0, 0], "target": [1, 1], "cells": [[]]}', "[" * 3000, '{"id": "m9", "start": [0, 9], "target": [0, 0]}']
     run = ricochet("solve", "--game", "micro-robots", "-", stdin="\n".join([json.dumps(good), *bad]) + "\n")
-    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.returncode == 2 and "Traceback" not in run.stderr  # as ricochet solve: a malformed line
     out = [json.loads(x) for x in run.stdout.splitlines()]
+    # The answers to bad lines have ricochet solve's shape, and each is said on stderr too.
+    assert all(o["moves"] is None and o["line"] == n for n, o in enumerate(out[1:], 2))
+    assert [o["id"] for o in out[1:]] == [None] * 7 + ["m9"]  # (the line's own id where it gives one)
+    assert len(run.stderr.splitlines()) == 8 and "stdin: line 3: not valid JSON" in run.stderr
     assert (out[0]["moves"] is not None) == ((5, 5) in reachable_exactly(board, (0, 0), 6)[6])
     errors = [o["error"] for o in out[1:]]
     assert "start must be [row, col]" in errors[0] and errors[1] == "not valid JSON"
     assert "missing 'target'" in errors[2] and "exactly must be" in errors[3] and "unknown field 'speed'" in errors[4]
-    assert errors[5].startswith("cells:") and errors[6] == "not valid JSON"
+    assert errors[5].startswith("cells:") and errors[6] == "not valid JSON" and "start must be" in errors[7]
     assert ricochet("solve", "--game", "micro-robots", str(Path("/nonexistent/x.jsonl"))).returncode == 2
 
 

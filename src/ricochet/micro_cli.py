@@ -104,25 +104,36 @@ def _lines(text: Iterable[str]) -> Iterator[tuple[int, str]]:
 
 def run_solve(args: argparse.Namespace) -> int:
     """One JSON answer per input line, in order; a malformed line gets an
-    ``{"line": N, "error": …}`` object.  Exit 0, or 1 when any line was malformed."""
-    from .cli import CliError
+    ``{"id": …, "line": N, "moves": null, "error": …}`` object (the line's
+    ``id`` where it has one) and a message on stderr, as ``ricochet solve``
+    gives for Ricochet Robots, and the same exit status: 0, 1 when some
+    request has no route, 2 when a line was malformed."""
+    from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, CliError
 
     source = args.file
+    name = "stdin" if source in (None, "-") else source
     try:
         handle = sys.stdin if source in (None, "-") else open(source, encoding="utf-8")  # noqa: SIM115
     except OSError as e:
         raise CliError(f"{source}: {e.strerror or e}") from None
-    bad = 0
+    bad = unanswered = 0
     with handle:
         for n, line in _lines(handle):
+            obj: Any = None
             try:
-                answer = answer_line(json.loads(line))
+                obj = json.loads(line)
+                answer = answer_line(obj)
             except (ValueError, RecursionError) as e:
                 bad += 1
                 message = "not valid JSON" if isinstance(e, json.JSONDecodeError | RecursionError) else str(e)
-                answer = {"line": n, "error": message}
+                answer = {"id": obj.get("id") if isinstance(obj, dict) else None, "line": n, "moves": None,
+                          "error": message}
+                sys.stderr.write(f"ricochet: error: {name}: line {n}: {message} (request skipped)\n")
+                sys.stderr.flush()
+            else:
+                unanswered += answer["moves"] is None
             print(json.dumps(answer), flush=True)
-    return 1 if bad else 0
+    return EXIT_USAGE if bad else EXIT_FAIL if unanswered else EXIT_OK
 
 
 def _arrangement(args: argparse.Namespace, rng: random.Random) -> Arrangement:
