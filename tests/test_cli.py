@@ -202,6 +202,12 @@ def test_demo_and_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "puzzle of the day" in bare
 
 
+@pytest.mark.parametrize("date, why", [("2024-13-01", "(month must be in 1..12)"), ("tomorrow", "'tomorrow'")])
+def test_demo_says_what_a_date_is(capsys: pytest.CaptureFixture[str], date: str, why: str) -> None:
+    status, _, err = run(capsys, "demo", "--date", date)
+    assert status == 2 and "--date: expected a date YYYY-MM-DD" in err and why in err and "isoformat" not in err
+
+
 # -- errors ----------------------------------------------------------------------------------------------------
 def test_unknown_tile(capsys: pytest.CaptureFixture[str]) -> None:
     assert_input_error(capsys, "board", "--tiles", "1A,X9,4A,2A", says="unknown tile 'X9'")

@@ -698,9 +698,23 @@ def _pyramids_note(deal: Any) -> str:
 
 
 # -- demo ---------------------------------------------------------------------------------------
+def _date(text: str) -> datetime.date:
+    """``--date``'s value: a calendar date written YYYY-MM-DD.
+
+    >>> _date("2026-02-29")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a date YYYY-MM-DD, got '2026-02-29' (day is out of range for month)
+    """
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError as e:
+        why = "" if "isoformat" in str(e) else f" ({e})"  # (Python's own says no more than ours)
+        raise argparse.ArgumentTypeError(f"expected a date YYYY-MM-DD, got {text!r}{why}") from None
+
+
 def build_demo(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="another puzzle instead of today's")
-    parser.add_argument("--date", type=datetime.date.fromisoformat, metavar="YYYY-MM-DD",
+    parser.add_argument("--date", type=_date, metavar="YYYY-MM-DD",
                         help="the puzzle of that day (default: today)")
     add_output_arguments(parser, svg=False)
 
