@@ -795,34 +795,12 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     say("")
     say(format_table(rows))
     say("")
-    peer_text = format_peers(rows, notes)
-    if peer_text:
-        say(peer_text)
-        say("")
-    threads_text = format_threads(rows)
-    if threads_text:
-        say(threads_text)
-        say("")
-    scaling_text = format_scaling(rows)
-    if scaling_text:
-        say(scaling_text)
-        say("")
-    rounds_text = format_rounds(rows)
-    if rounds_text:
-        say(rounds_text)
-        say("")
-    batch_text = format_batches(rows)
-    if batch_text:
-        say(batch_text)
-        say("")
-    cli_text = format_cli(rows)
-    if cli_text:
-        say(cli_text)
-        say("")
-    model_text = format_model(rows)
-    if model_text:
-        say(model_text)
-        say("")
+    # The sections the run has figures for, each followed by a blank line.
+    for text in (format_peers(rows, notes), format_threads(rows), format_scaling(rows), format_rounds(rows),
+                 format_batches(rows), format_cli(rows), format_model(rows)):
+        if text:
+            say(text)
+            say("")
     if startup:
         say(f"start-up: `python -m ricochet solve CODE` to its first answer: {_fmt_s(startup_seconds())} "
             "(median of 3, numba's cache warm)")
