@@ -193,6 +193,18 @@ def test_random_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and out.startswith("<svg")
 
 
+def test_random_streams_its_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each puzzle is written as it is drawn: ten million of them piped into
+    ``head -2`` give their first two at once (drawing them all first would take
+    hours), the same two that ``--count 2`` prints, and the pipe closing early
+    is no error."""
+    status, expected, _ = run(capsys, "random", "--seed", "11", "--count", "2", "--format", "json")
+    assert status == 0 and len(expected.splitlines()) == 2
+    done = subprocess.run(f"{sys.executable} -m ricochet random --seed 11 --count 10000000 --format json | head -2",
+                          shell=True, capture_output=True, text=True, timeout=120, check=False)
+    assert done.stdout == expected and "Traceback" not in done.stderr
+
+
 def test_demo_and_no_command(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "demo", "--date", "2024-05-01", "--no-color")
     assert status == 0

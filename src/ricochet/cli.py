@@ -46,7 +46,7 @@ import os
 import random
 import sys
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TextIO
 
@@ -78,6 +78,7 @@ __all__ = [
     "rules_from",
     "use_color",
     "with_board_rules",
+    "write_lines",
     "write_output",
 ]
 
@@ -183,6 +184,18 @@ def write_output(text: str, path: str | None) -> None:
         return
     with open(path, "w", encoding="utf-8") as f:
         f.write(text + "\n")
+
+
+def write_lines(texts: Iterable[str], path: str | None, *, blank_between: bool = False) -> None:
+    """:func:`write_output` of ``"\\n".join(texts)`` (``"\\n\\n"`` with ``blank_between``),
+    each text written as it comes: a long run streams, and holds one text at a time."""
+    f = sys.stdout if path is None or path == "-" else open(path, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        for k, text in enumerate(texts):
+            f.write(("\n" if blank_between and k else "") + text + "\n")
+    finally:
+        if f is not sys.stdout:
+            f.close()
 
 
 def use_color(args: argparse.Namespace, stream: TextIO | None = None) -> bool:
@@ -609,7 +622,9 @@ def build_random(parser: argparse.ArgumentParser) -> None:
 
 
 def run_random(args: argparse.Namespace) -> int:
-    """Print random puzzles: Ricochet Robots, or Ricochet Pyramids with ``--game pyramids``."""
+    """Print random puzzles: Ricochet Robots, or Ricochet Pyramids with ``--game pyramids``.
+    Each is written as soon as it is drawn: ``--count 1000000`` streams rather
+    than holding a million puzzles until the last."""
     from . import notation
     from .generate import random_puzzle
 
@@ -617,7 +632,6 @@ def run_random(args: argparse.Namespace) -> int:
         raise CliError(f"--count must be at least 1, got {args.count}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rng = random.Random(seed)
-    deals: list[Any] = []
     if args.game == "rambots":
         raise CliError("--game rambots has no puzzles: random puzzles are for ricochet-robots, pyramids and "
                        "micro-robots")
@@ -630,41 +644,46 @@ def run_random(args: argparse.Namespace) -> int:
             raise CliError(f"{given[0]} is not an option of Micro Robots")
         from .micro_cli import run_random as micro_random
         return micro_random(args, rng)
+    if args.format in ("text", "svg") and args.count != 1:
+        raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
+    deals: Iterator[Any] | None = None
     if args.game == "pyramids":
         if args.faces is not None:
             raise CliError("--faces picks tiles of Ricochet Robots; Ricochet Pyramids is played on an 8×8 board")
         if args.rules not in (None, "pyramids"):
             raise CliError(f"--rules {args.rules}: Ricochet Pyramids puzzles have their own rules (pyramids)")
         deals = _pyramids_deals(rng, args)
-        puzzles = [d.puzzle for d in deals]
     else:
         given = [o for o, v in (("--layout", args.layout), ("--colors", args.colors), ("--min-moves", args.min_moves))
                  if v is not None]
         if given:
             raise CliError(f"{given[0]} is an option of Ricochet Pyramids: add --game pyramids")
-        puzzles = [random_puzzle(rng, rules_from(args), faces=args.faces or "AB") for _ in range(args.count)]
+        rules, faces = rules_from(args), args.faces or "AB"
+        puzzles: Iterator[Puzzle] = (random_puzzle(rng, rules, faces=faces) for _ in range(args.count))
     if args.format in ("text", "svg"):
-        if args.count != 1:
-            raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
         args.svg = args.format == "svg"
-        if deals:
-            colors = {t.cell: (t.top, t.bottom) for t in deals[0].towers}
-            _render(puzzles[0], args, tower_colors=colors, note=_pyramids_note(deals[0]))
+        if deals is not None:
+            deal = next(deals)
+            colors = {t.cell: (t.top, t.bottom) for t in deal.towers}
+            _render(deal.puzzle, args, tower_colors=colors, note=_pyramids_note(deal))
         else:
-            _render(puzzles[0], args)
+            _render(next(puzzles), args)
         return EXIT_OK
-    if args.format == "code":
-        texts = [notation.puzzle_code(p) for p in puzzles]
-    elif args.format == "json":
-        texts = [notation.dumps_puzzle(p) for p in puzzles]
-    else:
-        texts = [notation.render_ascii(p).rstrip("\n") for p in puzzles]
-    write_output(("\n\n" if args.format == "ascii" else "\n").join(texts), args.output)
+    if deals is not None:
+        puzzles = (d.puzzle for d in deals)
+    text_of: Callable[[Puzzle], str] = {
+        "code": notation.puzzle_code,
+        "json": notation.dumps_puzzle,
+        "ascii": lambda p: notation.render_ascii(p).rstrip("\n"),
+    }[args.format]
+    write_lines((text_of(p) for p in puzzles), args.output, blank_between=args.format == "ascii")
     return EXIT_OK
 
 
-def _pyramids_deals(rng: random.Random, args: argparse.Namespace) -> list[Any]:
-    """``--count`` Ricochet Pyramids deals (:func:`~ricochet.generate.random_pyramids`)."""
+def _pyramids_deals(rng: random.Random, args: argparse.Namespace) -> Iterator[Any]:
+    """``--count`` Ricochet Pyramids deals (:func:`~ricochet.generate.random_pyramids`),
+    drawn as they are taken; the first is drawn here, so that options the
+    deals refuse are said before any output."""
     from .games import PYRAMIDS, OptionsError
     from .generate import random_pyramids
 
@@ -674,17 +693,29 @@ def _pyramids_deals(rng: random.Random, args: argparse.Namespace) -> list[Any]:
     min_moves = args.min_moves if args.min_moves is not None else defaults["min_moves"]
     if layout != "random" and colors != 3:
         raise CliError(f"--layout {layout} has 9 towers, for 3 colours; with --colors {colors} use --layout random")
-    try:
-        deals = [random_pyramids(rng, colors=colors, layout=layout, min_moves=min_moves) for _ in range(args.count)]
-    except OptionsError as e:
-        raise CliError(f"--game pyramids: {str(e).replace('min_moves', '--min-moves')}") from None
-    short = [d.puzzle.optimal for d in deals if d.puzzle.optimal is not None and d.puzzle.optimal < min_moves]
-    if short:
-        # The game waives the minimum after 30 draws; say so rather than print a puzzle that looks wrong.
-        sys.stderr.write(f"ricochet: note: {len(short)} puzzle(s) have no goal of {min_moves}+ moves after 30 "
-                         f"draws; the game then takes any solvable goal (shortest here: "
-                         f"{min(short)} moves)\n")
-    return deals
+
+    def draw() -> Any:
+        try:
+            return random_pyramids(rng, colors=colors, layout=layout, min_moves=min_moves)
+        except OptionsError as e:
+            raise CliError(f"--game pyramids: {str(e).replace('min_moves', '--min-moves')}") from None
+
+    first = draw()
+
+    def every() -> Iterator[Any]:
+        short = []
+        for k in range(args.count):
+            deal = first if k == 0 else draw()
+            if deal.puzzle.optimal is not None and deal.puzzle.optimal < min_moves:
+                short.append(deal.puzzle.optimal)
+            yield deal
+        if short:
+            # The game waives the minimum after 30 draws; say so rather than print a puzzle that looks wrong.
+            sys.stderr.write(f"ricochet: note: {len(short)} puzzle(s) have no goal of {min_moves}+ moves after 30 "
+                             f"draws; the game then takes any solvable goal (shortest here: "
+                             f"{min(short)} moves)\n")
+
+    return every()
 
 
 def _pyramids_note(deal: Any) -> str:
