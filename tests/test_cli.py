@@ -193,15 +193,17 @@ def test_random_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and out.startswith("<svg")
 
 
-def test_random_streams_its_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("game", ["ricochet-robots", "pyramids", "micro-robots"])
+def test_random_streams_its_puzzles(capsys: pytest.CaptureFixture[str], game: str) -> None:
     """Each puzzle is written as it is drawn: ten million of them piped into
     ``head -2`` give their first two at once (drawing them all first would take
     hours), the same two that ``--count 2`` prints, and the pipe closing early
     is no error."""
-    status, expected, _ = run(capsys, "random", "--seed", "11", "--count", "2", "--format", "json")
+    status, expected, _ = run(capsys, "random", "--game", game, "--seed", "11", "--count", "2", "--format", "json")
     assert status == 0 and len(expected.splitlines()) == 2
-    done = subprocess.run(f"{sys.executable} -m ricochet random --seed 11 --count 10000000 --format json | head -2",
-                          shell=True, capture_output=True, text=True, timeout=120, check=False)
+    done = subprocess.run(f"{sys.executable} -m ricochet random --game {game} --seed 11 --count 10000000 "
+                          "--format json | head -2", shell=True, capture_output=True, text=True, timeout=120,
+                          check=False)
     assert done.stdout == expected and "Traceback" not in done.stderr
 
 

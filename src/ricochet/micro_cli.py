@@ -150,37 +150,41 @@ def _arrangement(args: argparse.Namespace, rng: random.Random) -> Arrangement:
 
 def run_random(args: argparse.Namespace, rng: random.Random) -> int:
     """Random Micro Robots puzzles as the dice throw them: start, then target (thrown again while
-    equal), on the shipped arrangement or ``--arrangement``; JSON lines ready for ``solve``."""
-    from .cli import CliError, use_color, write_output
+    equal), on the shipped arrangement or ``--arrangement``; JSON lines ready for ``solve``,
+    each written as it is thrown."""
+    from .cli import CliError, use_color, write_lines, write_output
 
+    if args.format in ("text", "ascii") and args.count != 1:
+        raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
+    if args.format not in ("json", "code", "text", "ascii"):
+        raise CliError(f"--format {args.format}: Micro Robots puzzles are JSON lines or text")
     arrangement = _arrangement(args, rng)
     board = MicroBoard.arranged(arrangement)
-    requests = []
-    for k in range(args.count):
-        def throw() -> tuple[int, int]:
-            return board.find(rng.choice(COLORS), rng.randint(1, 6))
-        start = throw()
-        target = throw()
-        while target == start:  # seed 002: "keeps rolling until a different space comes up"
+
+    def throw() -> tuple[int, int]:
+        return board.find(rng.choice(COLORS), rng.randint(1, 6))
+
+    def requests() -> Iterator[tuple[dict[str, Any], tuple[int, int], tuple[int, int]]]:
+        for k in range(args.count):
+            start = throw()
             target = throw()
-        route = shortest_route(board, start, target)
-        req: dict[str, Any] = {"id": f"micro-{k + 1}", "start": list(start), "target": list(target),
-                               "optimal": None if route is None else len(route) - 1}
-        if arrangement.code != "A0B0C0D0":
-            req["cells"] = board.to_json()
-        requests.append((req, start, target, route))
+            while target == start:  # seed 002: "keeps rolling until a different space comes up"
+                target = throw()
+            route = shortest_route(board, start, target)
+            req: dict[str, Any] = {"id": f"micro-{k + 1}", "start": list(start), "target": list(target),
+                                   "optimal": None if route is None else len(route) - 1}
+            if arrangement.code != "A0B0C0D0":
+                req["cells"] = board.to_json()
+            yield req, start, target
+
     if args.format in ("text", "ascii"):
-        if args.count != 1:
-            raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
-        req, start, target, _ = requests[0]
+        req, start, target = next(requests())
         color = args.format == "text" and use_color(args)
         text = render_micro(board, start=start, target=target, color=color)
         write_output(f"{text}start {board.name(start)}, target {board.name(target)} "
                      f"({req['optimal']} moves at best), arrangement {arrangement.code}", args.output)
         return 0
-    if args.format not in ("json", "code"):
-        raise CliError(f"--format {args.format}: Micro Robots puzzles are JSON lines or text")
-    write_output("\n".join(json.dumps(r) for r, *_ in requests), args.output)
+    write_lines((json.dumps(req) for req, *_ in requests()), args.output)
     return 0
 
 
