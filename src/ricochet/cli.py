@@ -179,16 +179,13 @@ def out(text: str = "") -> None:
 
 def write_output(text: str, path: str | None) -> None:
     """Write ``text`` (plus a newline) to ``path``, or to stdout when ``path`` is None or ``-``."""
-    if path is None or path == "-":
-        out(text)
-        return
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text + "\n")
+    write_lines((text,), path)
 
 
 def write_lines(texts: Iterable[str], path: str | None, *, blank_between: bool = False) -> None:
-    """:func:`write_output` of ``"\\n".join(texts)`` (``"\\n\\n"`` with ``blank_between``),
-    each text written as it comes: a long run streams, and holds one text at a time."""
+    """Write each of ``texts`` (plus a newline; a blank line between them with
+    ``blank_between``) to ``path``, or to stdout when ``path`` is None or ``-``,
+    as it comes: a long run streams, and holds one text at a time."""
     f = sys.stdout if path is None or path == "-" else open(path, "w", encoding="utf-8")  # noqa: SIM115
     try:
         for k, text in enumerate(texts):

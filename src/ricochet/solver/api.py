@@ -57,7 +57,7 @@ import numpy as np
 from ..errors import RicochetError
 from ..geometry import DIRECTIONS, Direction
 from ..notation import solution_to_json
-from ..position import MAX_ROBOTS, Move, Path
+from ..position import MAX_ROBOTS, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
@@ -234,6 +234,17 @@ class _Table:
 _TABLE = _Table()
 
 
+_NOT_STARTED = (0, -1)
+"""A robot's must-ricochet state before its first move (:func:`_rule_start`)."""
+
+
+def _rule_start(pos: Position, t: int) -> tuple[int, int]:
+    """Robot t's must-ricochet state in the position (a puzzle set mid-game):
+    whether it has turned (1) and its heading (-1: it has not moved)."""
+    heading = pos.headings[t] if pos.headings else None
+    return int(t in pos.turned), heading.index if heading is not None else -1
+
+
 class _Search:
     """Compiled arrays of one puzzle and the transposition table they share."""
 
@@ -276,13 +287,6 @@ class _Search:
         # pair then equals one move (or none).  With must-ricochet, going out and back can earn
         # the target robot its turn.
         self.no_undo = prep.reversible and not rules.must_ricochet
-
-    def rule_start(self, t: int) -> tuple[int, int]:
-        """Robot t's must-ricochet state in the position (a puzzle set mid-game):
-        whether it has turned (1) and its heading (-1: it has not moved)."""
-        pos = self.puzzle.position
-        heading = pos.headings[t] if pos.headings else None
-        return int(t in pos.turned), heading.index if heading is not None else -1
 
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
@@ -353,7 +357,7 @@ class _Search:
         sol_d = np.zeros((rows, bound + 1), dtype=np.int32)
         sol_e = np.zeros((rows, bound + 1), dtype=np.int32)
         bt = self.bt
-        turned, heading = self.rule_start(t)
+        turned, heading = _rule_start(self.puzzle.position, t)
         status, nodes, nsol, filled = kernel.ida(
             bound, t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
             self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
@@ -548,7 +552,7 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     vortex = len(order) > 1 and search.any_robot_astar()
     # A* starts every robot fresh; a must-ricochet state already under way goes to IDA*.
     fresh = ((not puzzle.position.turned and not puzzle.position.headings)
-             or all(search.rule_start(t) == (0, -1) for t in order))
+             or all(_rule_start(puzzle.position, t) == _NOT_STARTED for t in order))
     if (len(order) == 1 or vortex) and fresh:
         t = -1 if vortex else order[0]
         gives_up = 0 < give_up < cap
@@ -755,7 +759,7 @@ def takes_threads(puzzle: Puzzle, rules: Rules | None = None, *, any_robot: bool
         return False
     t = finishers[0]
     # Must-ricochet state already under way: solve() hands the puzzle to IDA*.
-    if t in pos.turned or (pos.headings and pos.headings[t] is not None):
+    if _rule_start(pos, t) != _NOT_STARTED:
         return False
     colors = tuple([r.color for r in pos.robots])
     return parallel.supported(len(colors), cell_bits(board.width * board.height), rules.no_straight_back,
