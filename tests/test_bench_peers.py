@@ -24,6 +24,7 @@ import pytest
 from ricochet import Board, Robot
 from ricochet.bench_cli import _peers_module, load_peers, run_benchmark
 from ricochet.board import Diagonal
+from ricochet.cli import CliError
 from ricochet.geometry import Direction
 from ricochet.position import Move, Position
 from ricochet.puzzle import Puzzle, check_solution
@@ -149,9 +150,13 @@ def test_load_peers_notes(tmp_path: Path) -> None:
     found, notes = load_peers(None, None)
     assert found == []
     assert any("--peer-c PATH" in n for n in notes) and any("--peer-dd PATH" in n for n in notes)
-    found, notes = load_peers(None, tmp_path / "nowhere")
-    assert found == []
-    assert any(n.startswith("DriftingDroids: not compared (") and "no such file" in n for n in notes)
+    with pytest.raises(CliError, match=r"^--peer-dd: cannot run DriftingDroids: .*nowhere: no such file"):
+        load_peers(None, tmp_path / "nowhere")
+    with pytest.raises(CliError, match=r"^--peer-c .*nowhere: no such file"):
+        load_peers(tmp_path / "nowhere", None)
+    (tmp_path / "not-a-library").write_text("no ELF here")
+    with pytest.raises(CliError, match=r"^--peer-c .*not-a-library: cannot load the C solver"):
+        load_peers(tmp_path / "not-a-library", None)
 
 
 # -- DriftingDroids itself (RICOCHET_PEER_DD) ---------------------------------------------------------------

@@ -587,7 +587,9 @@ def _peers_module() -> Any:
 
 def load_peers(peer_c: Path | None, peer_dd: Path | None = None) -> tuple[list[Any], list[str]]:
     """The peer solvers to compare with (adapters from ``benchmarks/peers.py`` of this
-    checkout), and a line for each one that cannot run."""
+    checkout), and a line for each one not asked for.  A peer that is asked for but
+    cannot run is a :class:`CliError` naming its option, raised before the
+    benchmark spends its minutes without it."""
     notes = []
     peers: list[Any] = []
     if peer_c is None:
@@ -596,27 +598,25 @@ def load_peers(peer_c: Path | None, peer_dd: Path | None = None) -> tuple[list[A
     if peer_dd is None:
         notes.append("DriftingDroids (smack42, Java): not compared (--peer-dd PATH: its compiled "
                      "driftingdroids.model classes, a directory or a jar; see benchmarks/peers.py)")
-    wanted = [(what, path) for what, path in (("C solver", peer_c), ("DriftingDroids", peer_dd)) if path is not None]
+    wanted = [flag for flag, path in (("--peer-c", peer_c), ("--peer-dd", peer_dd)) if path is not None]
     if not wanted:
         return peers, notes
     if not PEERS_MODULE.exists():
-        notes += [f"{what}: not compared ({PEERS_MODULE} is missing: the adapters live in a source checkout)"
-                  for what, _ in wanted]
-        return peers, notes
+        raise CliError(f"{wanted[0]}: {PEERS_MODULE} is missing (the peers' adapters live in a source checkout)")
     module = _peers_module()
     if peer_c is not None:
         if not Path(peer_c).exists():
-            notes.append(f"C solver: not compared ({peer_c}: no such file)")
-        else:
-            try:
-                peers.append(module.CSolver(peer_c))
-            except OSError as e:
-                notes.append(f"C solver: not compared ({peer_c}: {e})")
+            raise CliError(f"--peer-c {peer_c}: no such file (the C solver's _ricochet library; see "
+                           "benchmarks/peers.py)")
+        try:
+            peers.append(module.CSolver(peer_c))
+        except (OSError, AttributeError) as e:  # not a library; a library without its `search`
+            raise CliError(f"--peer-c {peer_c}: cannot load the C solver ({e})") from None
     if peer_dd is not None:
         try:
             peers.append(module.DriftingDroids(peer_dd))
         except (OSError, module.PeerError) as e:
-            notes.append(f"DriftingDroids: not compared ({e})")
+            raise CliError(f"--peer-dd: cannot run DriftingDroids: {e}") from None
     return peers, notes
 
 
@@ -744,9 +744,27 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     if unknown:
         raise CliError(f"unknown benchmark set {unknown[0]!r}; choose from {', '.join(SETS)}")
     jobs = _jobs(jobs)
+    if time_limit is not None and not time_limit > 0:
+        raise CliError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
     if rounds > 1 and (jobs < 2 or not single):
         raise CliError("--rounds: it compares the one-process run with a batch on --jobs processes, so it needs "
                        "--jobs 2 or more and the one-process run (not --no-single)")
+
+    # Everything that can be refused is read before anything runs: a mistyped path fails at once.
+    peers, notes = load_peers(peer_c, peer_dd)
+    chosen: list[tuple[str, list[Puzzle]]] = []
+    for name in sets:
+        if name == "asp":
+            puzzles = _read_set(data / "asp2015.jsonl")
+            if quick:
+                puzzles = sorted(puzzles, key=lambda p: (p.optimal or 0, p.id or ""))[:12]
+        elif name == "random":
+            puzzles = random_puzzles(2026, 100 if quick else 1000)
+        else:
+            puzzles = _read_set(hard)
+            if quick:
+                puzzles = sorted(puzzles, key=lambda p: (p.optimal or 0, p.id or ""))[:2]
+        chosen.append((name, puzzles))
 
     def say(text: str) -> None:
         stream.write(text + "\n")
@@ -759,7 +777,6 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         load = "?"
     say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores, "
         f"{'huge' if huge else 'normal'} pages, load average {load}" + (", --quick" if quick else ""))
-    peers, notes = load_peers(peer_c, peer_dd)
     t = time.perf_counter()
     from .solver import solve, warm_up
 
@@ -768,17 +785,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         solve(p)
     say(f"warm-up (not counted): {time.perf_counter() - t:.2f} s")
     rows = []
-    for name in sets:
-        if name == "asp":
-            puzzles = _read_set(data / "asp2015.jsonl")
-            if quick:
-                puzzles = sorted(puzzles, key=lambda p: (p.optimal or 0, p.id or ""))[:12]
-        elif name == "random":
-            puzzles = random_puzzles(2026, 100 if quick else 1000)
-        else:
-            puzzles = _read_set(hard)
-            if quick:
-                puzzles = sorted(puzzles, key=lambda p: (p.optimal or 0, p.id or ""))[:2]
+    for name, puzzles in chosen:
         if not puzzles:
             say(f"{name}: no puzzles, skipped")
             continue

@@ -355,10 +355,17 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
 
 
 def _jobs(value: int | None) -> int:
+    """``--jobs``: the number of worker processes (None or 0: every core).
+
+    The bound is a sanity bound, as for ``--threads``: a typo such as 9999 would
+    otherwise fork a process per puzzle.
+    """
+    from .solver.api import MAX_THREADS
+
     if value is None or value == 0:
         return os.cpu_count() or 1
-    if value < 0:
-        raise CliError(f"--jobs must be 1 or more (0: all cores), got {value}")
+    if not 1 <= value <= MAX_THREADS:
+        raise CliError(f"--jobs must be from 1 to {MAX_THREADS} (0: all cores), got {value}")
     return value
 
 
