@@ -387,6 +387,10 @@ def test_bench_splits_a_batch_speed_up_and_alternates_rounds(capsys: pytest.Capt
     # slow the workers' 50-ms batch many times (16.8 seen), so the bounds catch a unit slip only.
     assert 0.3 < float(m.group(1)) < 100 and 0 < int(m.group(2)) <= 100
     assert "one process against N processes, 3 rounds alternated" in out
+    # Each part's time as it ends, in the order it ran (a full bench is minutes of solving).
+    parts = re.findall(r"^  (round \d of 3, (?:one|2) process(?:es)?): [0-9.]+ m?s$", out, flags=re.MULTILINE)
+    assert parts == ["round 1 of 3, 2 processes", "round 2 of 3, one process", "round 2 of 3, 2 processes",
+                     "round 3 of 3, one process", "round 3 of 3, 2 processes", "round 1 of 3, one process"], out
     m = re.search(r"random +1: ([0-9.]+) m?s \(([0-9.]+) m?s-([0-9.]+) m?s\) +2: [0-9.]+ m?s \([^)]*\) +"
                   r"([0-9.]+)x \(([0-9.]+)x-([0-9.]+)x\)", out)
     assert m, out

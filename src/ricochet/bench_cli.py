@@ -19,7 +19,7 @@ import resource
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -188,9 +188,18 @@ THREADED_SETS = ("hard",)
 
 
 def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | None, single: bool,
-               peers: Sequence[Any], scale: Sequence[int] = (), rounds: int = 1) -> BenchRow:
+               peers: Sequence[Any], scale: Sequence[int] = (), rounds: int = 1,
+               progress: Callable[[str], object] = lambda line: None) -> BenchRow:
+    """One set's row: its batch on ``jobs`` processes, its one-process loop (and the
+    peers'), the rounds and the scaling asked for.  ``progress`` gets a line as each
+    part ends (a full bench is minutes of solving)."""
     from .puzzle import check_solution
     from .solver import solve, solve_many
+
+    first = f"round 1 of {rounds}, " if rounds > 1 and single else ""
+
+    def done(what: str, seconds: float) -> None:
+        progress(f"  {what}: {_fmt_s(seconds)}")
 
     ones = []
     wall1 = None
@@ -209,12 +218,14 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         t0 = time.perf_counter()
         many = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         wall_many = time.perf_counter() - t0
+        done(f"{first}{jobs} processes", wall_many)
     scaled: list[tuple[int, float, list[int | None]]] = []
     for procs in scale:
         if procs > 1:  # before the threads below, like the batch above
             t0 = time.perf_counter()
             got = solve_many(puzzles, processes=procs, time_limit=time_limit)
             scaled.append((procs, time.perf_counter() - t0, [s.length for s in got]))
+            done(f"--scale, {procs} processes", scaled[-1][1])
     # More rounds of the one-process loop and the batch, alternated, before any thread starts here:
     # this machine's speed drifts, and one run of each can put their ratio off by a fifth.
     extra: list[tuple[float, float, list[int | None]]] = []
@@ -225,6 +236,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         t1 = time.perf_counter()
         got = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         extra.append((t1 - t0, time.perf_counter() - t1, [s.length for s in got]))
+        done(f"round {len(extra) + 1} of {rounds}, one process", extra[-1][0])
+        done(f"round {len(extra) + 1} of {rounds}, {jobs} processes", extra[-1][1])
     # Each puzzle's time in the one-process loop, end to end: what a caller of `solve` waits,
     # its argument checks, tables, search, answer and clean-up included.  `Solution.seconds`
     # leaves out the call's first and last microseconds: 7-10 µs of a 1-3-move puzzle's 40.
@@ -240,6 +253,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
             if threads > 1:
                 threaded.append(solve(p, time_limit=time_limit, threads=threads))
         wall1 = sum(walls)
+        beside = [peer.name for peer in interleaved] + ([f"ours on {threads} threads"] if threads > 1 else [])
+        done(f"{first}one process" + (f" (each puzzle then by {', '.join(beside)})" if beside else ""), wall1)
     sols, wall = (many, wall_many) if many is not None else (ones, wall1 or 0.0)
     secs = [s.seconds for s in sols]
     nodes = sum(s.nodes for s in sols)
@@ -289,6 +304,8 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         for n in scale:
             sol = ones[slowest] if n == 1 else solve(puzzles[slowest], time_limit=time_limit, threads=n)
             row.thread_scaling.append((n, sol.seconds))
+            if n > 1:
+                done(f"--scale, its slowest puzzle on {n} threads", sol.seconds)
             if sol.length != ones[slowest].length:
                 row.ok = False
                 row.check += f", {n} threads DISAGREE"
@@ -296,6 +313,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         _model_rows(row, puzzles, walls, jobs)
     for peer in peers:
         run = peer.collect(results[peer.name]) if peer in interleaved else peer.run(puzzles)
+        done(f"{peer.name}, one thread", run.total)
         taken = [i for i, n in enumerate(run.lengths) if n is not None]
         ours = sum(walls[i] for i in taken)
         differ = sum(1 for i in taken if run.lengths[i] != ones[i].length)
@@ -790,7 +808,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
             say(f"{name}: no puzzles, skipped")
             continue
         say(f"{name}: {len(puzzles)} puzzles ...")
-        row = _bench_set(name, puzzles, jobs, time_limit, single, peers, scale, rounds)
+        row = _bench_set(name, puzzles, jobs, time_limit, single, peers, scale, rounds, progress=say)
         if cli:
             lengths = [s.length for s in row.solutions]
             for n in sorted({1, jobs}):
