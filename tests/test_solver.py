@@ -948,8 +948,13 @@ def test_a_search_gives_up_past_its_cap() -> None:
     assert ida is not None and ida.length == 12 and check_solution(puzzle, ida.moves).ok
 
 
-def test_solve_many_options_are_checked_before_any_worker_starts() -> None:
+def test_solve_many_options_are_checked_before_any_worker_starts(monkeypatch: pytest.MonkeyPatch) -> None:
     puzzles = random_puzzles(5, 3)
+
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a worker pool was started before the options were checked")
+
+    monkeypatch.setattr(batch, "_worker_pool", no_pool)
     for bad in (-1, 2.0, True):
         with pytest.raises(ValueError, match="processes must be"):
             solve_many(puzzles, processes=bad)  # type: ignore[arg-type]
@@ -962,6 +967,45 @@ def test_solve_many_options_are_checked_before_any_worker_starts() -> None:
     # Fewer puzzles than processes: the spare cores' deal reads max_moves, and says what solve() says.
     with pytest.raises(ValueError, match="max_moves must be an integer"):
         solve_many(puzzles, processes=4, max_moves="40")
+    # Every option solve() checks, and every puzzle, in this process (they once failed in a worker).
+    with pytest.raises(TypeError, match=r"unknown option 'max_move' \(solve's options: max_moves, "):
+        solve_many(puzzles, processes=2, max_move=40)
+    with pytest.raises(ValueError, match="max_states must be an integer from 0"):
+        solve_many(puzzles, processes=2, max_states=-1)
+    with pytest.raises(ValueError, match="time_limit must be a positive number"):
+        solve_many(puzzles, processes=2, time_limit=0)
+    with pytest.raises(TypeError, match=r"^puzzles\[3\] must be a Puzzle .*got str$"):
+        solve_many([*puzzles, puzzles[0].code()], processes=2)
+    with pytest.raises(TypeError, match="rules must be a Rules or None"):
+        solve_many(puzzles, "game", processes=2)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("args", "options", "error", "says"), [
+    ((None,), {}, TypeError, r"^puzzle must be a Puzzle \(Puzzle.from_code reads a position code\), got NoneType$"),
+    (("1A3B4A2A.r52ge9bdey0e.r41",), {}, TypeError, r"^puzzle must be a Puzzle .*got str$"),
+    (("PUZZLE", "game"), {}, TypeError, r"^rules must be a Rules or None .*got str$"),
+    (("PUZZLE",), {"max_states": -5}, ValueError, r"^max_states must be an integer from 0 .* got -5$"),
+    (("PUZZLE",), {"max_states": 2 ** 40}, ValueError, r"^max_states must be an integer from 0 .* got 1099511627776$"),
+    (("PUZZLE",), {"max_states": 1e6}, ValueError, r"^max_states must be an integer"),
+    (("PUZZLE",), {"max_tt_bits": 200}, ValueError, r"^max_tt_bits must be an integer from 0 to 32, got 200$"),
+    (("PUZZLE",), {"max_tt_bits": -1}, ValueError, r"^max_tt_bits must be an integer from 0 to 32, got -1$"),
+    (("PUZZLE",), {"max_solutions": 0}, ValueError, r"^max_solutions must be a positive integer, got 0$"),
+    (("PUZZLE",), {"time_limit": float("nan")}, ValueError, r"^time_limit must be a positive number of seconds"),
+])
+def test_solve_refuses_what_it_cannot_take(args: tuple[object, ...], options: dict[str, object],
+                                           error: type[Exception], says: str) -> None:
+    """A wrong kind of object is a TypeError, a value out of range a ValueError, each naming its
+    argument (a string or None for the puzzle was an AttributeError from deep inside)."""
+    pz = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)),)), (3, 3), active=0)
+    args = tuple(pz if a == "PUZZLE" else a for a in args)
+    with pytest.raises(error, match=says):
+        solve(*args, **options)  # type: ignore[arg-type]
+
+
+def test_max_states_zero_is_ida_alone() -> None:
+    """``max_states=0``, the bound's low end: no A* at all, IDA* finds the same length."""
+    for p in random_puzzles(8, 5):
+        assert solve(p, max_states=0).length == solve(p).length
 
 
 def test_effort_estimate_is_how_close_a_robot_gets_alone() -> None:
@@ -988,8 +1032,18 @@ def test_hint_kinds() -> None:
     assert last == pz.active
     assert hint(pz, None, "active") == sum(1 for m in sol.moves if m.robot == last)
     assert hint(pz, None, "length", max_moves=2) is None
-    with pytest.raises(ValueError, match="unknown hint kind 'bogus'"):
+    with pytest.raises(ValueError, match="unknown hint kind 'bogus': use length, first, robots or active"):
         hint(pz, None, "bogus")
+
+
+def test_hint_refuses_an_unknown_kind_before_it_solves(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved before the kind was checked")
+
+    monkeypatch.setattr(api, "solve", no_solve)
+    pz = Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)),)), (3, 3), active=0)
+    with pytest.raises(ValueError, match="unknown hint kind 'firts'"):
+        hint(pz, None, "firts")
 
 
 @pytest.mark.parametrize("max_moves", [-1, 251, 2.5, "5", None])

@@ -460,7 +460,11 @@ def solve(puzzle: Puzzle, rules: Rules | None = None, *, max_moves: int = DEFAUL
       fewest distinct robots (implies collecting them).
     - ``max_moves``: give up with status ``limit`` beyond that many moves;
       ``time_limit`` (seconds): status ``timeout``.
-    - ``max_states``: memory cap of the A* phase (then IDA* continues).
+    - ``max_states``: memory cap of the A* phase (then IDA* continues; 0:
+      IDA* alone).  ``max_tt_bits``: IDA*'s transposition table grows to at
+      most 2**max_tt_bits entries of 16 bytes (default 26: 1 GiB).
+    - Arguments of the wrong kind raise :class:`TypeError`, values out of
+      range :class:`ValueError`, each naming the argument.
     - ``threads``: search on this many threads (for one long puzzle; a batch
       is better spread over processes by :func:`~ricochet.solver.batch.solve_many`).  Only the A*
       of one finishing robot under plain moves with 4 robots on 16×16 (or
@@ -498,17 +502,11 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     (:class:`_GaveUp`) once its A* has stored that many states (a puzzle that
     would outlast the batch's other work, searched again later on threads).
     The caller holds ``_TABLE.lock`` (the warm-ups run inside a search)."""
+    _check_puzzle(puzzle)
+    _check_options(rules, max_moves, time_limit, max_solutions, max_tt_bits, max_states, threads)
     if rules is not None:
         puzzle = puzzle.with_rules(rules)
     rules = puzzle.rules
-    _checked_max_moves(max_moves)
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
-        raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
-    if type(threads) is not int or threads != 1:
-        _checked_threads(threads)
     if threads > 1 and not _threads_start_here():
         warnings.warn(f"solve(threads={threads}) runs on one thread: this process was forked from one whose "
                       "threaded search had started GNU OpenMP, which does not survive a fork (start such "
@@ -624,6 +622,42 @@ def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, s
                     tuple(alternatives), paths)
 
 
+MAX_STATES_LIMIT = (1 << 31) - 1
+"""``max_states``'s bound: A*'s records hold a parent's index in 32 bits."""
+TT_BITS_LIMIT = 32
+"""``max_tt_bits``'s bound: a table of 2**32 entries is 64 GiB."""
+
+
+def _check_puzzle(puzzle: object, name: str = "puzzle") -> None:
+    """Refuse anything but a :class:`~ricochet.puzzle.Puzzle` (TypeError naming ``name``)."""
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"{name} must be a Puzzle (Puzzle.from_code reads a position code), "
+                        f"got {type(puzzle).__name__}")
+
+
+def _check_options(rules: object, max_moves: object, time_limit: object, max_solutions: object,
+                   max_tt_bits: object, max_states: object, threads: object) -> None:
+    """Refuse what :func:`solve` cannot take, naming the argument (TypeError for a
+    wrong kind of object, ValueError for a value out of range).  The one check of
+    its options: :func:`~ricochet.solver.batch.solve_many` makes it too, in the
+    caller's process, before any worker starts."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules or None (e.g. ricochet.rules.GAME), got {type(rules).__name__}")
+    _checked_max_moves(max_moves)
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 1:
+        raise ValueError(f"max_solutions must be a positive integer, got {max_solutions!r}")
+    if type(max_tt_bits) is not int or not 0 <= max_tt_bits <= TT_BITS_LIMIT:
+        raise ValueError(f"max_tt_bits must be an integer from 0 to {TT_BITS_LIMIT}, got {max_tt_bits!r}")
+    if type(max_states) is not int or not 0 <= max_states <= MAX_STATES_LIMIT:
+        raise ValueError(f"max_states must be an integer from 0 (no A*: IDA* alone) to {MAX_STATES_LIMIT}, "
+                         f"got {max_states!r}")
+    if type(threads) is not int or threads != 1:
+        _checked_threads(threads)
+
+
 def _checked_max_moves(max_moves: object) -> int:
     if isinstance(max_moves, bool) or not isinstance(max_moves, int) or not 0 <= max_moves <= 250:
         raise ValueError(f"max_moves must be an integer from 0 to 250, got {max_moves!r}")
@@ -636,12 +670,17 @@ def _checked_threads(threads: object) -> int:
     return threads
 
 
+_HINT_KINDS = ("length", "first", "robots", "active")
+
+
 def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **options: object) -> object:
     """A hint without the whole answer (by the puzzle's rules; ``rules`` overrides
     them): ``length`` (optimal move count),
     ``first`` (the first move of an optimal solution), ``robots`` (which
     robots an optimal solution moves) or ``active`` (how many moves the
     robot that finishes makes)."""
+    if kind not in _HINT_KINDS:
+        raise ValueError(f"unknown hint kind {kind!r}: use {', '.join(_HINT_KINDS[:-1])} or {_HINT_KINDS[-1]}")
     sol = solve(puzzle, rules, **options)  # type: ignore[arg-type]
     if not sol.solved:
         return None
@@ -651,10 +690,8 @@ def hint(puzzle: Puzzle, rules: Rules | None = None, kind: str = "length", **opt
         return sol.moves[0] if sol.moves else None
     if kind == "robots":
         return sorted({m.robot for m in sol.moves})
-    if kind == "active":
-        last = sol.moves[-1].robot if sol.moves else None
-        return sum(1 for m in sol.moves if m.robot == last)
-    raise ValueError(f"unknown hint kind {kind!r}: use length, first, robots or active")
+    last = sol.moves[-1].robot if sol.moves else None
+    return sum(1 for m in sol.moves if m.robot == last)  # "active"
 
 
 # solve()'s options and their defaults, for _search's callers that pass some of them.

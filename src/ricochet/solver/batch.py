@@ -34,12 +34,11 @@ from .api import (
     _SOLVE_DEFAULTS,
     _TABLE,
     ASTAR_STATES_PER_SECOND,
-    DEFAULT_MAX_MOVES,
     MAX_THREADS,
     Solution,
     SolverError,
-    _checked_max_moves,
-    _checked_threads,
+    _check_options,
+    _check_puzzle,
     _GaveUp,
     _load_thread_helpers,
     _search,
@@ -525,9 +524,16 @@ def solve_as_answered(puzzles: Iterable[Puzzle], rules: Rules | None = None, *, 
         raise ValueError(f"chunksize must be a positive integer, got {chunksize!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a function of (answered, total), got {progress!r}")
-    threads = _checked_threads(options.get("threads", 1))
-    _checked_max_moves(options.get("max_moves", DEFAULT_MAX_MOVES))
+    unknown = sorted(set(options) - set(_SOLVE_DEFAULTS))
+    if unknown:
+        raise TypeError(f"unknown option {unknown[0]!r} (solve's options: {', '.join(_SOLVE_DEFAULTS)})")
+    given = {**_SOLVE_DEFAULTS, **options}
+    _check_options(rules, given["max_moves"], given["time_limit"], given["max_solutions"], given["max_tt_bits"],
+                   given["max_states"], given["threads"])
     items = [(p, rules, options) for p in puzzles]
+    for i, (p, _, _) in enumerate(items):
+        _check_puzzle(p, f"puzzles[{i}]")
+    threads = int(given["threads"])
     cores = processes or max(1, (os.cpu_count() or 1) // threads)
     if cores <= 1 or len(items) <= 1:
         for i, (p, r, o) in enumerate(items):
