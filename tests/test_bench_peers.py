@@ -274,6 +274,28 @@ def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) ->
     assert re.search(r"four +per-puzzle peer +4-6 \d+\.\d\d \(1\)  7-9 \d+\.\d\d \(3\)", text), text
 
 
+def test_bench_times_ours_with_cold_tables_in_every_round() -> None:
+    """The loop a peer is compared with starts with no board's tables built, even after other
+    rounds solved the same set: the caches hold a whole set (and forked workers inherit them),
+    and the C solver builds its tables on every call."""
+    from ricochet.bench_cli import _bench_set
+    from ricochet.generate import random_puzzles
+    from ricochet.solver import solve
+    from ricochet.solver.tables import search_tables
+
+    class CountingPeer(PerPuzzlePeer):
+        def run_one(self, puzzle: Puzzle) -> tuple[int | None, float, str | None]:
+            built.append(search_tables.cache_info().currsize)
+            return super().run_one(puzzle)
+
+    built: list[int] = []
+    puzzles = [p for p in random_puzzles(3, 8) if p.active is not None][:4]
+    assert len({p.code().split(".")[0] for p in puzzles}) == 4  # four boards
+    row = _bench_set("four", puzzles, 2, None, True, [CountingPeer(solve)], rounds=2)
+    assert row.ok and len(row.rounds) == 2
+    assert built == [1, 2, 3, 4]  # each board's tables built in this loop, the first time it is met
+
+
 def test_bench_times_ours_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
     """Our side of a peer's ratio is the clock around each ``solve`` call, as a caller
     waits for it, not ``Solution.seconds`` (which leaves out the call's first and last

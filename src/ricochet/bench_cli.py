@@ -195,6 +195,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     part ends (a full bench is minutes of solving)."""
     from .puzzle import check_solution
     from .solver import solve, solve_many
+    from .solver.tables import clear_caches
 
     first = f"round 1 of {rounds}, " if rounds > 1 and single else ""
 
@@ -215,6 +216,10 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     if jobs > 1 or not (single or peers):
         # First: once this process has started threads (below), solve_many's forked workers
         # could not start theirs for a batch of fewer puzzles than processes.
+        # Every timed part starts with no board's tables built, as the first did: the caches
+        # hold a whole set, and forked workers inherit them, so a later round would otherwise
+        # skip the table building that the C solver does on every call.
+        clear_caches()
         t0 = time.perf_counter()
         many = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         wall_many = time.perf_counter() - t0
@@ -222,6 +227,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     scaled: list[tuple[int, float, list[int | None]]] = []
     for procs in scale:
         if procs > 1:  # before the threads below, like the batch above
+            clear_caches()
             t0 = time.perf_counter()
             got = solve_many(puzzles, processes=procs, time_limit=time_limit)
             scaled.append((procs, time.perf_counter() - t0, [s.length for s in got]))
@@ -230,9 +236,11 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     # this machine's speed drifts, and one run of each can put their ratio off by a fifth.
     extra: list[tuple[float, float, list[int | None]]] = []
     for _ in range(rounds - 1 if single and many is not None else 0):
+        clear_caches()
         t0 = time.perf_counter()
         for p in puzzles:
             solve(p, time_limit=time_limit)
+        clear_caches()
         t1 = time.perf_counter()
         got = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         extra.append((t1 - t0, time.perf_counter() - t1, [s.length for s in got]))
@@ -244,6 +252,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     walls: list[float] = []
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
+        clear_caches()
         for p in puzzles:
             t0 = time.perf_counter()
             ones.append(solve(p, time_limit=time_limit))
