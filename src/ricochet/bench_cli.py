@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .cli import EXIT_FAIL, EXIT_OK, CliError, add_command
 from .puzzle import Puzzle
-from .solve_cli import _jobs
+from .solve_cli import _jobs, _time_limit
 
 if TYPE_CHECKING:
     from .solver import Solution
@@ -202,6 +202,13 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     def done(what: str, seconds: float) -> None:
         progress(f"  {what}: {_fmt_s(seconds)}")
 
+    def cold_start() -> float:
+        """The clock at the start of a timed part, with no board's tables built, as in the
+        first part: the caches hold a whole set, and forked workers inherit them, so a later
+        part would otherwise skip the table building that the C solver does on every call."""
+        clear_caches()
+        return time.perf_counter()
+
     ones = []
     wall1 = None
     # A peer that solves one puzzle at a time here (the C solver) takes each puzzle right after
@@ -216,19 +223,14 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     if jobs > 1 or not (single or peers):
         # First: once this process has started threads (below), solve_many's forked workers
         # could not start theirs for a batch of fewer puzzles than processes.
-        # Every timed part starts with no board's tables built, as the first did: the caches
-        # hold a whole set, and forked workers inherit them, so a later round would otherwise
-        # skip the table building that the C solver does on every call.
-        clear_caches()
-        t0 = time.perf_counter()
+        t0 = cold_start()
         many = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         wall_many = time.perf_counter() - t0
         done(f"{first}{jobs} processes", wall_many)
     scaled: list[tuple[int, float, list[int | None]]] = []
     for procs in scale:
         if procs > 1:  # before the threads below, like the batch above
-            clear_caches()
-            t0 = time.perf_counter()
+            t0 = cold_start()
             got = solve_many(puzzles, processes=procs, time_limit=time_limit)
             scaled.append((procs, time.perf_counter() - t0, [s.length for s in got]))
             done(f"--scale, {procs} processes", scaled[-1][1])
@@ -236,12 +238,10 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     # this machine's speed drifts, and one run of each can put their ratio off by a fifth.
     extra: list[tuple[float, float, list[int | None]]] = []
     for _ in range(rounds - 1 if single and many is not None else 0):
-        clear_caches()
-        t0 = time.perf_counter()
+        t0 = cold_start()
         for p in puzzles:
             solve(p, time_limit=time_limit)
-        clear_caches()
-        t1 = time.perf_counter()
+        t1 = cold_start()
         got = solve_many(puzzles, processes=jobs, time_limit=time_limit)
         extra.append((t1 - t0, time.perf_counter() - t1, [s.length for s in got]))
         done(f"round {len(extra) + 1} of {rounds}, one process", extra[-1][0])
@@ -252,7 +252,7 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     walls: list[float] = []
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
-        clear_caches()
+        cold_start()
         for p in puzzles:
             t0 = time.perf_counter()
             ones.append(solve(p, time_limit=time_limit))
@@ -771,8 +771,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     if unknown:
         raise CliError(f"unknown benchmark set {unknown[0]!r}; choose from {', '.join(SETS)}")
     jobs = _jobs(jobs)
-    if time_limit is not None and not time_limit > 0:
-        raise CliError(f"--time-limit must be a positive number of seconds, got {time_limit:g}")
+    _time_limit(time_limit)
     if rounds > 1 and (jobs < 2 or not single):
         raise CliError("--rounds: it compares the one-process run with a batch on --jobs processes, so it needs "
                        "--jobs 2 or more and the one-process run (not --no-single)")

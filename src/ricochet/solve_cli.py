@@ -369,6 +369,13 @@ def _jobs(value: int | None) -> int:
     return value
 
 
+def _time_limit(value: float | None) -> float | None:
+    """``--time-limit``: None (no limit) or a positive number of seconds."""
+    if value is not None and not value > 0:
+        raise CliError(f"--time-limit must be a positive number of seconds, got {value:g}")
+    return value
+
+
 def _processes(jobs: int | None, threads: int) -> int:
     """``--jobs`` as given, else (None, 0) the cores divided by ``--threads``:
     every core busy, none twice.
@@ -588,8 +595,7 @@ def run_solve(args: argparse.Namespace) -> int:
         return micro_solve(args)
     if not 0 <= args.max_moves <= 250:
         raise CliError(f"--max-moves must be from 0 to 250, got {args.max_moves}")
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise CliError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+    _time_limit(args.time_limit)
     if args.max_solutions < 1:
         raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
     from .solver.api import MAX_THREADS
