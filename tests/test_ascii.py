@@ -104,7 +104,7 @@ def test_seed_003_worked_example() -> None:
     assert pos.board.wall_segments() == []  # no walls but the border
     assert parse_ascii(figures[0]) == puzzle  # the figure's first picture is the start
 
-    rules = Rules.preset("pyramids")
+    rules = Rules()
     moves = parse_solution("y N, r N, y E, y S, r E", pos)
     for k, move in enumerate(moves, 1):
         pos, _ = pos.play(move, rules)

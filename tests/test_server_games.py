@@ -117,7 +117,7 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
     with Harness(tmp_path) as h2:
         h2.t = t + 1
         room = h2.loaded(rid)
-        assert room.kind.name == "pyramids" and room.version == version
+        assert room.game.name == "pyramids" and room.version == version
         ann2 = h2.connect(rid)
         w = ann2.hello(seat_token=tokens[0], since=version)
         assert w["missed"] == [] and w["state"]["robots"] == before["robots"]
@@ -142,7 +142,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
 
     def spy(self: Session, text: str) -> None:
         checked["texts"] += 1
-        for secret in self.room.kind.secrets(self.room.state):
+        for secret in self.room.game.secrets(self.room.state):
             if secret.owner is not None and secret.owner == self.player:
                 continue
             checked["secrets"] += 1
@@ -179,7 +179,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
     # the spy does catch a secret sent to someone else
     room = h.manager.rooms[rid]
     session = next(s for s in room.sessions if s.player is None)
-    Session.deliver(session, json.dumps({"oops": room.kind.secrets(room.state)[0].value}))
+    Session.deliver(session, json.dumps({"oops": room.game.secrets(room.state)[0].value}))
     assert len(leaks) == 1
 
 

@@ -29,7 +29,10 @@ from typing import Any
 import pytest
 
 from realserver import ROOT, Probe, ServerProcess, client, http, percentile
-from ricochet.games import Bid, GiveUp, Join, ReportSolution, Start, get_game
+from ricochet.games import get_game
+from ricochet.games.bidding import GiveUp, PlaceBid
+from ricochet.games.ricochet_robots import ReportSolution
+from ricochet.games.table import Join, Start
 from ricochet.geometry import Direction
 from ricochet.position import Move
 from ricochet.server import protocol as P
@@ -84,7 +87,7 @@ def _play(rounds: int, t0: float) -> list[dict[str, Any]]:
         for n in range(99, 1, -1):
             for p in ("p1", "p2"):
                 t += 0.01
-                do(Bid(p, n))
+                do(PlaceBid(p, n))
         t = state.round.clock_deadline + 0.01
         state, events = kind.tick(state, t)
         out.extend(events)

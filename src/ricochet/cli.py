@@ -52,10 +52,11 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__, safejson
 from .board import Board
+from .errors import RicochetError
 from .geometry import Cell
 from .position import IllegalMove, Move, Path, Position
 from .puzzle import Puzzle, check_solution
-from .rules import PLAIN, PRESETS, Rules, rebase, rules_for
+from .rules import PLAIN, PRESETS, Rules
 
 __all__ = [
     "COMMANDS",
@@ -77,7 +78,6 @@ __all__ = [
     "parse_source",
     "rules_from",
     "use_color",
-    "with_board_rules",
     "write_lines",
     "write_output",
 ]
@@ -91,8 +91,10 @@ EXIT_INTERNAL = 70
 """A bug (EX_SOFTWARE)."""
 
 
-class CliError(Exception):
+class CliError(RicochetError):
     """Bad input found by a command; the message is shown after ``ricochet: error:``."""
+
+    default_code = "usage"
 
 
 class _UsageError(CliError):
@@ -245,8 +247,8 @@ def _render(obj: Board | Position | Puzzle, args: argparse.Namespace, paths: Seq
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:
     """``--rules NAME``: a rules preset (the base under a file's own ``rules`` key)."""
     parser.add_argument("--rules", choices=list(PRESETS), default=None,
-                        help="rules preset (default: pyramids on a board with towers, else plain; "
-                             "a JSON puzzle's own rules key adds to it)")
+                        help="rules preset (default: plain, which plays a board with towers by Ricochet "
+                             "Pyramids' rules; a JSON puzzle's own rules key adds to it)")
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
@@ -256,7 +258,7 @@ def rules_from(args: argparse.Namespace) -> Rules:
 
 def named_rules(args: argparse.Namespace) -> Rules | None:
     """The rules preset named by ``--rules``, or None: then each puzzle is played
-    by its board's rules (:func:`~ricochet.rules.rules_for`: pyramids with towers)."""
+    by its own rules (plain, plus a JSON puzzle's own ``rules`` key)."""
     name = getattr(args, "rules", None)
     return None if name is None else Rules.preset(name)
 
@@ -309,9 +311,8 @@ def load(source: str | None, *, rules: Rules | None = None, index: int | None = 
     robots, a diagram without robots) reads as a :class:`Board`.
 
     ``rules`` is the base for a JSON puzzle's own ``rules`` key; codes and
-    diagrams carry no rules, so their puzzles get ``rules``.  Without
-    ``rules`` a puzzle on a board with towers (Ricochet Pyramids) gets the
-    ``pyramids`` preset, any other the plain rules (:func:`~ricochet.rules.rules_for`).
+    diagrams carry no rules, so their puzzles get ``rules`` (plain when not given:
+    on a board with towers, plain play is Ricochet Pyramids' rules).
     """
     text, name, from_file = _read(source)
     return parse_source(text, name, from_file=from_file, rules=rules, index=index, puzzle_id=puzzle_id,
@@ -329,9 +330,7 @@ def parse_source(text: str, name: str, *, from_file: bool = False, rules: Rules 
     if not stripped:
         raise CliError(f"{name} is empty: expected a position code, a JSON puzzle or an ASCII diagram")
     if stripped[0] in "{[":
-        got = _load_json(stripped, name, PLAIN if rules is None else rules, index, puzzle_id, boards)
-        # Read on top of plain, then moved onto the board's own rules (the file's switches kept).
-        return with_board_rules(got) if rules is None else got
+        return _load_json(stripped, name, PLAIN if rules is None else rules, index, puzzle_id, boards)
     if index is not None or puzzle_id is not None:
         raise CliError("--index and --id select a puzzle in a JSON Lines file; this is not one")
     where = f"{name}: " if from_file else ""
@@ -354,16 +353,7 @@ def parse_source(text: str, name: str, *, from_file: bool = False, rules: Rules 
                     pass  # report the first error: it is about the fuller reading
             raise CliError(f"{where}bad ASCII diagram: {e}") from None
     if isinstance(obj, Puzzle):
-        base = rules_for(obj.position.board) if rules is None else rules
-        obj = obj.with_rules(base)
-    return obj
-
-
-def with_board_rules(obj: Puzzle | Board) -> Puzzle | Board:
-    """A puzzle read on top of plain rules, moved onto its board's rules (pyramids with
-    towers), the switches of its file's own ``rules`` key kept.  Anything else as it is."""
-    if isinstance(obj, Puzzle) and obj.position.board.towers:
-        return obj.with_rules(rebase(obj.rules, rules_for(obj.position.board)))
+        obj = obj.with_rules(PLAIN if rules is None else rules)
     return obj
 
 
@@ -485,7 +475,7 @@ def run_show(args: argparse.Namespace) -> int:
     if isinstance(obj, Puzzle):
         rules = obj.rules
     else:
-        rules = named or rules_for(obj if isinstance(obj, Board) else obj.board)
+        rules = named or PLAIN
     fmt = "svg" if args.svg else (args.format or "text")
     paths: list[Path] = []
     if args.solution is not None:
@@ -647,8 +637,8 @@ def run_random(args: argparse.Namespace) -> int:
     if args.game == "pyramids":
         if args.faces is not None:
             raise CliError("--faces picks tiles of Ricochet Robots; Ricochet Pyramids is played on an 8×8 board")
-        if args.rules not in (None, "pyramids"):
-            raise CliError(f"--rules {args.rules}: Ricochet Pyramids puzzles have their own rules (pyramids)")
+        if args.rules not in (None, "plain"):
+            raise CliError(f"--rules {args.rules}: Ricochet Pyramids puzzles have their own rules (plain)")
         deals = _pyramids_deals(rng, args)
     else:
         given = [o for o, v in (("--layout", args.layout), ("--colors", args.colors), ("--min-moves", args.min_moves))

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 
+from .errors import RicochetError
+
 __all__ = [
     "COLORS",
     "SHIPPED",
@@ -53,8 +55,10 @@ SIZE = 6
 QUARTERS = ("NW", "NE", "SW", "SE")
 
 
-class MicroError(ValueError):
+class MicroError(RicochetError):
     """A Micro Robots board, arrangement or space that cannot be; the message says which and why."""
+
+    default_code = "micro"
 
 
 @dataclass(frozen=True, order=True)

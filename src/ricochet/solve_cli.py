@@ -43,7 +43,6 @@ from .cli import (
     named_rules,
     names_a_file,
     parse_source,
-    with_board_rules,
 )
 from .puzzle import Puzzle
 from .rules import PLAIN, Rules
@@ -299,8 +298,8 @@ those before it are known (a file's likely-long puzzles are solved first):
   the other lines are still solved).
   --format text: one line per puzzle instead, "5 moves: RN RE RN YE RS".
 
-rules: --rules, else pyramids for a board with towers (Ricochet Pyramids: the
-goal tower does not block), else plain; a puzzle's own "rules" key adds to them.
+rules: --rules, else plain (which plays a board with towers as Ricochet Pyramids
+does: the goal tower does not block); a puzzle's own "rules" key adds to them.
 
 exit status:
   0  every puzzle solved (and, with --check, at its recorded optimal length)
@@ -519,7 +518,7 @@ def _parse_lines(lines: Iterable[str], rules: Rules | None, first_line: int = 1)
     """JSON Lines as ``(line, Puzzle | NotationError)``, read on top of ``rules`` (plain without)."""
     from .notation import read_jsonl
 
-    return _with_rules(read_jsonl(lines, PLAIN if rules is None else rules, first_line=first_line), rules)
+    return read_jsonl(lines, PLAIN if rules is None else rules, first_line=first_line)
 
 
 def _parse_chunk(start: int, rules: Rules | None) -> list[tuple[int, Any]]:
@@ -531,13 +530,6 @@ def _one(obj: Any) -> list[tuple[int, Any]]:
     if not isinstance(obj, Puzzle):
         raise CliError("this is a position without a target (or a board alone); solve needs a puzzle")
     return [(1, obj)]
-
-
-def _with_rules(items: Iterable[tuple[int, Any]], rules: Rules | None) -> Iterator[tuple[int, Any]]:
-    """Without --rules, each puzzle read on top of plain is moved onto its board's rules
-    (pyramids with towers; the line's own ``rules`` key kept)."""
-    for line, item in items:
-        yield line, with_board_rules(item) if rules is None and isinstance(item, Puzzle) else item
 
 
 class _Progress:

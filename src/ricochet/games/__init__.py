@@ -19,32 +19,11 @@ return; a game's state is a fold over its events.
 
 from __future__ import annotations
 
-from .bidding import MAX_BID, MIN_BID
 from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
 from .micro_robots import MICRO_ROBOTS
 from .pyramids import PYRAMIDS
 from .rambots import RAMBOTS
-from .ricochet_robots import (
-    EVENT_TYPES,
-    RICOCHET_ROBOTS,
-    Bid,
-    Demonstrate,
-    EndGame,
-    Event,
-    GameConfig,
-    GameState,
-    GiveUp,
-    Join,
-    Leave,
-    ReportSolution,
-    Start,
-    TurnClock,
-    apply,
-    event_from_dict,
-    fold,
-    new_game,
-    tick,
-)
+from .ricochet_robots import RICOCHET_ROBOTS
 
 GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS, MICRO_ROBOTS, RAMBOTS)}
 """Every game of the site by name, in the order the lobby lists them."""
@@ -63,9 +42,5 @@ def get_game(name: object) -> Game:
     return game
 
 
-__all__ = [
-    "DEFAULT_GAME", "EVENT_TYPES", "GAMES", "MAX_BID", "MIN_BID", "Bid", "ConfigError", "Demonstrate", "EndGame",
-    "Event", "Game", "GameConfig", "GameError", "GameState", "GiveUp", "Job", "Join", "Leave", "OptionsError",
-    "Query", "ReportSolution", "Secret", "Start", "TurnClock", "apply", "event_from_dict", "fold", "get_game",
-    "new_game", "tick",
-]
+__all__ = ["DEFAULT_GAME", "GAMES", "ConfigError", "Game", "GameError", "Job", "OptionsError", "Query", "Secret",
+           "get_game"]

@@ -68,7 +68,6 @@ __all__ = [
     "Demonstrate",
     "DemonstrationEnded",
     "DemonstrationStarted",
-    "GameError",
     "GiveUp",
     "MovePlayed",
     "PlaceBid",

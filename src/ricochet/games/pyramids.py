@@ -81,7 +81,8 @@ COLORS = ("red", "green", "yellow", "blue")
 """The stash colours: the first three by default (seed 003's example), all four in the 4-colour variant."""
 OTHER_COLORS = {"red": "purple", "green": "orange", "yellow": "cyan", "blue": "white"}
 """How robots look in the "different coloured robots" variant (seed 003: "if 6 stashes are available")."""
-PYRAMIDS_RULES = Rules.preset("pyramids")
+PYRAMIDS_RULES = Rules()
+"""Plain play: the goal tower does not block (:attr:`Rules.goal_tower_passthrough`)."""
 MAX_DRAWS_WITH_MINIMUM = 30
 
 

@@ -3,14 +3,14 @@ bidding round of :mod:`ricochet.games.bidding` with the chips of the box.
 
 Nothing here reads a clock, touches I/O or draws unseeded randomness.  The
 shell (the server) hands in every action with the current time and calls
-:func:`tick` regularly so clocks run out; each call returns the new state and
-the events it produced.  Events are the truth: :func:`fold` rebuilds the very
+``tick`` regularly so clocks run out; each call returns the new state and
+the events it produced.  Events are the truth: ``fold`` rebuilds the very
 same state from the configuration and the event log.
 
-    state = new_game(config)
-    state, events = apply(state, Join("p1", "Ann"), now)
-    state, events = tick(state, now)          # clocks, demonstration time limits
-    fold(config, log) == state                # the log is enough
+    state = RICOCHET_ROBOTS.new(config)
+    state, events = RICOCHET_ROBOTS.apply(state, Join("p1", "Ann"), now)
+    state, events = RICOCHET_ROBOTS.tick(state, now)   # clocks, demonstration time limits
+    RICOCHET_ROBOTS.fold(config, log) == state         # the log is enough
 
 A round (seed 000, RULINGS 7–9): a chip is drawn from the shuffled pile; its
 target is the round's target and the robot of its colour the active robot
@@ -47,54 +47,31 @@ from .bidding import (
     BiddingState,
     Demonstrate,
     GiveUp,
-    RoundResult,
+    PlaceBid,
     RoundState,
     SkipDemonstration,
     TurnClock,
     demonstration_order,
 )
-from .bidding import PlaceBid as Bid
 from .events import Event, cell_of, encode, move_of, robots_of, strs_of
 from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
 from .jobs import Answer, solve_job
 from .options import check_options
-from .table import EndGame, GameEnded, Join, Leave, Phase, PlayerState, Start, Tx, winners_of
+from .table import EndGame, GameEnded, Join, Leave, Phase, Start, Tx, winners_of
 
 __all__ = [
-    "EVENT_TYPES",
     "GAME_NAME",
-    "Bid",
+    "RICOCHET_ROBOTS",
     "Chip",
     "ChipDrawn",
-    "ConfigError",
-    "Demonstrate",
-    "EndGame",
-    "Event",
     "GameConfig",
-    "GameEnded",
-    "GameError",
     "GameStarted",
     "GameState",
-    "GiveUp",
-    "Join",
-    "Leave",
-    "PlayerState",
     "ReportSolution",
     "RicochetRobots",
     "RoundEnded",
-    "RoundResult",
     "RoundSolved",
-    "RoundState",
-    "SkipDemonstration",
-    "Start",
-    "TurnClock",
-    "apply",
-    "event_from_dict",
-    "evolve",
-    "fold",
-    "new_game",
     "target_score_for",
-    "tick",
 ]
 
 GAME_NAME = "ricochet-robots"
@@ -267,7 +244,7 @@ class ReportSolution:
     solution: tuple[Move, ...] = ()
 
 
-Action = (Join | Leave | Start | Bid | TurnClock | Demonstrate | GiveUp | SkipDemonstration | EndGame
+Action = (Join | Leave | Start | PlaceBid | TurnClock | Demonstrate | GiveUp | SkipDemonstration | EndGame
           | ReportSolution)
 
 
@@ -343,7 +320,7 @@ class GameState(BiddingState):
 
     Equal logs give equal states.  ``pile`` (the chips not yet won, in a
     canonical order; the draw order comes from the seed) is hidden from
-    players: use :meth:`public_view` for what a client may see."""
+    players: :meth:`RicochetRobots.view` is what a client may see."""
 
     arrangement: tuple[str, ...] | None = None
     pile: tuple[Chip, ...] = ()
@@ -360,13 +337,6 @@ class GameState(BiddingState):
             if s.round == number:
                 return s
         return None
-
-    def public_view(self, for_player: str | None = None, *, heavy: bool = True) -> dict[str, Any]:
-        """A JSON-ready view for a client (``for_player``: whose view; spectators
-        pass ``None``).  Never shows the seed or the order of the pile; the
-        solver's optimum only for finished rounds.  ``heavy=False`` leaves out
-        ``config``, ``board`` and ``history`` (the keys are absent)."""
-        return RICOCHET_ROBOTS.full_view(self, for_player, heavy=heavy)
 
 
 # -- room options ---------------------------------------------------------------------------
@@ -665,11 +635,6 @@ def transparent_choices(state: GameState) -> dict[str, Any] | None:
     return out
 
 
-def board_from_view(d: dict[str, Any]) -> Board:
-    """The :class:`Board` of a public state's ``board`` object (the wire form)."""
-    return board_from_wire(d)
-
-
 def puzzle_from_view(state: dict[str, Any]) -> Any:
     """The puzzle of the round in play, with the table's rules, from public information only."""
     from ..puzzle import Puzzle
@@ -685,40 +650,3 @@ def puzzle_from_view(state: dict[str, Any]) -> Any:
 
 RICOCHET_ROBOTS = RicochetRobots()
 """The game (one stateless instance serves every room)."""
-EVENT_TYPES: dict[str, type[Event]] = RICOCHET_ROBOTS.events
-
-
-def new_game(config: GameConfig) -> GameState:
-    """The empty game: lobby, no players."""
-    return RICOCHET_ROBOTS.new(config)
-
-
-def evolve(state: GameState, event: Event) -> GameState:
-    """Fold one event into the state (no checks: events are facts)."""
-    return RICOCHET_ROBOTS.evolve(state, event)  # type: ignore[no-any-return]
-
-
-def fold(config: GameConfig, events: Any) -> GameState:
-    """Rebuild a game from its event log."""
-    return RICOCHET_ROBOTS.fold(config, events)  # type: ignore[no-any-return]
-
-
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """Read an event back from its :meth:`Event.to_dict` form (e.g. from a stored log)."""
-    return RICOCHET_ROBOTS.event_from_dict(data)
-
-
-def tick(state: GameState, now: float) -> tuple[GameState, list[Event]]:
-    """Let time pass: the sand clock runs out, a demonstration runs out of time,
-    an intermission ends.  Returns the new state and the events (often none)."""
-    return RICOCHET_ROBOTS.tick(state, now)
-
-
-def apply(state: GameState, action: Action, now: float) -> tuple[GameState, list[Event]]:
-    """Apply a player's (or the shell's) action at time ``now``.
-
-    Clocks are run up to ``now`` first (their events come first in the list),
-    then the action is decided.  An action that is not allowed raises
-    :class:`GameError` and changes nothing — not even the clocks: call
-    :func:`tick` first to keep those events whatever the action does."""
-    return RICOCHET_ROBOTS.apply(state, action, now)

@@ -40,7 +40,8 @@ from . import protocol as P
 from .bodies import BodyTooBig, read_body
 from .limits import ServerLimits
 from .pacing import AddressPacing
-from .rooms import SEND_QUEUE, ConfigFactory, Refused, Room, RoomManager, Session, dumps, public_options
+from .refused import Refused
+from .rooms import SEND_QUEUE, ConfigFactory, Room, RoomManager, Session, dumps, public_options
 from .solving import SolverService
 from .storage import EventRow, Storage
 from .trainer_api import Trainer, TrainerOptions, trainer_routes
@@ -324,7 +325,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         room = await room_of(request)
         if not isinstance(room, Room):
             return room
-        picture = room.kind.picture(room.state)
+        picture = room.game.picture(room.state)
         if picture is None:
             return _error(404, "not_started", "the game has not started: the board is drawn at the start")
         return Response(picture, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
@@ -339,7 +340,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         refusal = manager.admit(address)
         await websocket.accept()
         if refusal is not None:
-            await say_and_close(websocket, refusal.code, refusal.message, refusal.close_code)
+            await say_and_close(websocket, refusal.code, refusal.message, refusal.close_code or 1013)
             return
         try:
             await serve_socket(websocket, manager, address)
@@ -356,7 +357,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
         try:
             room = await manager.get_room(rid)
         except Refused as r:
-            await say_and_close(websocket, r.code, r.message, r.close_code)
+            await say_and_close(websocket, r.code, r.message, r.close_code or 1013)
             return
         if room is None:
             await say_and_close(websocket, "no_room", f"there is no room {rid}; check the link", 4404)

@@ -26,19 +26,23 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
+from ..errors import RicochetError
 from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
     from .rooms import RoomManager, Session
 
 
-class ClientError(Exception):
-    """An ``error`` message from the server (``code``, ``message``) or a closed connection (``closed``)."""
+class ClientError(RicochetError):
+    """An ``error`` message from the server (its ``message`` and ``code``) or a closed
+    connection (code ``closed``)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class Transport(Protocol):
@@ -74,7 +78,7 @@ class WebSocketTransport:
         try:
             await self.ws.send(text)
         except ConnectionClosed as e:
-            raise ClientError("closed", f"the connection is closed ({e})") from None
+            raise ClientError(f"the connection is closed ({e})", "closed") from None
 
     async def recv(self) -> str | None:
         from websockets.exceptions import ConnectionClosed
@@ -107,7 +111,7 @@ class InProcessTransport:
 
         room = await self.manager.get_room(self.room_id)
         if room is None:
-            raise ClientError("no_room", f"there is no room {self.room_id}")
+            raise ClientError(f"there is no room {self.room_id}", "no_room")
         self.session = Session(self.manager, room, self._put, self._closed, bot=True)
 
     def _put(self, text: str) -> bool:
@@ -119,7 +123,7 @@ class InProcessTransport:
 
     async def send(self, text: str) -> None:
         if self.session is None or self.session.closed:
-            raise ClientError("closed", "the connection is closed")
+            raise ClientError("the connection is closed", "closed")
         await self.session.receive(text)
 
     async def recv(self) -> str | None:
@@ -182,11 +186,11 @@ class RicochetClient:
     async def recv(self, timeout: float | None = None) -> dict[str, Any]:
         """The next server message (state tracking applied); :class:`ClientError` ``closed`` at the end."""
         if self.closed:
-            raise ClientError("closed", "the connection is closed")
+            raise ClientError("the connection is closed", "closed")
         text = await (asyncio.wait_for(self.transport.recv(), timeout) if timeout else self.transport.recv())
         if text is None:
             self.closed = True
-            raise ClientError("closed", "the server closed the connection")
+            raise ClientError("the server closed the connection", "closed")
         msg: dict[str, Any] = json.loads(text)
         await self._track(msg)
         return msg
@@ -239,7 +243,7 @@ class RicochetClient:
             if pred(msg):
                 return msg
             if raise_errors and msg.get("type") == "error":
-                raise ClientError(msg["code"], msg["message"])
+                raise ClientError(msg["message"], msg["code"])
 
     async def hello(self, name: str | None = None, *, seat_token: str | None = None, since: int | None = None,
                     spectate: bool = False, timeout: float = 10.0) -> dict[str, Any]:

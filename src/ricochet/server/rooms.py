@@ -39,7 +39,7 @@ from ..games import Game, GameError, Job, Query, get_game
 from ..games.table import name_key
 from . import protocol as P
 from .limits import Buckets, ServerLimits
-from .protocol import ProtocolError
+from .refused import Refused
 from .solving import SolverService
 from .storage import REVOKED, RoomRow, SeatRow, Storage, hash_token, revoked
 
@@ -64,18 +64,6 @@ def new_room_id() -> str:
 
 def dumps(msg: Mapping[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
-
-
-class Refused(Exception):
-    """The server will not do this now (too many rooms, connections …): ``status`` for
-    HTTP, ``close_code`` for a socket, ``code`` and ``message`` for the client,
-    ``retry_after`` seconds if known."""
-
-    def __init__(self, status: int, code: str, message: str, retry_after: float | None = None, *,
-                 close_code: int = 1013) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.retry_after = status, code, message, retry_after
-        self.close_code = close_code
 
 
 def public_options(row: RoomRow) -> dict[str, Any]:
@@ -106,15 +94,15 @@ class Room:
         self.private = row.private
         self.seed = row.seed
         self.created = row.created
-        self.game = row.game
-        """The number of the room's current game (1, then +1 at each restart)."""
-        self.kind: Game = get_game(row.game_name)
+        self.game: Game = get_game(row.game_name)
         """What the room plays."""
-        if row.game_version > self.kind.version:
-            raise RuntimeError(f"room {row.id} was written by {self.kind.title} event format {row.game_version}, "
-                               f"newer than this server's {self.kind.version}: upgrade the server")
-        self.config = manager.config_factory(self.options, self.seed, self.game)
-        self.state: Any = self.kind.new(self.config)
+        self.game_number = row.game
+        """The number of the room's current game (1, then +1 at each restart)."""
+        if row.game_version > self.game.version:
+            raise RuntimeError(f"room {row.id} was written by {self.game.title} event format {row.game_version}, "
+                               f"newer than this server's {self.game.version}: upgrade the server")
+        self.config = manager.config_factory(self.options, self.seed, self.game_number)
+        self.state: Any = self.game.new(self.config)
         self.version = 0
         self.game_start_version = 0
         """Version of the ``game_reset`` that opened the current game (0 for the first game)."""
@@ -147,44 +135,44 @@ class Room:
     def load_events(self, rows: list[Any], last_version: int = 0) -> None:
         """Fold the stored log of the current game (rows of :class:`EventRow`, in order);
         ``last_version`` is the room's last version (of any game)."""
-        kind = self.kind
-        state = kind.new(self.config)
+        game = self.game
+        state = game.new(self.config)
         self.version = last_version
         keep_from = (rows[-1].seq if rows else 0) - P.MISSED_LIMIT  # only these go into self.log
         for r in rows:
             self.version = max(self.version, r.seq)
-            if r.game != self.game:
+            if r.game != self.game_number:
                 continue
             if r.payload["type"] == "game_reset":
                 self.game_start_version = r.seq
                 text = dumps(r.payload) if r.seq > keep_from else ""
             else:
-                event = kind.event_from_dict(r.payload)
-                state = kind.evolve(state, event)
-                text = dumps(kind.public_event(event)) if r.seq > keep_from else ""
+                event = game.event_from_dict(r.payload)
+                state = game.evolve(state, event)
+                text = dumps(game.public_event(event)) if r.seq > keep_from else ""
             if r.seq > keep_from:
                 self.log.append((r.seq, text))
             self.last_event_at = max(self.last_event_at, float(r.payload.get("at", 0.0)))
         self.state = state
         now = self.manager.now()
-        self.away = {p.id: now for p in kind.players(state)
+        self.away = {p.id: now for p in game.players(state)
                      if p.seated and p.id in self.seats and not self.seats[p.id].bot}
 
     @property
     def status(self) -> str:
-        return self.kind.status(self.state)
+        return self.game.status(self.state)
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, player: str | None) -> dict[str, Any]:
         """The whole state as ``player`` may see it (``None``: a spectator)."""
-        v = self.kind.view(self.state, player)
+        v = self.game.view(self.state, player)
         v["version"] = self.version
         return v
 
     def presence(self) -> dict[str, Any]:
         online = {s.player for s in self.sessions if s.player is not None}
         seats = []
-        for p in self.kind.players(self.state):
+        for p in self.game.players(self.state):
             if not p.seated:
                 continue
             seat = self.seats.get(p.id)
@@ -194,20 +182,20 @@ class Room:
 
     def info(self, protocol: int = P.PROTOCOL_VERSION) -> dict[str, Any]:
         """The room as ``welcome`` describes it (protocol 1: ``game`` is the game number)."""
-        out = {"room_id": self.id, "name": self.name, "private": self.private, "game": self.kind.name,
-               "game_number": self.game, "title": self.kind.title, "options": self.public_options()}
+        out = {"room_id": self.id, "name": self.name, "private": self.private, "game": self.game.name,
+               "game_number": self.game_number, "title": self.game.title, "options": self.public_options()}
         if protocol < 2:
-            out["game"] = self.game
+            out["game"] = self.game_number
         return out
 
     def summary(self) -> dict[str, Any]:
         pres = {s["player"]: s for s in self.presence()["seats"]}
         return {
             "room_id": self.id, "name": self.name, "private": self.private, "status": self.status,
-            "phase": self.kind.phase(self.state), "created": self.created, "url": f"/r/{self.id}",
-            "game": self.kind.name, "title": self.kind.title, "game_number": self.game,
+            "phase": self.game.phase(self.state), "created": self.created, "url": f"/r/{self.id}",
+            "game": self.game.name, "title": self.game.title, "game_number": self.game_number,
             "players": [{"id": p.id, "name": p.name, "bot": pres[p.id]["bot"], "online": pres[p.id]["online"],
-                         "score": p.score} for p in self.kind.players(self.state) if p.id in pres],
+                         "score": p.score} for p in self.game.players(self.state) if p.id in pres],
             "spectators": sum(1 for s in self.sessions if s.player is None), "options": self.public_options(),
         }
 
@@ -216,8 +204,8 @@ class Room:
 
     def row(self) -> RoomRow:
         """The room as stored (its status and game of now)."""
-        return RoomRow(self.id, self.name, self.options, self.private, self.status, self.game, self.seed,
-                       self.created, self.created, self.kind.name, self.kind.version)
+        return RoomRow(self.id, self.name, self.options, self.private, self.status, self.game_number, self.seed,
+                       self.created, self.created, self.game.name, self.game.version)
 
     def missed(self, since: int | None) -> list[dict[str, Any]] | None:
         if since is None or since < self.game_start_version or since > self.version:
@@ -244,12 +232,12 @@ class Room:
 
     async def _act_locked(self, action: Any) -> list[Any]:
         if self.unloaded:  # a stale reference: the room lives on in a newer object (or nowhere)
-            raise ProtocolError("this room was closed for a moment: reconnect", "server_restarting")
+            raise Refused("this room was closed for a moment: reconnect", "server_restarting")
         now = self.manager.now()
-        _, due = self.kind.tick(self.state, now)
+        _, due = self.game.tick(self.state, now)
         if due:
             await self._commit(due)
-        _state, events = self.kind.apply(self.state, action, now)
+        _state, events = self.game.apply(self.state, action, now)
         await self._commit(events)
         return events
 
@@ -259,7 +247,7 @@ class Room:
             if self.unloaded:
                 return
             now = self.manager.now()
-            _, events = self.kind.tick(self.state, now)
+            _, events = self.game.tick(self.state, now)
             if events:
                 await self._commit(events)
             await self._expire_seats(now)
@@ -267,25 +255,25 @@ class Room:
     async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None) -> None:
         """Persist events, then fold, broadcast and react to them.  With ``reset_to``
         a ``game_reset`` to that game comes first and ``events`` belong to it."""
-        kind = self.kind
+        game = self.game
         payloads = [e.to_dict() for e in events]
         if reset_to is not None:
             payloads.insert(0, {"type": "game_reset", "game": reset_to, "at": self.manager.now()})
         if not payloads:
             return
         state = reset_state if reset_to is not None and reset_state is not None else self.state
-        game = reset_to if reset_to is not None else self.game
+        number = reset_to if reset_to is not None else self.game_number
         states: list[Any] = []
         for e in events:
-            state = kind.evolve(state, e)
+            state = game.evolve(state, e)
             states.append(state)
-        texts = [dumps(kind.public_event(e)) for e in events]
+        texts = [dumps(game.public_event(e)) for e in events]
         if reset_to is not None:
-            states.insert(0, reset_state if reset_state is not None else kind.new(self.config))
+            states.insert(0, reset_state if reset_state is not None else game.new(self.config))
             texts.insert(0, dumps(payloads[0]))
-        new_status = kind.status(state)
+        new_status = game.status(state)
         append = asyncio.ensure_future(self.manager.storage.append_events(
-            self.id, game, self.version + 1, payloads,
+            self.id, number, self.version + 1, payloads,
             status=new_status if (new_status != self.status or reset_to is not None) else None,
             game_changed=reset_to is not None))
         cancelled = False
@@ -298,7 +286,7 @@ class Room:
                 cancelled = True
         append.result()  # the database's error, if any: nothing was stored and nothing changes
         if reset_to is not None:
-            self.game = reset_to
+            self.game_number = reset_to
             self.log.clear()
             self.game_start_version = self.version + 1
             self.warmed.clear()
@@ -311,7 +299,7 @@ class Room:
             self.state = st
             kind_of_event = payload["type"]
             if self.sessions:  # the event's JSON is encoded once, for the log and the message
-                view = kind.event_state(st, kind_of_event)
+                view = game.event_state(st, kind_of_event)
                 view["version"] = self.version
                 self.broadcast_event(f'{{"type":"event","version":{self.version},"server_time":{json.dumps(now)},'
                                      f'"event":{text},"state":{dumps(view)}', st)
@@ -329,13 +317,13 @@ class Room:
         with the ``private`` part of the game's state for those who have one."""
         public = head + "}"
         for s in list(self.sessions):
-            own = self.kind.private(state, s.player) if s.player is not None else None
+            own = self.game.private(state, s.player) if s.player is not None else None
             s.deliver(public if own is None else f'{head},"private":{dumps(own)}}}')
 
     # -- the game's jobs (the solver) -----------------------------------------------------------------
     def schedule_jobs(self) -> None:
         """Start the jobs the game wants now and are not running or done."""
-        for job in self.kind.jobs(self.state):
+        for job in self.game.jobs(self.state):
             if job.key not in self.jobs and not (job.to_action is None and job.key in self.warmed):
                 task = asyncio.ensure_future(self._run_job(job))
                 self.jobs[job.key] = task
@@ -354,7 +342,7 @@ class Room:
             self.jobs.pop(job.key, None)
         async with self.lock:
             # The game decides with the state of now, not of when the job began.
-            wanted = next((j for j in self.kind.jobs(self.state) if j.key == job.key), None)
+            wanted = next((j for j in self.game.jobs(self.state) if j.key == job.key), None)
             if wanted is None:
                 return
             if wanted.to_action is None:
@@ -379,7 +367,7 @@ class Room:
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` has something to do: the game's next clock or a seat's grace running out."""
-        times = [t for t in (self.kind.deadline(self.state), self.seat_deadline()) if t is not None]
+        times = [t for t in (self.game.deadline(self.state), self.seat_deadline()) if t is not None]
         return min(times, default=None)
 
     def stop(self) -> None:
@@ -426,28 +414,28 @@ class Room:
         return hash_token(f"bot:{self.seed}:{player_id}")[:32]
 
     def _check_room_for(self, bot: bool) -> None:
-        seated = [p for p in self.kind.players(self.state) if p.seated]
+        seated = [p for p in self.game.players(self.state) if p.seated]
         if len(seated) >= P.MAX_SEATS:
-            raise ProtocolError(f"the room is full ({P.MAX_SEATS} seats): watch as a spectator", "full")
+            raise Refused(f"the room is full ({P.MAX_SEATS} seats): watch as a spectator", "full")
         if bot and sum(1 for p in seated if self.seats.get(p.id) and self.seats[p.id].bot) >= P.MAX_BOTS:
-            raise ProtocolError(f"at most {P.MAX_BOTS} bots per room", "full")
+            raise Refused(f"at most {P.MAX_BOTS} bots per room", "full")
 
     async def add_seat(self, name: str, *, bot: bool = False, level: str | None = None) -> tuple[Seat, str]:
         """Seat a new player (``Join``): the seat and its secret token.  Locked by the caller."""
         self._check_room_for(bot)
-        players = self.kind.players(self.state)
+        players = self.game.players(self.state)
         if len(players) >= P.MAX_PLAYERS_PER_GAME:  # who left keeps a line in the game: join/leave cycles add up
-            raise ProtocolError(f"{len(players)} different players have sat in this game, the most it keeps: "
+            raise Refused(f"{len(players)} different players have sat in this game, the most it keeps: "
                                 "watch as a spectator, or join the next game", "full")
         pid = f"{'b' if bot else 'p'}{self._next_seat_number()}"
         now = self.manager.now()
-        self.kind.apply(self.state, self.kind.join(pid, name), now)  # refuse before anything is stored
+        self.game.apply(self.state, self.game.join(pid, name), now)  # refuse before anything is stored
         await self._reclaim_seat()
         token = self.bot_token(pid) if bot else secrets.token_urlsafe(24)
         seat = Seat(pid, name, hash_token(token), bot, level, now)
         await self.manager.storage.add_seat(self.id, SeatRow(pid, name, seat.token_hash, bot, level, now))
         self.seats[pid] = seat
-        await self._act_locked(self.kind.join(pid, name))
+        await self._act_locked(self.game.join(pid, name))
         return seat, token
 
     def _next_seat_number(self) -> int:
@@ -459,20 +447,20 @@ class Room:
         longer in the game (who left the lobby), or refuse (``full``)."""
         if len(self.seats) < MAX_SEAT_ROWS:
             return
-        in_game = {p.id for p in self.kind.players(self.state)}
+        in_game = {p.id for p in self.game.players(self.state)}
         online = {s.player for s in self.sessions}
         old = [s for s in self.seats.values() if not s.bot and s.player_id not in in_game
                and s.player_id not in online]
         if not old:
-            raise ProtocolError(f"this room has kept {len(self.seats)} seats, the most it may: "
+            raise Refused(f"this room has kept {len(self.seats)} seats, the most it may: "
                                 "watch as a spectator", "full")
         oldest = min(old, key=lambda s: (s.created, s.player_id))
         await self.manager.storage.delete_seat(self.id, oldest.player_id)
         del self.seats[oldest.player_id]
 
     def bot_name(self, level: str) -> str:
-        taken = {name_key(p.name) for p in self.kind.players(self.state) if p.seated}
-        label = self.kind.bot_name(level)
+        taken = {name_key(p.name) for p in self.game.players(self.state) if p.seated}
+        label = self.game.bot_name(level)
         for n in BOT_NAMES:
             name = f"{n} ({label})"
             if name_key(name) not in taken:
@@ -531,7 +519,7 @@ class Room:
             elif now >= since + grace:
                 self.away.pop(p, None)
                 log.info("room %s: %s was away %.0f s: seat freed", self.id, p, now - since)
-                await self._act_locked(self.kind.leave(p))
+                await self._act_locked(self.game.leave(p))
 
     async def remove_player(self, player: str) -> None:
         """The host sends a person away: their seat is freed and its token stops working."""
@@ -541,15 +529,15 @@ class Room:
             seat.token_hash = REVOKED + player
             self.away.pop(player, None)
             if self.seated(player) and self.status != "over":
-                await self._act_locked(self.kind.leave(player))
+                await self._act_locked(self.game.leave(player))
         for s in list(self.sessions):
             if s.player == player:
                 s.error("removed", "the host removed you from this game: you may watch, or join again")
                 s.close(4403, "removed by the host")
 
     async def add_bot(self, level: str, name: str | None = None) -> Seat:
-        if level not in self.kind.bot_levels:
-            raise ProtocolError(f"level must be one of {', '.join(self.kind.bot_levels)} in {self.kind.title}, "
+        if level not in self.game.bot_levels:
+            raise Refused(f"level must be one of {', '.join(self.game.bot_levels)} in {self.game.title}, "
                                 f"got {level!r}")
         async with self.lock:
             seat, token = await self.add_seat(name or self.bot_name(level), bot=True, level=level)
@@ -561,35 +549,35 @@ class Room:
         return me is not None and me.seated
 
     def player(self, player: str | None) -> Any:
-        return next((p for p in self.kind.players(self.state) if p.id == player), None)
+        return next((p for p in self.game.players(self.state) if p.id == player), None)
 
     async def restart(self, player: str) -> None:
         """The host opens a new game in this room: the current one ends, everyone is seated again."""
         async with self.lock:
-            kind, s = self.kind, self.state
-            host = kind.host(s)
+            game, s = self.game, self.state
+            host = game.host(s)
             if not self.seated(player):
                 raise GameError("you are not in this game: join it first", "not_seated")
             if host != player:
                 raise GameError(f"only the host ({getattr(self.player(host), 'name', host)}) can restart",
                                 "not_host")
-            if kind.phase(s) == "lobby":
+            if game.phase(s) == "lobby":
                 raise GameError("the game has not started yet: start it instead", "phase")
-            if kind.status(s) != "over":
-                await self._act_locked(kind.end(player))
+            if game.status(s) != "over":
+                await self._act_locked(game.end(player))
             old = self.state
-            game = self.game + 1
-            config = self.manager.config_factory(self.options, self.seed, game)
-            fresh = kind.new(config)
-            seated = [p for p in kind.players(old) if p.seated]
+            number = self.game_number + 1
+            config = self.manager.config_factory(self.options, self.seed, number)
+            fresh = game.new(config)
+            seated = [p for p in game.players(old) if p.seated]
             order = sorted(seated, key=lambda p: p.id != host)  # the host first: host again
             state, joins = fresh, []
             now = self.manager.now()
             for p in order:
-                state, ev = kind.apply(state, kind.join(p.id, p.name), now)
+                state, ev = game.apply(state, game.join(p.id, p.name), now)
                 joins.extend(ev)
             self.config = config
-            await self._commit(joins, reset_to=game, reset_state=fresh)
+            await self._commit(joins, reset_to=number, reset_state=fresh)
 
 
 class Session:
@@ -708,7 +696,7 @@ class Session:
             return
         ref: object = None
         try:
-            msg = P.parse_message(text, self.room.kind.name)
+            msg = P.parse_message(text, self.room.game.name)
             ref = msg.get("ref")
             if msg["type"] == "hello":
                 await self._hello(msg)
@@ -717,14 +705,14 @@ class Session:
                 self.send({"type": "pong", "server_time": self.manager.now()})
                 return
             if not self.welcomed:
-                raise ProtocolError("send hello first", "not_welcomed")
+                raise Refused("send hello first", "not_welcomed")
             await self._dispatch(msg)
             if ref is not None:
                 self.send({"type": "ack", "ref": ref})
-        except ProtocolError as e:
-            self.error(e.code, e.message, getattr(e, "ref", ref))
-            if e.code == "protocol":
-                self.close(4400, "unsupported protocol version")
+        except Refused as e:
+            self.error(e.code, e.message, ref if e.ref is None else e.ref)
+            if e.close_code is not None:
+                self.close(e.close_code, e.code)
         except GameError as e:
             self.error(e.code, e.message, ref)
         except Exception:
@@ -733,24 +721,24 @@ class Session:
 
     async def _hello(self, msg: dict[str, Any]) -> None:
         if self.welcomed:
-            raise ProtocolError("hello was already sent on this connection (send sync to catch up)")
+            raise Refused("hello was already sent on this connection (send sync to catch up)")
         room = self.room
-        kind = room.kind
-        if msg["protocol"] < kind.min_protocol:
-            raise ProtocolError(f"this room plays {kind.title}, which needs protocol {P.PROTOCOL_VERSION} "
-                                f"(you speak {msg['protocol']}): reload the page", "protocol")
+        game = room.game
+        if msg["protocol"] < game.min_protocol:
+            raise Refused(f"this room plays {game.title}, which needs protocol {P.PROTOCOL_VERSION} "
+                          f"(you speak {msg['protocol']}): reload the page", "protocol", close_code=4400)
         self.protocol = msg["protocol"]
         token_out: str | None = None
         if msg["seat_token"] is not None:
             seat = room.seat_by_token(msg["seat_token"])
             if seat is None:
-                raise ProtocolError("this seat token is not valid in this room: send hello again without it "
+                raise Refused("this seat token is not valid in this room: send hello again without it "
                                     "to join as a new player", "bad_token")
             self.player, self.name, token_out = seat.player_id, seat.name, msg["seat_token"]
             me = room.player(seat.player_id)
             if (me is None or not me.seated) and room.status != "over" and not seat.bot:
                 try:
-                    await room.act(kind.join(seat.player_id, seat.name))  # back after a leave
+                    await room.act(game.join(seat.player_id, seat.name))  # back after a leave
                 except GameError:
                     pass
         elif msg["spectate"]:
@@ -758,11 +746,11 @@ class Session:
             self.name = msg["name"]
         else:
             if not msg["name"]:
-                raise ProtocolError("hello needs a name to join (or \"spectate\": true to watch)")
+                raise Refused("hello needs a name to join (or \"spectate\": true to watch)")
             async with room.lock:
                 seat, token_out = await room.add_seat(msg["name"])
             self.player, self.name = seat.player_id, seat.name
-            if (room.game == 1 and room.options.get("bots") and len(room.seats) == 1):
+            if (room.game_number == 1 and room.options.get("bots") and len(room.seats) == 1):
                 for b in room.options["bots"]:  # the room's bots sit down after the first person (the host)
                     await room.add_bot(b["level"], b.get("name"))
         chat = await self.manager.storage.recent_chat(room.id, P.CHAT_HISTORY)
@@ -777,11 +765,11 @@ class Session:
                 "room": room.info(self.protocol),
                 "you": {"player": self.player, "name": self.name, "seat_token": token_out,
                         "spectator": self.player is None, "host": self.player is not None
-                        and kind.host(room.state) == self.player},
+                        and game.host(room.state) == self.player},
                 "version": room.version, "state": room.view(self.player), "missed": room.missed(msg["since"]),
                 "presence": room.presence(), "chat": chat,
             }
-            own = kind.private(room.state, self.player) if self.player is not None else None
+            own = game.private(room.state, self.player) if self.player is not None else None
             if own is not None:
                 welcome["private"] = own
             self.send(welcome)
@@ -792,12 +780,12 @@ class Session:
 
     def _seated(self) -> str:
         if self.player is None:
-            raise ProtocolError("spectators cannot play: join the room with a name to play", "spectator")
+            raise Refused("spectators cannot play: join the room with a name to play", "spectator")
         return self.player
 
     def _host(self) -> str:
         me = self._seated()
-        host = self.room.kind.host(self.room.state)
+        host = self.room.game.host(self.room.state)
         if host != me:
             raise GameError(f"only the host ({getattr(self.room.player(host), 'name', host)}) can do this",
                             "not_host")
@@ -805,7 +793,7 @@ class Session:
 
     async def _dispatch(self, msg: dict[str, Any]) -> None:
         room = self.room
-        game = room.kind
+        game = room.game
         kind = msg["type"]
         if kind == "ping":
             self.send({"type": "pong", "server_time": self.manager.now()})
@@ -821,7 +809,7 @@ class Session:
             if self.player is None and room.options.get("spectator_chat") and self.name:
                 me, name = None, self.name  # spectators may chat (a room option); "player": null marks them
             elif self.player is None and room.options.get("spectator_chat"):
-                raise ProtocolError("to chat as a spectator, say hello with a name", "spectator")
+                raise Refused("to chat as a spectator, say hello with a name", "spectator")
             else:
                 me = self._seated()
                 name = getattr(room.player(me), "name", me)
@@ -848,7 +836,7 @@ class Session:
             self._host()
             bot = room.seats.get(msg["player"])
             if bot is None or not bot.bot:
-                raise ProtocolError(f"{msg['player']!r} is not a bot of this room")
+                raise Refused(f"{msg['player']!r} is not a bot of this room")
             if not room.seated(bot.player_id):
                 raise GameError(f"{bot.name} is not seated", "not_seated")
             await room.act(game.leave(bot.player_id))
@@ -857,7 +845,7 @@ class Session:
             me = self._host()
             seat = room.seats.get(msg["player"])
             if seat is None or revoked(seat.token_hash):
-                raise ProtocolError(f"{msg['player']!r} is not a player of this room")
+                raise Refused(f"{msg['player']!r} is not a player of this room")
             if seat.player_id == me:
                 raise GameError("you cannot remove yourself: leave instead", "not_host")
             if seat.bot:
@@ -959,21 +947,20 @@ class RoomManager:
     def admit(self, address: str) -> Refused | None:
         """Count a new connection from ``address``, or say why it is refused."""
         if self.closing:
-            return Refused(503, "server_restarting", "the server is restarting: reconnect in a moment",
+            return Refused("the server is restarting: reconnect in a moment", "server_restarting", status=503,
                            close_code=1012)
         lim = self.limits
         if lim.max_connections and sum(self.connections.values()) >= lim.max_connections:
-            return Refused(503, "server_full", f"the server has {lim.max_connections} connections open, "
-                                               "the most it takes: try again in a minute")
+            return Refused(f"the server has {lim.max_connections} connections open, the most it takes: try again "
+                           "in a minute", "server_full", status=503, close_code=1013)
         until = self.cooling.get(address)
         if until is not None and time.monotonic() < until:
-            return Refused(429, "rate_limited", "a connection from your address sent too many messages: new "
-                                                f"connections are refused for {math.ceil(until - time.monotonic())} s",
-                           close_code=4429)
+            return Refused("a connection from your address sent too many messages: new connections are refused "
+                           f"for {math.ceil(until - time.monotonic())} s", "rate_limited", status=429, close_code=4429)
         if lim.connections_per_address and self.connections.get(address, 0) >= lim.connections_per_address:
-            return Refused(429, "too_many_connections",
-                           f"{lim.connections_per_address} connections are open from your address, the most "
-                           "allowed: close a tab (one connection per room is enough)", close_code=4429)
+            return Refused(f"{lim.connections_per_address} connections are open from your address, the most "
+                           "allowed: close a tab (one connection per room is enough)", "too_many_connections",
+                           status=429, close_code=4429)
         self.connections[address] = self.connections.get(address, 0) + 1
         return None
 
@@ -998,7 +985,7 @@ class RoomManager:
                  for s in await self.storage.seats(row.id)]
         room = Room(self, row, seats)
         room.load_events(await self.storage.events(row.id, row.game), await self.storage.last_version(row.id))
-        await self._clocks(room, room.kind.resume, "resume")
+        await self._clocks(room, room.game.resume, "resume")
         self.rooms[room.id] = room
         self._activate(room)
         return room
@@ -1020,8 +1007,8 @@ class RoomManager:
             await self.unload(room)
             if len(self.rooms) < cap:
                 return
-        raise Refused(503, "server_full", f"the server has {cap} rooms in use, the most it holds: "
-                                          "try again in a few minutes")
+        raise Refused(f"the server has {cap} rooms in use, the most it holds: try again in a few minutes",
+                      "server_full", status=503, close_code=1013)
 
     async def create_room(self, options: Mapping[str, Any], address: str | None = None) -> Room:
         """A new room with normalised ``options`` (see :func:`protocol.normalize_options`), bots
@@ -1030,18 +1017,18 @@ class RoomManager:
         lim = self.limits
         if address is not None and not self.room_buckets.take(address):
             wait = self.room_buckets.wait(address)
-            raise Refused(429, "rate_limited", f"too many rooms created from your address: at most {lim.room_burst} "
-                                               f"at once, then {lim.rooms_per_minute:g} a minute; try again in "
-                                               f"{max(1, round(wait))} s", retry_after=wait)
+            raise Refused(f"too many rooms created from your address: at most {lim.room_burst} at once, then "
+                          f"{lim.rooms_per_minute:g} a minute; try again in {max(1, round(wait))} s", "rate_limited",
+                          status=429, retry_after=wait, close_code=1013)
         if lim.max_lobby_rooms and await self.storage.count_lobby_rooms() >= lim.max_lobby_rooms:
-            raise Refused(503, "server_full", f"{lim.max_lobby_rooms} rooms are waiting for players, the most "
-                                              "this server keeps: join one of them, or try again later")
+            raise Refused(f"{lim.max_lobby_rooms} rooms are waiting for players, the most this server keeps: join "
+                          "one of them, or try again later", "server_full", status=503, close_code=1013)
         await self._make_space()
         now = self.now()
         rid = new_room_id()
-        kind = get_game(options.get("game", P.DEFAULT_OPTIONS["game"]))
+        game = get_game(options.get("game", P.DEFAULT_OPTIONS["game"]))
         row = RoomRow(rid, options.get("name") or f"Room {rid[:4]}", dict(options), bool(options["private"]),
-                      "lobby", 1, secrets.randbits(62), now, now, kind.name, kind.version)
+                      "lobby", 1, secrets.randbits(62), now, now, game.name, game.version)
         await self.storage.create_room(row)
         room = Room(self, row, [])
         self.rooms[rid] = room
@@ -1082,7 +1069,7 @@ class RoomManager:
         async with room.lock:
             if self.rooms.get(room.id) is not room or room.attached:
                 return False
-            await self._clocks(room, room.kind.pause, "pause")
+            await self._clocks(room, room.game.pause, "pause")
             room.unloaded = True
             del self.rooms[room.id]
             room.stop()
@@ -1107,7 +1094,7 @@ class RoomManager:
     def abandoned(self, room: Room, now: float) -> bool:
         """A room that never started, with nobody connected and nothing happening for ``lobby_ttl_seconds``."""
         ttl = self.limits.lobby_ttl_seconds
-        return bool(ttl) and room.game == 1 and room.status == "lobby" and not room.attached \
+        return bool(ttl) and room.game_number == 1 and room.status == "lobby" and not room.attached \
             and now - max(room.last_event_at, room.idle_since, room.created) >= ttl
 
     async def sweep(self) -> None:

@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import RicochetError
 from ..micro import Arrangement, MicroBoard, shortest_route
 from ..notation import NotationError, parse_code, puzzle_code, puzzle_to_json, solution_from_json, solution_to_json
 from ..position import Position, PositionError, Robot
@@ -76,15 +77,17 @@ BASE_LENGTH: dict[str, int] = {"ricochet-robots": 7, "pyramids": 5, "micro-robot
 """The optimal length a 1500-rated newcomer is served first (about the median of random puzzles)."""
 RULES: dict[str, Rules] = {
     "ricochet-robots": Rules(must_ricochet=True, no_straight_back=True),
-    "pyramids": Rules.preset("pyramids"),
+    "pyramids": Rules(),
 }
 """The rules training puzzles are played under (the games' own defaults, without the silver robot)."""
 MAX_CANDIDATES = 4000
 """Candidates drawn before giving up on an exact length (Ricochet Robots needs about 100 for 12 moves)."""
 
 
-class TrainerError(ValueError):
+class TrainerError(RicochetError):
     """A request the trainer cannot serve; the message names the field and says why."""
+
+    default_code = "trainer"
 
 
 def puzzle_id(game: str, code: str) -> str:
