@@ -284,7 +284,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser) -> None:
 
 def _pyramids_route(state: dict) -> list[tuple[str, str]]:
     """An optimal route for the Ricochet Pyramids round in ``state``: [(robot colour, direction), …]."""
-    from ricochet.games.pyramids import puzzle_from_view
+    from ricochet.games.pyramids.game import puzzle_from_view
     from ricochet.solver import solve
 
     found = puzzle_from_view(state)
@@ -398,8 +398,7 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
 
 
 def _micro_route(state: dict) -> list[list[int]]:
-    from ricochet.games.micro_robots import best_route
-    from ricochet.micro import MicroBoard, Space
+    from ricochet.games.micro_robots.engine import MicroBoard, Space, best_route
 
     board = MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in row) for row in state["board"]))
     rnd = state["round"]
@@ -544,7 +543,7 @@ def test_the_transparent_robot_passes_a_wall_for_one_more_move(base_url: str, br
 
 
 def _ram_table(state: dict):
-    from ricochet.games.rambots import Obj, Piece, Table
+    from ricochet.games.rambots.engine import Obj, Piece, Table
 
     objects = tuple(sorted((Obj.from_dict(o) for o in state["objects"]), key=lambda o: (o.kind, o.color)))
     pools = tuple(sorted((p["color"], tuple(sorted(Piece.from_dict(x) for x in p["pool"])))

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from ricochet import Position, Puzzle, Rules, check_solution, cli
-from ricochet.games.pyramids import COLORS, LAYOUTS, PYRAMIDS
+from ricochet.games.pyramids.deal import deal
+from ricochet.games.pyramids.game import PYRAMIDS
+from ricochet.games.pyramids.setup import COLORS, LAYOUTS
 from ricochet.games.table import Join, Start
-from ricochet.generate import random_pyramids
 from ricochet.notation import (
     parse_ascii,
     parse_code,
@@ -198,14 +199,14 @@ def test_random_pyramids_round_trips_through_solve(capsys: pytest.CaptureFixture
 
 
 def test_random_pyramids_is_the_games_own_deal() -> None:
-    deal = random_pyramids(random.Random(11), layout="easy", min_moves=5)
-    p = deal.puzzle
+    dealt = deal(random.Random(11), layout="easy", min_moves=5)
+    p = dealt.puzzle
     assert sorted(p.position.board.towers) == sorted(LAYOUTS["easy"])
-    assert sorted((t.top, t.bottom) for t in deal.towers) == sorted((a, b) for a in COLORS[:3] for b in COLORS[:3])
+    assert sorted((t.top, t.bottom) for t in dealt.towers) == sorted((a, b) for a in COLORS[:3] for b in COLORS[:3])
     # The goal: the small pyramid names the robot, the medium on the large the tower.
-    tower = next(t for t in deal.towers if t.cell == p.target)
-    assert (tower.top, tower.bottom) == (deal.goal.top, deal.goal.bottom)
-    assert p.position.robots[p.active].color == deal.goal.robot
+    tower = next(t for t in dealt.towers if t.cell == p.target)
+    assert (tower.top, tower.bottom) == (dealt.goal.top, dealt.goal.bottom)
+    assert p.position.robots[p.active].color == dealt.goal.robot
     assert p.optimal is not None and p.optimal >= 5 and p.rules == PLAIN
     # A game seeded as the id says deals the same first round (robots, goal) through the server's path.
     n = int(p.id.rsplit("-", 1)[1])
@@ -213,7 +214,7 @@ def test_random_pyramids_is_the_games_own_deal() -> None:
     state = PYRAMIDS.new(PYRAMIDS.config(options, n))
     for action in (Join("a", "A"), Start("a")):
         state, _ = PYRAMIDS.apply(state, action, 0.0)
-    assert state.towers == deal.towers and state.round.start.robots == p.position.robots
+    assert state.towers == dealt.towers and state.round.start.robots == p.position.robots
 
 
 def test_random_pyramids_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from gametable import GameTable
 from ricochet.board import Board, Target
-from ricochet.games import ConfigError, GameError, bidding
-from ricochet.games.bidding import Demonstrate, GiveUp, PlaceBid, SkipDemonstration, TurnClock
-from ricochet.games.ricochet_robots import RICOCHET_ROBOTS, GameConfig, GameState, ReportSolution, target_score_for
+from ricochet.games import ConfigError, GameError
+from ricochet.games.bidding import round as bidding
+from ricochet.games.bidding.round import Demonstrate, GiveUp, PlaceBid, SkipDemonstration, TurnClock
+from ricochet.games.ricochet_robots.game import RICOCHET_ROBOTS, GameConfig, GameState, ReportSolution, target_score_for
 from ricochet.games.table import EndGame, Join, Leave, Start
 from ricochet.geometry import DIRECTIONS, Direction
 from ricochet.position import Move, Robot
@@ -130,7 +131,7 @@ def test_round_puzzle_solved_without_rules_gets_the_rounds_rules(table):
     assert check_solution(puzzle, straight).failure.reason == "no_ricochet"
     assert answer.length > 1 == optimal(puzzle.with_rules(PLAIN)).length
     # The history's puzzles and the bots' puzzle (from the public view) carry them too.
-    from ricochet.games.ricochet_robots import RICOCHET_ROBOTS, puzzle_from_view
+    from ricochet.games.ricochet_robots.game import RICOCHET_ROBOTS, puzzle_from_view
     seen = puzzle_from_view(RICOCHET_ROBOTS.full_view(t.state, None))
     assert isinstance(seen, Puzzle) and seen == puzzle.with_rules(RULES)
     assert [j.args[0].rules for j in RICOCHET_ROBOTS.jobs(t.state)] == [RULES]
@@ -360,7 +361,7 @@ def test_success_awards_the_chip_and_the_robots_stay(table):
     assert t.types(events) == ["move_played", "demonstration_ended", "round_ended", "chip_drawn"]
     assert events[1].success and events[1].reason == "solved" and events[2].winner == "bob"
     s = t.state
-    assert s.scores == {"ann": 0, "bob": 1} and [c.name for c in s.player("bob").chips] == ["red circle"]
+    assert s.scores == {"ann": 0, "bob": 1} and [c.name for c in s.player("bob").won] == ["red circle"]
     assert s.robots[RED].cell == (4, 4)
     assert s.round.number == 2 and s.round.start.robots[RED].cell == (4, 4)
     assert s.history[0].attempts[0].moves == (Move(RED, S), Move(RED, E))
@@ -575,7 +576,7 @@ def test_silver_reaches_the_vortex(table):
     end = to_demonstration(t, {"ann": 2})
     t.do(Demonstrate("ann", Move(4, E)), end + 1)
     t.do(Demonstrate("ann", Move(4, S)), end + 2)
-    assert t.state.scores["ann"] == 1 and t.state.player("ann").chips[0].name == "vortex"
+    assert t.state.scores["ann"] == 1 and t.state.player("ann").won[0].name == "vortex"
 
 
 def test_silver_is_never_active_for_a_coloured_chip(table):
@@ -776,7 +777,7 @@ def test_random_action_sequences_keep_the_invariants(data, setup, tournament, se
         assert len(cells) == len(set(cells))  # robots never overlap
         assert sum(state.scores.values()) == state.chips_won == sum(1 for r in state.history if r.winner)
         if state.board is not None and state.phase != "over":
-            won = [(c.color, c.symbol) for p in state.players for c in p.chips]
+            won = [(c.color, c.symbol) for p in state.players for c in p.won]
             current = [(state.round.chip.color, state.round.chip.symbol)] if state.round is not None else []
             assert sorted(won + [(c.color, c.symbol) for c in state.pile] + current) == all_chips
         if state.phase == "demonstration":

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from ricochet.games import GAMES
-from ricochet.games.pyramids import Tower
+from ricochet.games.pyramids.setup import Tower
 from ricochet.server.rooms import Session
 from test_server_harness import Harness, Player
 
@@ -184,8 +184,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
 
 
 def _micro_route(state: dict[str, Any], n: int | None = None) -> list[list[int]]:
-    from ricochet.games.micro_robots import best_route, exact_route
-    from ricochet.micro import MicroBoard, Space
+    from ricochet.games.micro_robots.engine import MicroBoard, Space, best_route, exact_route
 
     board = MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in row) for row in state["board"]))
     rnd = state["round"]

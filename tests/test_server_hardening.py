@@ -30,8 +30,8 @@ import pytest
 
 from realserver import ROOT, Probe, ServerProcess, client, http, percentile
 from ricochet.games import get_game
-from ricochet.games.bidding import GiveUp, PlaceBid
-from ricochet.games.ricochet_robots import ReportSolution
+from ricochet.games.bidding.round import GiveUp, PlaceBid
+from ricochet.games.ricochet_robots.game import ReportSolution
 from ricochet.games.table import Join, Start
 from ricochet.geometry import Direction
 from ricochet.position import Move

@@ -17,7 +17,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from ricochet.board import Board, Target
-from ricochet.games.ricochet_robots import GameConfig, puzzle_from_view
+from ricochet.games.ricochet_robots.game import GameConfig, puzzle_from_view
 from ricochet.position import Robot
 from ricochet.rules import Rules
 from ricochet.server.app import create_app

@@ -466,7 +466,7 @@ def run_show(args: argparse.Namespace) -> int:
     from . import notation
 
     if args.game == "micro-robots":
-        from .micro_cli import run_show as micro_show
+        from .games.micro_robots.cli import run_show as micro_show
         return micro_show(args)
     if args.arrangement is not None:
         raise CliError("--arrangement is for --game micro-robots")
@@ -578,7 +578,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 # -- random --------------------------------------------------------------------------------------
 def build_random(parser: argparse.ArgumentParser) -> None:
-    from .games import GAMES, PYRAMIDS
+    from .games import GAMES
+    from .games.pyramids.game import PYRAMIDS
 
     parser.add_argument("--game", choices=list(GAMES), default="ricochet-robots",
                         help="ricochet-robots (default: a tile board and a chip) or pyramids (Ricochet Pyramids: "
@@ -629,7 +630,7 @@ def run_random(args: argparse.Namespace) -> int:
                                 ("--faces", args.faces), ("--rules", args.rules)) if v is not None]
         if given:
             raise CliError(f"{given[0]} is not an option of Micro Robots")
-        from .micro_cli import run_random as micro_random
+        from .games.micro_robots.cli import run_random as micro_random
         return micro_random(args, rng)
     if args.format in ("text", "svg") and args.count != 1:
         raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
@@ -668,11 +669,12 @@ def run_random(args: argparse.Namespace) -> int:
 
 
 def _pyramids_deals(rng: random.Random, args: argparse.Namespace) -> Iterator[Any]:
-    """``--count`` Ricochet Pyramids deals (:func:`~ricochet.generate.random_pyramids`),
+    """``--count`` Ricochet Pyramids deals (:func:`~ricochet.games.pyramids.deal.deal`),
     drawn as they are taken; the first is drawn here, so that options the
     deals refuse are said before any output."""
-    from .games import PYRAMIDS, OptionsError
-    from .generate import random_pyramids
+    from .games import OptionsError
+    from .games.pyramids.deal import deal
+    from .games.pyramids.game import PYRAMIDS
 
     defaults = PYRAMIDS.default_options
     colors = args.colors if args.colors is not None else defaults["colors"]
@@ -683,7 +685,7 @@ def _pyramids_deals(rng: random.Random, args: argparse.Namespace) -> Iterator[An
 
     def draw() -> Any:
         try:
-            return random_pyramids(rng, colors=colors, layout=layout, min_moves=min_moves)
+            return deal(rng, colors=colors, layout=layout, min_moves=min_moves)
         except OptionsError as e:
             raise CliError(f"--game pyramids: {str(e).replace('min_moves', '--min-moves')}") from None
 

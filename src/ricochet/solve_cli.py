@@ -583,7 +583,7 @@ def run_solve(args: argparse.Namespace) -> int:
     from .notation import NotationError
 
     if args.game == "micro-robots":
-        from .micro_cli import run_solve as micro_solve
+        from .games.micro_robots.cli import run_solve as micro_solve
         return micro_solve(args)
     if not 0 <= args.max_moves <= 250:
         raise CliError(f"--max-moves must be from 0 to 250, got {args.max_moves}")

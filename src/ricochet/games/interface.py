@@ -211,8 +211,8 @@ class Game(abc.ABC):
     # -- the table (shared by every game: see ricochet.games.table) ------------------------------
     @abc.abstractmethod
     def phase(self, state: Any) -> str:
-        """The game's phase (a :class:`~ricochet.games.table.Phase`: ``lobby``
-        before the start, ``over`` at the end)."""
+        """The game's phase, one of its own (a :class:`str` enum): ``lobby`` before
+        the start, ``over`` at the end, the game's names in between."""
 
     def status(self, state: Any) -> Status:
         """``lobby``, ``playing`` or ``over``."""

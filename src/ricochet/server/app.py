@@ -210,7 +210,7 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                         "bot_levels": list(g.bot_levels)} for name, g in GAMES.items()}
         lim = manager_of(request).limits
         return JSONResponse({"protocol": P.PROTOCOL_VERSION, "defaults": P.DEFAULT_OPTIONS,
-                             "bot_levels": list(P.BOT_LEVELS), "games": games,
+                             "bot_levels": list(get_game(P.DEFAULT_OPTIONS["game"]).bot_levels), "games": games,
                              "limits": P.Limits.to_dict() | {"rate_per_second": lim.message_rate,
                                                              "burst": lim.message_burst,
                                                              "body_bytes": lim.body_bytes}})

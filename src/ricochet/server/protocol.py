@@ -62,7 +62,6 @@ SEAT_GRACE = (5, 3600)
 MISSED_LIMIT = 200
 """At most this many missed events are sent on resync; beyond that only the full state."""
 CHAT_HISTORY = 50
-BOT_LEVELS = ("beginner", "intermediate", "expert", "perfect")
 
 
 # -- text ---------------------------------------------------------------------------
@@ -153,7 +152,9 @@ def _chat(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 
 def _add_bot(msg: Mapping[str, Any], out: dict[str, Any], game: str | None = None) -> None:
-    levels = get_game(game).bot_levels if game is not None else BOT_LEVELS
+    # Before the room is known: a level of some game (the room checks it is one of its game's).
+    levels = get_game(game).bot_levels if game is not None else tuple(
+        dict.fromkeys(lv for g in GAMES.values() for lv in g.bot_levels))
     level = msg.get("level", "intermediate")
     if level not in levels:
         raise Refused(f"level must be one of {', '.join(levels)}, got {level!r}")

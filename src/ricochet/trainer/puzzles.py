@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import RicochetError
-from ..micro import Arrangement, MicroBoard, shortest_route
+from ..games.micro_robots.engine import Arrangement, MicroBoard, shortest_route
 from ..notation import NotationError, parse_code, puzzle_code, puzzle_to_json, solution_from_json, solution_to_json
 from ..position import Position, PositionError, Robot
 from ..puzzle import Puzzle, check_solution
@@ -212,7 +212,7 @@ def _display(game: str, puzzle: Puzzle) -> dict[str, Any]:
         chip = next(({"color": t.color, "symbol": t.symbol} for t in pos.board.targets if t.cell == puzzle.target),
                     {"color": active or "any", "symbol": "vortex" if active is None else "circle"})
         return {"chip": chip, "active_color": active}
-    from ..games.pyramids import COLORS, deal_towers
+    from ..games.pyramids.setup import COLORS, deal_towers
     from ..notation import board_code
 
     towers = deal_towers(sorted(pos.board.towers), COLORS[:3], random.Random(f"trainer:towers:{board_code(pos.board)}"))
@@ -238,7 +238,7 @@ def _candidate(game: str, style: str, rng: random.Random) -> Puzzle | MicroPuzzl
         pz = random_puzzle(rng, RULES[game], faces=faces)
         return Puzzle(pz.position, pz.target, pz.active)
     if game == "pyramids":
-        from ..games.pyramids import COLORS, LAYOUTS, SIZE, board_of, deal_towers, random_cells
+        from ..games.pyramids.setup import COLORS, LAYOUTS, SIZE, board_of, deal_towers, random_cells
 
         cells = random_cells(9, rng) if style == "random" else LAYOUTS[style]
         board = board_of(deal_towers(cells, COLORS[:3], rng))

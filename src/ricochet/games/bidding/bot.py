@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..position import Move
-from ..puzzle import Puzzle
-from .interface import BotClient, Compute
-from .jobs import Answer, solve_job
-from .seat_bot import SeatBot
+from ...position import Move
+from ...puzzle import Puzzle
+from ..interface import BotClient, Compute
+from ..jobs import Answer, solve_job
+from ..seat_bot import SeatBot
 
 __all__ = ["LEVELS", "BiddingBot", "BotLevel"]
 

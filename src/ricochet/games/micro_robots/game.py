@@ -32,27 +32,30 @@ out of time is a failure.  "The youngest player rolls" first: the host.
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..micro import SHIPPED, Arrangement, MicroBoard, MicroError, route_of_length, shortest_route
-from .events import Event
-from .interface import BotClient, Compute, ConfigError, GameError, OptionsError, Secret
-from .messages import cell, field, whole
-from .options import check_options
-from .table import (
+from ..events import Event
+from ..interface import BotClient, Compute, ConfigError, GameError, OptionsError, Secret
+from ..messages import cell, field, whole
+from ..options import check_options
+from ..table import (
     TABLE_EVENTS,
     GameEnded,
-    Phase,
     TableGame,
     TableState,
     Tx,
     decide_table,
     evolve_table,
     seated_player,
+    winners_of,
 )
+from .bot import LEVELS as BOT_LEVELS
+from .bot import MicroBot
+from .engine import SHIPPED, Arrangement, MicroBoard, MicroError
 
 __all__ = [
     "MICRO_ROBOTS",
@@ -62,13 +65,12 @@ __all__ = [
     "GameStarted",
     "GiveUp",
     "MicroConfig",
+    "MicroPhase",
     "MicroState",
     "MoveRobot",
     "RobotMoved",
     "RoundEnded",
     "TargetRolled",
-    "best_route",
-    "exact_route",
 ]
 
 CHIPS = 25
@@ -83,6 +85,20 @@ def _cell(v: Any) -> Cell:
 
 def _opt_cell(v: Any) -> Cell | None:
     return None if v is None else _cell(v)
+
+
+class MicroPhase(enum.StrEnum):
+    """The phases of Micro Robots: ``lobby``; ``racing`` (a target is rolled: the first
+    to announce demonstrates); ``demonstration``; ``intermission`` between rounds; ``over``."""
+
+    LOBBY = "lobby"
+    RACING = "racing"
+    DEMONSTRATION = "demonstration"
+    INTERMISSION = "intermission"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"MicroPhase.{self.name}"
 
 
 # -- configuration ---------------------------------------------------------------------------------
@@ -268,8 +284,10 @@ class MicroResult:
 
 @dataclass(frozen=True)
 class MicroState(TableState):
-    """A game of Micro Robots at one point of its log.  ``players[i].chips`` are
+    """A game of Micro Robots at one point of its log.  ``players[i].won`` are
     the round numbers of the chips a player holds (one entry per chip)."""
+
+    phases: ClassVar[type[enum.StrEnum]] = MicroPhase
 
     board: MicroBoard | None = None
     arrangement: Arrangement | None = None
@@ -328,7 +346,7 @@ class MicroRobots(TableGame):
     version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "Micro Robots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
-    bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
+    bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENTS[len(TABLE_EVENTS):]
     message_types: ClassVar[tuple[str, ...]] = ("announce", "move_robot", "give_up")
 
@@ -383,18 +401,18 @@ class MicroRobots(TableGame):
             return table  # type: ignore[no-any-return]
         if isinstance(event, GameStarted):
             arrangement = Arrangement.parse(event.arrangement)
-            return replace(s, phase=Phase.INTERMISSION, arrangement=arrangement,
+            return replace(s, phase=MicroPhase.INTERMISSION, arrangement=arrangement,
                            board=MicroBoard.arranged(arrangement, SHIPPED), robot=event.start, rolls=s.rolls + 1)
         if isinstance(event, TargetRolled):
             assert s.robot is not None
             rolls = s.rolls + 1 + event.rerolls + (0 if event.via is None else 1)
             rnd = MicroRound(event.round, s.robot, event.target, event.via, event.roller, event.at)
-            return replace(s, phase=Phase.RACING, round=rnd, rolls=rolls, last_roller=event.roller,
+            return replace(s, phase=MicroPhase.RACING, round=rnd, rolls=rolls, last_roller=event.roller,
                            intermission_until=None)
         rnd = s.round
         assert rnd is not None, f"{event.type} outside a round"
         if isinstance(event, Announced):
-            return replace(s, phase=Phase.DEMONSTRATION, round=replace(
+            return replace(s, phase=MicroPhase.DEMONSTRATION, round=replace(
                 rnd, announcer=event.player, announced=event.moves, demo_deadline=event.deadline,
                 route=(rnd.start,)))
         if isinstance(event, RobotMoved):
@@ -410,19 +428,19 @@ class MicroRobots(TableGame):
             if event.winner is not None:
                 p = s.player(event.winner)
                 assert p is not None
-                players = s.with_player(event.winner, chips=p.chips + (event.round,))
+                players = s.with_player(event.winner, won=p.won + (event.round,))
             elif event.penalty_to is not None and event.announcer is not None:
                 giver, taker = s.player(event.announcer), s.player(event.penalty_to)
-                assert giver is not None and taker is not None and giver.chips
-                s = replace(s, players=s.with_player(event.announcer, chips=giver.chips[:-1]))
-                players = s.with_player(event.penalty_to, chips=taker.chips + giver.chips[-1:])
+                assert giver is not None and taker is not None and giver.won
+                s = replace(s, players=s.with_player(event.announcer, won=giver.won[:-1]))
+                players = s.with_player(event.penalty_to, won=taker.won + giver.won[-1:])
             history = s.history
             if history and history[-1].number == event.round:
                 history = history[:-1] + (replace(history[-1], winner=event.winner, penalty_to=event.penalty_to),)
             else:  # no demonstration: cannot happen today, kept total
                 history = history + (MicroResult(rnd.number, rnd.start, rnd.target, rnd.via, None, None, (), False,
                                                  "none", None, None),)
-            return replace(s, players=players, history=history, round=None, robot=rnd.target, phase=Phase.INTERMISSION,
+            return replace(s, players=players, history=history, round=None, robot=rnd.target, phase=MicroPhase.INTERMISSION,
                            intermission_until=event.at + s.config.intermission_seconds)
         raise TypeError(f"not an event: {event!r}")
 
@@ -537,7 +555,7 @@ class MicroRobots(TableGame):
         chips other than the announcer; ties: the nearest clockwise from the announcer
         (the seating order).  ``None`` when the announcer has none to give."""
         me = s.player(announcer)
-        if me is None or not me.chips:
+        if me is None or not me.won:
             return None
         order = [p.id for p in s.players]
         start = order.index(announcer)
@@ -551,16 +569,11 @@ class MicroRobots(TableGame):
     def _after_round(self, tx: Tx, now: float, winner: str | None) -> None:
         s = tx.state
         if winner is not None and s.scores[winner] >= s.config.target_score:
-            tx.emit(GameEnded("target_score", self._winners(s), now))
+            tx.emit(GameEnded("target_score", winners_of(s), now))
         elif s.supply <= 0:
-            tx.emit(GameEnded("all_chips", self._winners(s), now))
+            tx.emit(GameEnded("all_chips", winners_of(s), now))
         elif s.config.intermission_seconds == 0:
             self._roll_target(tx, now, "round")
-
-    @staticmethod
-    def _winners(s: MicroState) -> tuple[str, ...]:
-        best = max((p.score for p in s.players), default=0)
-        return tuple(p.id for p in s.players if p.score == best and (best > 0 or p.seated))
 
     def _left(self, tx: Tx, player: str, now: float) -> None:
         rnd = tx.state.round
@@ -624,29 +637,7 @@ class MicroRobots(TableGame):
     # -- bots ----------------------------------------------------------------------------------------------------
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,
                  rng: Any = None) -> Any:
-        from .micro_bot import MicroBot
         return MicroBot(client, level, speed=speed, rng=rng)
-
-
-def exact_route(board: MicroBoard, start: Cell, target: Cell, n: int, via: Cell | None = None) -> list[Cell] | None:
-    """A route of exactly ``n`` moves from ``start`` to ``target`` (passing
-    ``via`` on the way, when given), or ``None``."""
-    if via is None:
-        return route_of_length(board, start, target, n)
-    for k in range(1, n):
-        first = route_of_length(board, start, via, k)
-        rest = route_of_length(board, via, target, n - k) if first else None
-        if first and rest:
-            return first + rest[1:]
-    return None
-
-
-def best_route(board: MicroBoard, start: Cell, target: Cell, via: Cell | None = None) -> list[Cell] | None:
-    """A shortest route (through ``via`` when given: shortest to it, then on)."""
-    if via is None:
-        return shortest_route(board, start, target)
-    a, b = shortest_route(board, start, via), shortest_route(board, via, target)
-    return None if a is None or b is None else a + b[1:]
 
 
 MICRO_ROBOTS = MicroRobots()

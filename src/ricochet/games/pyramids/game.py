@@ -40,156 +40,60 @@ Readings of our own:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..board import Board
-from ..geometry import Cell
-from ..position import Move, Position, PositionError, Robot
-from ..rules import Rules
-from .bidding import BiddingGame, BiddingState, RoundState
-from .events import Event, encode, move_of, robots_of
-from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
-from .jobs import Answer, solve_job
-from .messages import cell, field, text_choice
-from .options import check_options, kind_of
-from .table import GameEnded, Phase, Tx, seated_player, winners_of
+from ...board import Board
+from ...geometry import Cell
+from ...position import Move, Position, PositionError, Robot
+from ...rules import Rules
+from ..bidding.bot import LEVELS as BOT_LEVELS
+from ..bidding.bot import BiddingBot
+from ..bidding.round import BiddingGame, BiddingPhase, BiddingState, RoundState
+from ..events import Event, encode, move_of, robots_of
+from ..interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
+from ..jobs import Answer, solve_job
+from ..messages import cell, field, text_choice
+from ..options import check_options, kind_of
+from ..table import GameEnded, Tx, seated_player, winners_of
+from .setup import (
+    COLORS,
+    LAYOUTS,
+    OTHER_COLORS,
+    RULES,
+    SIZE,
+    Goal,
+    Tower,
+    board_of,
+    cell_name,
+    check_towers,
+    deal_towers,
+    draw_goal,
+    goal_verdict,
+    initial_towers,
+    place_robots,
+    random_cells,
+    seeded,
+    surrounded,
+)
 
 __all__ = [
-    "COLORS",
-    "LAYOUTS",
     "PYRAMIDS",
     "CheckGoal",
     "GameStarted",
-    "Goal",
     "GoalChecked",
     "GoalDrawn",
     "LayoutSet",
     "MoveTower",
+    "Pyramids",
     "PyramidsConfig",
+    "PyramidsRound",
     "PyramidsState",
     "RoundEnded",
     "SetLayout",
-    "Tower",
-    "surrounded",
+    "puzzle_from_view",
 ]
-
-SIZE = 8
-COLORS = ("red", "green", "yellow", "blue")
-"""The stash colours: the first three by default (seed 003's example), all four in the 4-colour variant."""
-OTHER_COLORS = {"red": "purple", "green": "orange", "yellow": "cyan", "blue": "white"}
-"""How robots look in the "different coloured robots" variant (seed 003: "if 6 stashes are available")."""
-PYRAMIDS_RULES = Rules()
-"""Plain play: the goal tower does not block (:attr:`Rules.goal_tower_passthrough`)."""
-MAX_DRAWS_WITH_MINIMUM = 30
-
-
-def _grid(text: str) -> tuple[Cell, ...]:
-    return tuple((x, y) for y, row in enumerate(text.split()) for x, ch in enumerate(row) if ch == "T")
-
-
-LAYOUTS: dict[str, tuple[Cell, ...]] = {
-    # seed 003, "For example:" (easy setup, left; hard setup, right); rows top to bottom.
-    "easy": _grid("TT.....T .......T ........ ..T..... ........ ........ T....... T.....TT"),
-    "hard": _grid("........ .T..T... ......T. ..T..T.. ......T. ...T.... .T...T.. ........"),
-}
-"""The seed's two example layouts (towers' cells; their colours are dealt at random)."""
-
-
-# -- values --------------------------------------------------------------------------------
-@dataclass(frozen=True, order=True)
-class Tower:
-    """A tower: a medium pyramid of colour ``top`` on a large one of colour ``bottom``."""
-
-    cell: Cell
-    top: str
-    bottom: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.top} on {self.bottom}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"cell": list(self.cell), "top": self.top, "bottom": self.bottom}
-
-    @staticmethod
-    def from_dict(d: Mapping[str, Any]) -> Tower:
-        return Tower((int(d["cell"][0]), int(d["cell"][1])), d["top"], d["bottom"])
-
-
-@dataclass(frozen=True, order=True)
-class Goal:
-    """A goal tree: the small pyramid ``robot`` on the medium ``top`` on the large ``bottom``."""
-
-    robot: str
-    top: str
-    bottom: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.robot} on {self.top} on {self.bottom}"
-
-    def to_dict(self) -> dict[str, str]:
-        return {"robot": self.robot, "top": self.top, "bottom": self.bottom}
-
-
-def surrounded(cells: Sequence[Cell], size: int = SIZE) -> list[Cell]:
-    """The towers completely surrounded by other towers (and the board's edge),
-    so no robot can ever reach them (seed 003: not allowed).
-
-    >>> surrounded([(0, 0), (1, 0), (0, 1)])
-    [(0, 0)]
-    """
-    towers = set(cells)
-    out = []
-    for (x, y) in sorted(towers):
-        around = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                  if 0 <= x + dx < size and 0 <= y + dy < size]
-        if all(c in towers for c in around):
-            out.append((x, y))
-    return out
-
-
-def _cell_name(c: Cell) -> str:
-    return f"{'abcdefgh'[c[0]]}{SIZE - c[1]}"
-
-
-def check_towers(towers: Sequence[Tower], colors: Sequence[str]) -> None:
-    """Refuse a layout that is not 3×3 (or 4×4) towers on distinct squares, none surrounded."""
-    pairs = sorted((t.top, t.bottom) for t in towers)
-    want = sorted((a, b) for a in colors for b in colors)
-    if pairs != want:
-        raise ConfigError(f"towers: need one tower of each pair of {', '.join(colors)} "
-                          f"({len(want)} towers), got {len(towers)}")
-    cells = [t.cell for t in towers]
-    for c in cells:
-        if not (0 <= c[0] < SIZE and 0 <= c[1] < SIZE):
-            raise ConfigError(f"towers: cell {list(c)} is off the 8×8 board")
-    if len(set(cells)) != len(cells):
-        raise ConfigError("towers: two towers on one square")
-    bad = surrounded(cells)
-    if bad:
-        raise ConfigError(f"towers: the tower on {_cell_name(bad[0])} is completely surrounded by towers; "
-                          "move one of them so robots can reach it")
-
-
-def deal_towers(cells: Sequence[Cell], colors: Sequence[str], rng: random.Random) -> tuple[Tower, ...]:
-    """Towers of every colour pair, dealt at random onto ``cells``."""
-    pairs = [(a, b) for a in colors for b in colors]
-    rng.shuffle(pairs)
-    return tuple(sorted(Tower(c, top, bottom) for c, (top, bottom) in zip(cells, pairs, strict=True)))
-
-
-def random_cells(n: int, rng: random.Random) -> tuple[Cell, ...]:
-    """``n`` tower squares at random, none completely surrounded."""
-    every = [(x, y) for y in range(SIZE) for x in range(SIZE)]
-    while True:
-        cells = tuple(rng.sample(every, n))
-        if not surrounded(cells):
-            return cells
-
 
 # -- configuration -------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -250,16 +154,13 @@ class PyramidsConfig:
 
     @property
     def rules(self) -> Rules:
-        return PYRAMIDS_RULES
+        return RULES
 
     def initial_towers(self) -> tuple[Tower, ...]:
         """The layout the lobby starts from (the host may change it)."""
         if not isinstance(self.layout, str):
             return self.layout
-        rng = random.Random(f"pyramids:{self.seed}:layout")
-        n = self.colors ** 2
-        cells = random_cells(n, rng) if self.layout == "random" else LAYOUTS[self.layout]
-        return deal_towers(cells, self.palette, rng)
+        return initial_towers(self.seed, self.layout, self.palette)
 
     def to_dict(self) -> dict[str, Any]:
         """The settings players may see (not the seed)."""
@@ -413,10 +314,6 @@ class PyramidsState(BiddingState):
         return next((c for c in self.checks if c.round == number), None)
 
 
-def board_of(towers: Sequence[Tower]) -> Board:
-    return Board.build(SIZE, SIZE, towers=[t.cell for t in towers])
-
-
 # -- the game ----------------------------------------------------------------------------------------------
 DEFAULT_OPTIONS: dict[str, Any] = {
     "colors": 3, "layout": "random", "robot_colors": "same", "min_moves": 3,
@@ -427,10 +324,6 @@ SECONDS_OPTIONS = {"clock_seconds": (5, 600), "no_bid_wait_seconds": (0, 3600), 
                    "demo_seconds_per_move": (0, 120), "intermission_seconds": (0, 120)}
 
 
-def _rng(config: PyramidsConfig, what: str) -> random.Random:
-    return random.Random(f"pyramids:{config.seed}:{what}")
-
-
 class Pyramids(BiddingGame):
     """Ricochet Pyramids on the platform (see the module docstring)."""
 
@@ -438,7 +331,7 @@ class Pyramids(BiddingGame):
     version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "Ricochet Pyramids"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
-    bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
+    bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = (LayoutSet, GameStarted, GoalDrawn, GoalChecked, RoundEnded)
     heavy_keys: ClassVar[dict[str, tuple[str, ...]]] = {
         "config": ("game_reset",), "history": ("round_ended", "game_ended", "game_reset")}
@@ -494,10 +387,7 @@ class Pyramids(BiddingGame):
         check_towers_or_refuse(s.towers, cfg.palette)
         robots = cfg.robots
         if robots is None:
-            rng = _rng(cfg, "robots")
-            taken = {t.cell for t in s.towers}
-            free = [(x, y) for y in range(SIZE) for x in range(SIZE) if (x, y) not in taken]
-            robots = tuple(Robot(c, cell) for c, cell in zip(cfg.palette, rng.sample(free, cfg.colors), strict=True))
+            robots = place_robots(cfg.seed, s.towers, cfg.palette)
         else:
             clash = [r for r in robots if s.tower_at(r.cell) is not None]
             if clash:
@@ -512,17 +402,8 @@ class Pyramids(BiddingGame):
         number = len(s.history) + 1
         again = s.round is not None and s.round.number == number
         draw = s.round.draw + 1 if again else 1  # type: ignore[union-attr]
-        skipped = 0
-        while True:
-            rng = _rng(cfg, f"goal:{s.draws + skipped}")
-            bottom, top, small = (rng.choice(cfg.palette) for _ in range(3))
-            tower = next(t for t in s.towers if (t.top, t.bottom) == (top, bottom))
-            active = s.position.index_of(small)
-            # Seed 003: "Re-randomize if the indicated robot is already on the indicated tower."
-            if s.position.robots[active].cell != tower.cell:
-                break
-            skipped += 1
-        tx.emit(GoalDrawn(number, draw, small, top, bottom, tower.cell, active, skipped, now))
+        goal, tower, active, skipped = draw_goal(cfg.seed, s.draws, cfg.palette, s.towers, s.position)
+        tx.emit(GoalDrawn(number, draw, goal.robot, goal.top, goal.bottom, tower.cell, active, skipped, now))
 
     def round_ended(self, rnd: RoundState, result: str, winner: str | None, now: float) -> Event:
         g = rnd.goal
@@ -552,7 +433,7 @@ class Pyramids(BiddingGame):
             return replace(s, towers=event.towers, board=board_of(event.towers))
         if isinstance(event, GameStarted):
             board = board_of(event.towers)
-            return replace(s, phase=Phase.INTERMISSION, towers=event.towers, board=board,
+            return replace(s, phase=BiddingPhase.INTERMISSION, towers=event.towers, board=board,
                            position=Position(board, event.robots, rules=s.config.rules), target_score=event.target_score)
         if isinstance(event, GoalDrawn):
             assert s.position is not None
@@ -589,24 +470,24 @@ class Pyramids(BiddingGame):
         cfg = s.config
         if isinstance(action, SetLayout):
             if action.layout == "random":
-                rng = _rng(cfg, f"layout:{s.version}")
+                rng = seeded(cfg.seed, f"layout:{s.version}")
                 return deal_towers(random_cells(cfg.colors ** 2, rng), cfg.palette, rng)
             if action.layout in LAYOUTS and cfg.colors == 3:
-                return deal_towers(LAYOUTS[action.layout], cfg.palette, _rng(cfg, f"layout:{s.version}"))
+                return deal_towers(LAYOUTS[action.layout], cfg.palette, seeded(cfg.seed, f"layout:{s.version}"))
             known = "random, easy or hard" if cfg.colors == 3 else "random (easy and hard have 9 towers)"
             raise GameError(f"layout must be {known}, got {action.layout!r}", "layout")
         src, dst = action.source, action.target
         tower = s.tower_at(src)
         if tower is None:
-            raise GameError(f"there is no tower on {_cell_name(src)}", "layout")
+            raise GameError(f"there is no tower on {cell_name(src)}", "layout")
         if not (0 <= dst[0] < SIZE and 0 <= dst[1] < SIZE):
             raise GameError(f"{list(dst)} is off the 8×8 board", "layout")
         if s.tower_at(dst) is not None:
-            raise GameError(f"{_cell_name(dst)} already has a tower", "layout")
+            raise GameError(f"{cell_name(dst)} already has a tower", "layout")
         towers = tuple(sorted(replace(t, cell=dst) if t.cell == src else t for t in s.towers))
         bad = surrounded([t.cell for t in towers])
         if bad:
-            raise GameError(f"the tower on {_cell_name(bad[0])} would be completely surrounded by towers "
+            raise GameError(f"the tower on {cell_name(bad[0])} would be completely surrounded by towers "
                             "(seed 003: no tower may be inaccessible)", "layout")
         return towers
 
@@ -617,13 +498,7 @@ class Pyramids(BiddingGame):
                 or rnd.check is not None:
             raise GameError(f"goal {action.round}.{action.draw} is not waiting for its check", "round")
         answer = action.answer
-        minimum = s.config.min_moves if rnd.draw < MAX_DRAWS_WITH_MINIMUM else 1
-        if answer.status == "unsolvable":
-            verdict = "unsolvable"
-        elif answer.optimal is not None and answer.optimal < minimum:
-            verdict = "too_easy"
-        else:
-            verdict = "accepted"  # also when the search gave up: the goal stands, its optimum unknown
+        verdict = goal_verdict(answer.status, answer.optimal, s.config.min_moves, rnd.draw)
         tx.emit(GoalChecked(rnd.number, rnd.draw, verdict, answer.optimal, tuple(answer.moves), now))
         if verdict != "accepted":
             self.draw(tx, now)
@@ -655,7 +530,7 @@ class Pyramids(BiddingGame):
             "towers": [t.to_dict() for t in state.towers], "size": SIZE,
             "robot_palette": OTHER_COLORS if cfg.robot_colors == "other" else None,
             "players": [{"id": p.id, "name": p.name, "seated": p.seated, "score": p.score,
-                         "goals": [g.to_dict() for g in p.chips]} for p in state.players],
+                         "goals": [g.to_dict() for g in p.won]} for p in state.players],
             "robots": encode(state.robots),
             "round": None, "history": [], "winners": list(state.winners), "end_reason": state.end_reason,
             "intermission_until": state.intermission_until,
@@ -702,8 +577,8 @@ class Pyramids(BiddingGame):
         return out
 
     def picture(self, state: PyramidsState) -> str | None:
-        from ..puzzle import Puzzle
-        from ..svg import svg
+        from ...puzzle import Puzzle
+        from ...svg import svg
 
         if state.position is None:
             return None
@@ -727,7 +602,6 @@ class Pyramids(BiddingGame):
     # -- bots ------------------------------------------------------------------------------------------------------
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,
                  rng: Any = None) -> Any:
-        from .bidding_bot import BiddingBot
         # A 30-second timer: bots think about half as long as at a Ricochet Robots table.
         return BiddingBot(client, level, compute, puzzle_from_view, speed=speed, think=0.5, rng=rng)
 
@@ -741,7 +615,7 @@ def check_towers_or_refuse(towers: Sequence[Tower], colors: Sequence[str]) -> No
 
 def puzzle_from_view(state: dict[str, Any]) -> Any:
     """The puzzle of the round in play (with the game's rules), from public information only."""
-    from ..puzzle import Puzzle
+    from ...puzzle import Puzzle
 
     rnd = state.get("round")
     if rnd is None or not state.get("towers"):
@@ -749,7 +623,7 @@ def puzzle_from_view(state: dict[str, Any]) -> Any:
     board = board_of([Tower.from_dict(t) for t in state["towers"]])
     robots = tuple(Robot(r["color"], (r["cell"][0], r["cell"][1])) for r in rnd["start"])
     target = (rnd["target"][0], rnd["target"][1])
-    return Puzzle(Position(board, robots, goal=target, rules=PYRAMIDS_RULES), target, rnd["active"])
+    return Puzzle(Position(board, robots, goal=target, rules=RULES), target, rnd["active"])
 
 
 PYRAMIDS = Pyramids()

@@ -14,10 +14,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..micro import MicroBoard, Space
-from .interface import BotClient
-from .micro_robots import best_route, exact_route
-from .seat_bot import SeatBot
+from ..interface import BotClient
+from ..seat_bot import SeatBot
+from .engine import MicroBoard, Space, best_route, exact_route
 
 __all__ = ["LEVELS", "MicroBot", "MicroLevel"]
 

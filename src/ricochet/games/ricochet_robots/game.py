@@ -37,13 +37,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..board import Board
-from ..notation.wire import board_from_wire, board_to_wire, robots_from_wire
-from ..position import IllegalMove, Move, Position, PositionError, Robot
-from ..rules import GAME, Rules
-from . import bidding
-from .bidding import (
+from ...board import Board
+from ...notation.wire import board_from_wire, board_to_wire, robots_from_wire
+from ...position import IllegalMove, Move, Position, PositionError, Robot
+from ...rules import GAME, Rules
+from ..bidding import round as bidding
+from ..bidding.bot import LEVELS as BOT_LEVELS
+from ..bidding.bot import BiddingBot
+from ..bidding.round import (
     BiddingGame,
+    BiddingPhase,
     BiddingState,
     Demonstrate,
     GiveUp,
@@ -53,11 +56,11 @@ from .bidding import (
     TurnClock,
     demonstration_order,
 )
-from .events import Event, cell_of, encode, move_of, robots_of, strs_of
-from .interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
-from .jobs import Answer, solve_job
-from .options import check_options
-from .table import EndGame, GameEnded, Join, Leave, Phase, Start, Tx, winners_of
+from ..events import Event, cell_of, encode, move_of, robots_of, strs_of
+from ..interface import BotClient, Compute, ConfigError, GameError, Job, OptionsError, Secret
+from ..jobs import Answer, solve_job
+from ..options import check_options
+from ..table import EndGame, GameEnded, Join, Leave, Start, Tx, winners_of
 
 __all__ = [
     "GAME_NAME",
@@ -75,7 +78,6 @@ __all__ = [
 ]
 
 GAME_NAME = "ricochet-robots"
-PHASES = bidding.PHASES
 
 
 @dataclass(frozen=True, order=True)
@@ -150,7 +152,7 @@ class GameConfig:
     """Seeds the pile draws and a random set-up; never shown to players."""
 
     def __post_init__(self) -> None:
-        from ..tiles import TileError, assemble, parse_arrangement  # lazy: tiles loads data files
+        from ...tiles import TileError, assemble, parse_arrangement  # lazy: tiles loads data files
 
         if self.tiles is not None and self.board is not None:
             raise ConfigError("give either tiles or board, not both")
@@ -219,7 +221,7 @@ class GameConfig:
             return self.board
         if arrangement is None:
             raise ConfigError("a tile board needs its arrangement")
-        from ..tiles import assemble
+        from ...tiles import assemble
         return assemble(*arrangement)
 
     def to_dict(self) -> dict[str, Any]:
@@ -366,7 +368,7 @@ class RicochetRobots(BiddingGame):
     version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "Ricochet Robots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
-    bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
+    bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = (GameStarted, ChipDrawn, RoundEnded, RoundSolved)
     min_protocol: ClassVar[int] = 1
     timer_name: ClassVar[str] = "sand clock"
@@ -419,7 +421,7 @@ class RicochetRobots(BiddingGame):
 
     # -- hooks of the bidding round ----------------------------------------------------------------
     def setup(self, tx: Tx, now: float) -> None:
-        from ..generate import puzzle_colors, random_arrangement, random_position
+        from ...generate import puzzle_colors, random_arrangement, random_position
 
         s = tx.state
         cfg = s.config
@@ -462,7 +464,7 @@ class RicochetRobots(BiddingGame):
     def evolve_game(self, s: GameState, event: Event) -> GameState:
         if isinstance(event, GameStarted):
             board = s.config.board_for(event.arrangement)
-            return replace(s, phase=Phase.INTERMISSION, arrangement=event.arrangement, board=board,
+            return replace(s, phase=BiddingPhase.INTERMISSION, arrangement=event.arrangement, board=board,
                            position=Position(board, event.robots, rules=s.config.rules),
                            target_score=event.target_score,
                            pile=tuple(sorted(Chip(t.color, t.symbol) for t in board.targets)))
@@ -508,7 +510,7 @@ class RicochetRobots(BiddingGame):
             return state.round.puzzle
         for r in state.history:
             if r.number == number and state.board is not None:
-                from ..puzzle import Puzzle
+                from ...puzzle import Puzzle
                 return Puzzle(Position(state.board, r.start, rules=state.config.rules), r.target, r.active)
         return None
 
@@ -545,7 +547,7 @@ class RicochetRobots(BiddingGame):
                 state.config.target_score or target_score_for(len(state.seated))),
             "pile_size": len(state.pile),
             "players": [{"id": p.id, "name": p.name, "seated": p.seated, "score": p.score,
-                         "chips": [c.to_dict() for c in p.chips]} for p in state.players],
+                         "chips": [c.to_dict() for c in p.won]} for p in state.players],
             "robots": encode(state.robots),
             "round": None, "history": [], "winners": list(state.winners), "end_reason": state.end_reason,
             "intermission_until": state.intermission_until,
@@ -591,8 +593,8 @@ class RicochetRobots(BiddingGame):
 
     def picture(self, state: GameState) -> str | None:
         """The position with the chip in play (the solution never: it is not drawn)."""
-        from ..puzzle import Puzzle
-        from ..svg import svg
+        from ...puzzle import Puzzle
+        from ...svg import svg
 
         if state.position is None or state.board is None:
             return None
@@ -610,7 +612,6 @@ class RicochetRobots(BiddingGame):
     # -- bots ---------------------------------------------------------------------------------------
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,
                  rng: Any = None) -> Any:
-        from .bidding_bot import BiddingBot
         return BiddingBot(client, level, compute, puzzle_from_view, speed=speed, rng=rng)
 
 
@@ -619,7 +620,7 @@ def transparent_choices(state: GameState) -> dict[str, Any] | None:
     stop costs (1, plus 1 per wall or diagonal passed through): the choices a
     demonstrator makes at each interior wall or coloured diagonal (seed 002's
     variant).  ``None`` without a transparent robot."""
-    from ..geometry import DIRECTIONS
+    from ...geometry import DIRECTIONS
 
     pos = state.position
     if pos is None or not any(r.color == "transparent" for r in pos.robots):
@@ -637,7 +638,7 @@ def transparent_choices(state: GameState) -> dict[str, Any] | None:
 
 def puzzle_from_view(state: dict[str, Any]) -> Any:
     """The puzzle of the round in play, with the table's rules, from public information only."""
-    from ..puzzle import Puzzle
+    from ...puzzle import Puzzle
 
     rnd = state.get("round")
     if rnd is None or state.get("board") is None:

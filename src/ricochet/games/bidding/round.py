@@ -40,20 +40,21 @@ the game ends.  Readings of our own (documented where they act):
 from __future__ import annotations
 
 import abc
+import enum
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from ..board import ROBOT_COLORS
-from ..geometry import Cell, Direction
-from ..position import IllegalMove, Move, Path, Position
-from ..puzzle import Puzzle, check_solution
-from .events import Event, encode, move_of, path_of
-from .interface import GameError, Query
-from .messages import cell, field, whole
-from .options import kind_of
-from .table import Phase, TableGame, TableState, Tx, decide_table, evolve_table, seated_player
+from ...board import ROBOT_COLORS
+from ...geometry import Cell, Direction
+from ...position import IllegalMove, Move, Path, Position
+from ...puzzle import Puzzle, check_solution
+from ..events import Event, encode, move_of, path_of
+from ..interface import GameError, Query
+from ..messages import cell, field, whole
+from ..options import kind_of
+from ..table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
 
 __all__ = [
     "MAX_BID",
@@ -62,6 +63,7 @@ __all__ = [
     "Bid",
     "BidPlaced",
     "BiddingGame",
+    "BiddingPhase",
     "BiddingState",
     "ClockRanOut",
     "ClockStarted",
@@ -88,10 +90,22 @@ a solution (RULINGS 2), and with must-ricochet off a one-move solution is still
 at least one move."""
 MAX_BID = 99
 """The largest bid; the seeds mention solutions of "twenty or more" moves."""
-PHASES = (Phase.LOBBY, Phase.THINKING, Phase.BIDDING, Phase.DEMONSTRATION, Phase.INTERMISSION, Phase.OVER)
-"""``lobby`` before the start; ``thinking`` a goal is up, no clock running;
-``bidding`` the timer runs; ``demonstration`` a bidder plays it out;
-``intermission`` between rounds; ``over`` the game has ended."""
+
+
+class BiddingPhase(enum.StrEnum):
+    """The phases of a bidding game: ``lobby`` before the start; ``thinking`` a goal
+    is up, no clock running; ``bidding`` the timer runs; ``demonstration`` a bidder
+    plays it out; ``intermission`` between rounds; ``over`` the game has ended."""
+
+    LOBBY = "lobby"
+    THINKING = "thinking"
+    BIDDING = "bidding"
+    DEMONSTRATION = "demonstration"
+    INTERMISSION = "intermission"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"BiddingPhase.{self.name}"
 
 
 # -- bids -------------------------------------------------------------------------------------
@@ -350,6 +364,7 @@ class RoundResult:
 class BiddingState(TableState):
     """The state of a bidding game (games subclass it with their own fields)."""
 
+    phases: ClassVar[type[enum.StrEnum]] = BiddingPhase
     board: Any = None
     position: Position | None = None
     """The robots now (during a demonstration: as moved so far)."""
@@ -466,12 +481,12 @@ class BiddingGame(TableGame):
             bid = Bid(event.player, event.moves, event.at, state.version)
             return replace(s, round=replace(rnd, bids=rnd.bids + (bid,)))
         if isinstance(event, ClockStarted):
-            return replace(s, phase=Phase.BIDDING, round=replace(
+            return replace(s, phase=BiddingPhase.BIDDING, round=replace(
                 rnd, clock_deadline=event.deadline, clock_by=event.player, clock_reason=event.reason))
         if isinstance(event, ClockRanOut):
             return replace(s, round=replace(rnd, order=event.order))
         if isinstance(event, DemonstrationStarted):
-            return replace(s, phase=Phase.DEMONSTRATION, position=rnd.start, round=replace(
+            return replace(s, phase=BiddingPhase.DEMONSTRATION, position=rnd.start, round=replace(
                 rnd, demonstrator=event.player, demo_bid=event.bid, demo_deadline=event.deadline,
                 moves=(), paths=(), cost=0))
         if isinstance(event, MovePlayed):
@@ -489,7 +504,7 @@ class BiddingGame(TableGame):
     @staticmethod
     def begin_round(s: Any, rnd: RoundState) -> Any:
         """The state as a new round begins (for the game's draw event)."""
-        return replace(s, phase=Phase.THINKING, position=rnd.start, intermission_until=None, round=rnd)
+        return replace(s, phase=BiddingPhase.THINKING, position=rnd.start, intermission_until=None, round=rnd)
 
     @staticmethod
     def close_round(s: Any, result: str, winner: str | None, at: float, won: Any) -> Any:
@@ -498,12 +513,12 @@ class BiddingGame(TableGame):
         assert rnd is not None
         done = RoundResult(rnd.number, rnd.goal, result, winner, rnd.bids, rnd.attempts, rnd.target, rnd.active,
                            rnd.start.robots)
-        s = replace(s, round=None, history=s.history + (done,), phase=Phase.INTERMISSION,
+        s = replace(s, round=None, history=s.history + (done,), phase=BiddingPhase.INTERMISSION,
                     intermission_until=at + s.config.intermission_seconds)
         if winner is not None:
             p = s.player(winner)
             assert p is not None
-            s = replace(s, players=s.with_player(winner, chips=p.chips + (won,)))
+            s = replace(s, players=s.with_player(winner, won=p.won + (won,)))
         return s
 
     # -- decide: actions and time → events ----------------------------------------------------------

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .micro import COLORS, SHIPPED, Arrangement, MicroBoard, MicroError, route_of_length, shortest_route
+from .engine import COLORS, SHIPPED, Arrangement, MicroBoard, MicroError, route_of_length, shortest_route
 
 __all__ = ["answer_line", "render_micro", "run_random", "run_show", "run_solve"]
 
@@ -108,7 +108,7 @@ def run_solve(args: argparse.Namespace) -> int:
     ``id`` where it has one) and a message on stderr, as ``ricochet solve``
     gives for Ricochet Robots, and the same exit status: 0, 1 when some
     request has no route, 2 when a line was malformed."""
-    from .cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, CliError
+    from ...cli import EXIT_FAIL, EXIT_OK, EXIT_USAGE, CliError
 
     source = args.file
     name = "stdin" if source in (None, "-") else source
@@ -137,7 +137,7 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def _arrangement(args: argparse.Namespace, rng: random.Random) -> Arrangement:
-    from .cli import CliError
+    from ...cli import CliError
 
     code = getattr(args, "arrangement", None) or "A0B0C0D0"
     if code.lower() == "random":
@@ -152,7 +152,7 @@ def run_random(args: argparse.Namespace, rng: random.Random) -> int:
     """Random Micro Robots puzzles as the dice throw them: start, then target (thrown again while
     equal), on the shipped arrangement or ``--arrangement``; JSON lines ready for ``solve``,
     each written as it is thrown."""
-    from .cli import CliError, use_color, write_lines, write_output
+    from ...cli import CliError, use_color, write_lines, write_output
 
     if args.format in ("text", "ascii") and args.count != 1:
         raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
@@ -191,7 +191,7 @@ def run_random(args: argparse.Namespace, rng: random.Random) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """The board (shipped, ``--arrangement``, or the ``cells`` of a request line), with the
     start and target of a request line, and its route when it has one (``solve``'s answer)."""
-    from .cli import CliError, _read, use_color, write_output
+    from ...cli import CliError, _read, use_color, write_output
 
     start = target = None
     route: list[tuple[int, int]] = []

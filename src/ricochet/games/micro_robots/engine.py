@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 
-from .errors import RicochetError
+from ...errors import RicochetError
 
 __all__ = [
     "COLORS",
@@ -43,6 +43,8 @@ __all__ = [
     "MicroBoard",
     "MicroError",
     "Space",
+    "best_route",
+    "exact_route",
     "reachable_exactly",
     "route_of_length",
     "shortest_route",
@@ -282,3 +284,24 @@ def route_of_length(board: MicroBoard, start: Cell, target: Cell, n: int) -> lis
         # predecessor is a neighbour of the current space reachable one step earlier
         route.append(next(p for p in board.moves(route[-1]) if p in layers[k - 1]))
     return route[::-1]
+
+
+def exact_route(board: MicroBoard, start: Cell, target: Cell, n: int, via: Cell | None = None) -> list[Cell] | None:
+    """A route of exactly ``n`` moves from ``start`` to ``target`` (passing
+    ``via`` on the way, when given), or ``None``."""
+    if via is None:
+        return route_of_length(board, start, target, n)
+    for k in range(1, n):
+        first = route_of_length(board, start, via, k)
+        rest = route_of_length(board, via, target, n - k) if first else None
+        if first and rest:
+            return first + rest[1:]
+    return None
+
+
+def best_route(board: MicroBoard, start: Cell, target: Cell, via: Cell | None = None) -> list[Cell] | None:
+    """A shortest route (through ``via`` when given: shortest to it, then on)."""
+    if via is None:
+        return shortest_route(board, start, target)
+    a, b = shortest_route(board, start, via), shortest_route(board, via, target)
+    return None if a is None or b is None else a + b[1:]
