@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/solver.py [--quick] [--sets asp,random,hard] [--jobs N]
 
 The same code runs as ``ricochet bench`` (``./run bench``); it lives in
-:func:`ricochet.bench_cli.run_benchmark`.  See ``benchmarks/README.md``.
+:func:`ricochet.cli.bench.run_benchmark`.  See ``benchmarks/README.md``.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import pytest
 
 from ricochet import Board, Position, Puzzle, Robot, cli
 from ricochet.cli import main
+from ricochet.cli import shared as cli_io
 from ricochet.notation import dumps_puzzle, parse_code, puzzle_code
 
 ASP = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "asp2015.jsonl"  # ../shared beside the checkout
@@ -297,10 +298,10 @@ def test_add_command(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mon
     monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
 
     def build(parser: argparse.ArgumentParser) -> None:
-        cli.add_source_arguments(parser)
+        cli_io.add_source_arguments(parser)
 
     def count_robots(args: argparse.Namespace) -> int:
-        cli.out(str(len(cli.load_puzzle(args).position.robots)))
+        cli_io.out(str(len(cli_io.load_puzzle(args).position.robots)))
         return 0
 
     cli.add_command("robots", "count robots", build, count_robots)

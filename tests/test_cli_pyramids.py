@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ricochet import Position, Puzzle, Rules, check_solution, cli
+from ricochet import Position, Puzzle, Rules, check_solution
+from ricochet.cli import shared as cli
 from ricochet.games.pyramids.deal import deal
 from ricochet.games.pyramids.game import PYRAMIDS
 from ricochet.games.pyramids.setup import COLORS, LAYOUTS

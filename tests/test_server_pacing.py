@@ -118,10 +118,10 @@ def test_socket_opens_over_the_rate_are_closed_before_the_handshake() -> None:
 
 def test_the_listening_socket_keeps_receive_buffers_small() -> None:
     """``ricochet serve`` binds its own socket: the connections it accepts inherit a small
-    receive buffer (see ``serve_cli.RECEIVE_BUFFER``), and a taken port is a clear error."""
+    receive buffer (see ``ricochet.cli.serve.RECEIVE_BUFFER``), and a taken port is a clear error."""
     import socket
 
-    from ricochet.server.serve_cli import RECEIVE_BUFFER, listening_socket
+    from ricochet.cli.serve import RECEIVE_BUFFER, listening_socket
 
     sock = listening_socket("127.0.0.1", 0)
     try:

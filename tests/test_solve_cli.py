@@ -139,7 +139,7 @@ def long_file_lines(count: int, bad_at: int) -> list[str]:
 def test_a_long_file_is_read_on_several_processes_as_it_is_read_here() -> None:
     """Past PARALLEL_READ_MIN lines a file is parsed in chunks by forked
     processes: the same puzzles, line numbers and messages as read in one."""
-    from ricochet.solve_cli import PARALLEL_READ_MIN, READ_CHUNK, _Lines
+    from ricochet.cli.solve import PARALLEL_READ_MIN, READ_CHUNK, _Lines
 
     count = max(PARALLEL_READ_MIN, 2 * READ_CHUNK) + 40
     lines = long_file_lines(count, bad_at=READ_CHUNK + 30)  # (in the second chunk)
@@ -153,7 +153,7 @@ def test_a_long_file_is_read_on_several_processes_as_it_is_read_here() -> None:
 
 
 def test_a_long_file_on_two_processes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from ricochet.solve_cli import PARALLEL_READ_MIN
+    from ricochet.cli.solve import PARALLEL_READ_MIN
 
     count = PARALLEL_READ_MIN + 100
     path = tmp_path / "long.jsonl"
@@ -442,7 +442,7 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
 def test_trivial_puzzles_on_new_boards_rebuild_their_tables() -> None:
     """The bench's trivial-puzzle figure solves each with every table cache cleared
     (a board not seen before), the first TRIVIAL_COUNT of them."""
-    from ricochet.bench_cli import TRIVIAL_COUNT, trivial_new_board_micros
+    from ricochet.cli.bench import TRIVIAL_COUNT, trivial_new_board_micros
     from ricochet.generate import random_puzzles
     from ricochet.solver import solve, tables
 
@@ -489,7 +489,7 @@ def test_bench_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
     """The bench's model of solve_many: tasks in order, each to the worker that is free
     first, plus a round trip per task; a long task at the end of the list ends late."""
-    from ricochet.bench_cli import model_batch
+    from ricochet.cli.bench import model_batch
 
     seconds = [1.0, 1.0, 1.0, 3.0]
     assert model_batch([[3], [0], [1], [2]], seconds, 2, per_task=0.0) == 3.0  # longest first

@@ -759,7 +759,7 @@ import sys
 import warnings
 from pathlib import Path
 from ricochet.generate import random_puzzles
-from ricochet.bench_cli import _read_set
+from ricochet.cli.bench import _read_set
 from ricochet.solver import api, batch, solve, solve_many
 
 def solve_warned(puzzle):
@@ -827,7 +827,7 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     assert vortex_dealt == ["1", "3"]
     # The late give-ups: some puzzles gave up and were searched again, and every answer is
     # the optimum of its own puzzle.
-    from ricochet.bench_cli import _read_set
+    from ricochet.cli.bench import _read_set
 
     late_puzzles = random_puzzles(5, 30) + sorted(_read_set(hard), key=lambda p: p.optimal)[:1]
     assert [p.id for p in late_puzzles] == [i for i, _, _ in late]

@@ -18,7 +18,10 @@ fills in :class:`Game` with pure code (no I/O, no clock: time is handed in):
 * computations the game needs from the shell (the solver), run off the event
   loop: :meth:`Game.jobs`;
 * bots: :meth:`Game.make_bot`, strategies that play through the same protocol
-  as people.
+  as people;
+* its parts of the other shells, imported only when asked: :meth:`Game.trainer`
+  (solo puzzles) and :meth:`Game.cli` (the command line).  Its web module lives in
+  the folder :attr:`Game.web_dir`.
 
 The actions every game shares (taking and leaving a seat, starting, ending)
 and the seated players are in :mod:`ricochet.games.table`.
@@ -293,3 +296,14 @@ class Game(abc.ABC):
     def bot_name(self, level: str) -> str:
         """How a bot of that level is labelled after its name."""
         return level
+
+    # -- the game's parts of the other shells (imported when asked) --------------------------------
+    def trainer(self) -> Any:
+        """The game's part of the solo trainer (a :class:`ricochet.trainer.spec.TrainerSpec`),
+        or ``None``: the game has no single-player puzzles."""
+        return None
+
+    def cli(self) -> Any:
+        """The game's part of the command line (a :class:`ricochet.cli.hooks.GameCli`), or
+        ``None``: no command takes it."""
+        return None

@@ -7,7 +7,6 @@ an event-sourced database (SQLAlchemy async; SQLite or PostgreSQL).
 * :mod:`.rooms` — rooms (state = fold of the log), sessions, the room manager (rooms loaded on use).
 * :mod:`.storage` — the database and its migrations.
 * :mod:`.bots` — solver-backed bots; :mod:`.client` — the Python client.
-* :mod:`.serve_cli` — the ``ricochet serve`` command.
 """
 
 from __future__ import annotations

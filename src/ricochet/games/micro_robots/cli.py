@@ -1,4 +1,5 @@
-"""Micro Robots on the command line (``--game micro-robots`` of ``show``, ``random`` and ``solve``).
+"""Micro Robots on the command line: its hook (:data:`HOOK`) of ``show``, ``random`` and
+``solve`` (``--game micro-robots``).
 
 Spaces are ``[row, col]``, row 0 the top row, as in ``micro-robots.json``.
 ``ricochet solve --game micro-robots FILE`` reads JSON lines
@@ -20,9 +21,10 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ...cli.hooks import GameCli
 from .engine import COLORS, SHIPPED, Arrangement, MicroBoard, MicroError, route_of_length, shortest_route
 
-__all__ = ["answer_line", "render_micro", "run_random", "run_show", "run_solve"]
+__all__ = ["HOOK", "MicroCli", "answer_line", "render_micro", "run_random", "run_show", "run_solve"]
 
 _BG = {"blue": 44, "yellow": 43, "green": 42, "red": 41, "pink": 45, "white": 47}
 _FG = {"yellow": 30, "white": 30}
@@ -152,7 +154,8 @@ def run_random(args: argparse.Namespace, rng: random.Random) -> int:
     """Random Micro Robots puzzles as the dice throw them: start, then target (thrown again while
     equal), on the shipped arrangement or ``--arrangement``; JSON lines ready for ``solve``,
     each written as it is thrown."""
-    from ...cli import CliError, use_color, write_lines, write_output
+    from ...cli import CliError
+    from ...cli.shared import use_color, write_lines, write_output
 
     if args.format in ("text", "ascii") and args.count != 1:
         raise CliError(f"--format {args.format} draws one puzzle; use --count 1")
@@ -191,13 +194,14 @@ def run_random(args: argparse.Namespace, rng: random.Random) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """The board (shipped, ``--arrangement``, or the ``cells`` of a request line), with the
     start and target of a request line, and its route when it has one (``solve``'s answer)."""
-    from ...cli import CliError, _read, use_color, write_output
+    from ...cli import CliError
+    from ...cli.shared import read_source, use_color, write_output
 
     start = target = None
     route: list[tuple[int, int]] = []
     board = MicroBoard.arranged(_arrangement(args, random.Random()))
     if args.source is not None:
-        text, name, _ = _read(args.source, "Micro Robots request")
+        text, name, _ = read_source(args.source, "Micro Robots request")
         try:
             obj = json.loads(text.strip().splitlines()[0]) if text.strip() else None
         except (ValueError, RecursionError):
@@ -218,3 +222,34 @@ def run_show(args: argparse.Namespace) -> int:
     write_output(render_micro(board, start=start, target=target, route=route,
                               color=args.output in (None, "-") and use_color(args)).rstrip("\n"), args.output)
     return 0
+
+
+class MicroCli(GameCli):
+    """The command-line hook of Micro Robots."""
+
+    def arguments(self, command: str, group: argparse._ArgumentGroup) -> None:
+        if command == "random":
+            group.add_argument("--arrangement", default=None, metavar="CODE",
+                               help="the board sections: A0B0C0D0 (default: as shipped), a code like C1A0D2B3, "
+                                    "or random")
+        elif command == "show":
+            group.add_argument("--arrangement", default=None, metavar="CODE",
+                               help="the sections' arrangement, e.g. C1A0D2B3 (default A0B0C0D0, the shipped "
+                                    "board; random: any); SOURCE, optional: a request or answer line of "
+                                    "'solve --game micro-robots'")
+
+    def random(self, args: argparse.Namespace, rng: random.Random) -> int:
+        from ...cli import CliError
+
+        if args.rules is not None:
+            raise CliError("--rules is not an option of Micro Robots")
+        return run_random(args, rng)
+
+    def show(self, args: argparse.Namespace) -> int:
+        return run_show(args)
+
+    def solve(self, args: argparse.Namespace) -> int:
+        return run_solve(args)
+
+
+HOOK = MicroCli()

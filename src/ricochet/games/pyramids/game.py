@@ -600,6 +600,14 @@ class Pyramids(BiddingGame):
         return super().parse_action(state, player, msg)
 
     # -- bots ------------------------------------------------------------------------------------------------------
+    def trainer(self) -> Any:
+        from .trainer import SPEC
+        return SPEC
+
+    def cli(self) -> Any:
+        from .cli import HOOK
+        return HOOK
+
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,
                  rng: Any = None) -> Any:
         # A 30-second timer: bots think about half as long as at a Ricochet Robots table.

@@ -610,6 +610,14 @@ class RicochetRobots(BiddingGame):
         return [Secret(None, "seed", state.config.seed)]
 
     # -- bots ---------------------------------------------------------------------------------------
+    def trainer(self) -> Any:
+        from .trainer import SPEC
+        return SPEC
+
+    def cli(self) -> Any:
+        from .cli import HOOK
+        return HOOK
+
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,
                  rng: Any = None) -> Any:
         return BiddingBot(client, level, compute, puzzle_from_view, speed=speed, rng=rng)

@@ -7,7 +7,8 @@ import logging
 import socket
 from typing import Any
 
-from ..cli import CliError, add_command, out
+from . import CliError, add_command
+from .shared import out
 
 
 def build_serve(parser: argparse.ArgumentParser) -> None:
@@ -34,12 +35,12 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from .app import create_app
-        from .storage import Storage, StorageError, default_database_url, normalize_url
+        from ..server.app import create_app
+        from ..server.storage import Storage, StorageError, default_database_url, normalize_url
     except ImportError as e:  # `pip install ricochet` alone: the library, the solver and the CLI
         raise CliError(f"the web server needs the server extra (missing {e.name}): "
                        "pip install 'ricochet[server]'") from None
-    from .limits import ServerLimits, parse_limit
+    from ..server.limits import ServerLimits, parse_limit
 
     if not 0 < args.port < 65536:
         raise CliError(f"--port must be from 1 to 65535, got {args.port}")
@@ -76,7 +77,7 @@ def run_serve(args: argparse.Namespace) -> int:
     # (measured: p99 move-to-broadcast latency several times lower under load) for little overhead.
     import sys
     sys.setswitchinterval(0.001)
-    from .trainer_api import TrainerOptions
+    from ..server.trainer_api import TrainerOptions
 
     app = create_app(url, limits=limits, allowed_origins=origins, trainer=TrainerOptions(pool=args.trainer_pool))
     # The garbage collector's full (generation 2) passes stop the event loop for as long as they scan

@@ -24,17 +24,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cli import EXIT_FAIL, EXIT_OK, CliError, add_command
-from .puzzle import Puzzle
-from .solve_cli import _jobs, _time_limit
+from ..puzzle import Puzzle
+from . import EXIT_FAIL, EXIT_OK, CliError, add_command
+from .solve import _jobs, _time_limit
 
 if TYPE_CHECKING:
-    from .solver import Solution
+    from ..solver import Solution
 
 __all__ = ["BenchRow", "build_bench", "run_bench", "run_benchmark"]
 
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 """The source checkout (``src/ricochet/bench_cli.py`` → the repository)."""
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 DEFAULT_HARD = REPO / "benchmarks" / "hard.jsonl"
@@ -112,7 +112,7 @@ def peak_mib() -> float:
 
 
 def _read_set(path: Path, limit: int | None = None) -> list[Puzzle]:
-    from .notation import read_jsonl
+    from ..notation import read_jsonl
 
     if not path.exists():
         raise CliError(f"{path}: no such file (benchmark data)")
@@ -144,7 +144,7 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
     >>> round(model_batch([[i] for i in range(40)], [0.0001] * 40, 2, per_task=0.001), 4)  # one a task: 0.022
     0.0069
     """
-    from .solver.batch import RunningMedian, chunk_size, take_task
+    from ..solver.batch import RunningMedian, chunk_size, take_task
 
     free = [0.0] * workers
     queue = [list(task) for task in reversed(tasks)]  # popped from the end
@@ -168,8 +168,8 @@ def model_batch(tasks: Sequence[Sequence[int]], seconds: Sequence[float], worker
 
 def _model_rows(row: BenchRow, puzzles: Sequence[Puzzle], seconds: Sequence[float], jobs: int) -> None:
     """Fill ``row.modelled`` (for ``jobs`` and :data:`MODEL_WORKERS` workers) and ``row.bound``."""
-    from .solver import effort_estimate
-    from .solver.batch import schedule
+    from ..solver import effort_estimate
+    from ..solver.batch import schedule
 
     t0 = time.perf_counter()
     effort = [effort_estimate(p) for p in puzzles]
@@ -193,9 +193,9 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     """One set's row: its batch on ``jobs`` processes, its one-process loop (and the
     peers'), the rounds and the scaling asked for.  ``progress`` gets a line as each
     part ends (a full bench is minutes of solving)."""
-    from .puzzle import check_solution
-    from .solver import solve, solve_many
-    from .solver.tables import clear_caches
+    from ..puzzle import check_solution
+    from ..solver import solve, solve_many
+    from ..solver.tables import clear_caches
 
     first = f"round 1 of {rounds}, " if rounds > 1 and single else ""
 
@@ -676,8 +676,8 @@ def trivial_new_board_micros(solutions: Sequence[Solution], tries: int = 7) -> t
     solving each once in turn, median µs of each one's best of ``tries``)``:
     the first has its code and data cold, as in a batch of new boards, the
     second is the hot-cache figure.  None without such a puzzle."""
-    from .solver import solve
-    from .solver.tables import clear_caches
+    from ..solver import solve
+    from ..solver.tables import clear_caches
 
     trivial = [s.puzzle for s in solutions if s.solved and s.length <= TRIVIAL_MAX][:TRIVIAL_COUNT]
     if not trivial:
@@ -701,7 +701,7 @@ def cli_run(puzzles: Sequence[Puzzle], jobs: int) -> tuple[float, list[int | Non
     import subprocess
     import tempfile
 
-    from .notation import dumps_puzzle
+    from ..notation import dumps_puzzle
 
     with tempfile.TemporaryDirectory(prefix="ricochet-bench-") as tmp:
         path = Path(tmp) / "set.jsonl"
@@ -764,7 +764,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     FILE`` on one process and on ``jobs`` (:func:`cli_run`).  ``rounds``: run
     each set's one-process loop and its batch on ``jobs`` processes this many
     times, alternated, for a speed-up from their medians (:func:`format_rounds`)."""
-    from .generate import random_puzzles
+    from ..generate import random_puzzles
 
     stream = stream or sys.stdout
     unknown = [s for s in sets if s not in SETS]
@@ -804,7 +804,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     say(f"ricochet solver benchmark: {jobs} process{'es' if jobs != 1 else ''}, {os.cpu_count()} cores, "
         f"{'huge' if huge else 'normal'} pages, load average {load}" + (", --quick" if quick else ""))
     t = time.perf_counter()
-    from .solver import solve, warm_up
+    from ..solver import solve, warm_up
 
     warm_up()  # in this process, so forked workers inherit the kernels
     for p in random_puzzles(1, 3):
@@ -898,7 +898,7 @@ def _scale(text: str | None) -> list[int]:
     >>> _scale("1,2,4,8,16"), _scale(None), _scale("4, 2,4")
     ([1, 2, 4, 8, 16], [], [4, 2])
     """
-    from .solver.api import MAX_THREADS
+    from ..solver.api import MAX_THREADS
 
     if text is None:
         return []

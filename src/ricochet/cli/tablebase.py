@@ -19,12 +19,13 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .cli import EXIT_OK, CliError, add_command, load, out
-from .geometry import Cell, parse_cell
+from ..geometry import Cell, parse_cell
+from . import EXIT_OK, CliError, add_command
+from .shared import load, out
 
 if TYPE_CHECKING:
-    from .board import Board
-    from .tablebase import Tablebase
+    from ..board import Board
+    from ..tablebase import Tablebase
 
 __all__ = ["build_tablebase", "run_tablebase"]
 
@@ -91,7 +92,7 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
 
 def run_tablebase(args: argparse.Namespace) -> int:
     """Run one tablebase action."""
-    from .tablebase import TablebaseError
+    from ..tablebase import TablebaseError
 
     action = {"build": _build, "query": _query, "stats": _stats, "study": _study}[args.action]
     try:
@@ -122,14 +123,14 @@ def parse_target(text: str, board: Board) -> tuple[Cell, str | None]:
 
 
 def _board(tiles: str) -> Board:
-    from .tiles import assemble, parse_arrangement
+    from ..tiles import assemble, parse_arrangement
 
     return assemble(*parse_arrangement(tiles))
 
 
 def _build(args: argparse.Namespace) -> int:
-    from .tablebase import Tablebase
-    from .tablebase.build import ProgressLine
+    from ..tablebase import Tablebase
+    from ..tablebase.build import ProgressLine
 
     if args.tiles is not None:
         if args.target is None:
@@ -162,8 +163,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _from_puzzle(args: argparse.Namespace) -> tuple[Board, Cell, str, int, str]:
-    from .puzzle import Puzzle
-    from .tablebase.table import BASE_COLORS
+    from ..puzzle import Puzzle
+    from ..tablebase.table import BASE_COLORS
 
     obj = load(args.puzzle, index=args.index, puzzle_id=args.puzzle_id)
     if not isinstance(obj, Puzzle):
@@ -184,7 +185,7 @@ def _from_puzzle(args: argparse.Namespace) -> tuple[Board, Cell, str, int, str]:
 
 # -- query ----------------------------------------------------------------------------------
 def _open(path: str) -> Tablebase:
-    from .tablebase import Tablebase
+    from ..tablebase import Tablebase
 
     if not os.path.exists(path):
         raise CliError(f"{path}: No such file or directory")
@@ -205,7 +206,7 @@ def parse_robots(text: str) -> list[Cell]:
 
 
 def _query(args: argparse.Namespace) -> int:
-    from .notation import solution_to_json
+    from ..notation import solution_to_json
 
     tb = _open(args.file)
     cells = parse_robots(args.robots)
@@ -218,9 +219,9 @@ def _query(args: argparse.Namespace) -> int:
 
 # -- stats ----------------------------------------------------------------------------------
 def _stats(args: argparse.Namespace) -> int:
-    from .notation import puzzle_code, solution_to_json
-    from .puzzle import check_solution
-    from .tablebase.png import histogram_png
+    from ..notation import puzzle_code, solution_to_json
+    from ..puzzle import check_solution
+    from ..tablebase.png import histogram_png
 
     if args.top < 0 or args.solve < 0:
         raise CliError("--top and --solve must be 0 or more")
@@ -234,7 +235,7 @@ def _stats(args: argparse.Namespace) -> int:
         pz = tb.puzzle(list(entry.cells))
         item: dict[str, Any] = {"code": puzzle_code(pz), "moves": entry.length, "robots": [list(c) for c in entry.cells]}
         if i < args.solve:
-            from .solver import solve
+            from ..solver import solve
             sol = solve(pz)
             verdict = check_solution(pz, sol.moves)
             item["solve"] = {"moves": sol.length, "solution": solution_to_json(sol.moves), "replayed": verdict.ok}
@@ -249,12 +250,12 @@ def _stats(args: argparse.Namespace) -> int:
 
 # -- study -----------------------------------------------------------------------------------
 def _study(args: argparse.Namespace) -> int:
-    from .tablebase import study
+    from ..tablebase import study
 
     if args.tiles:
         boards = [",".join(_tile_names(t)) for t in args.tiles]
     else:
-        from .tiles import arrangements
+        from ..tiles import arrangements
         boards = [",".join(a) for a in arrangements(args.arrangements)]
     targets = study.parse_targets(args.targets)
     if args.workers < 1 or args.records < 0:
@@ -272,7 +273,7 @@ def _study(args: argparse.Namespace) -> int:
 
 
 def _tile_names(text: str) -> tuple[str, ...]:
-    from .tiles import parse_arrangement
+    from ..tiles import parse_arrangement
 
     return parse_arrangement(text)
 

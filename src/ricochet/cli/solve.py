@@ -32,23 +32,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
-from .cli import (
-    EXIT_FAIL,
-    EXIT_INTERNAL,
-    EXIT_OK,
-    EXIT_USAGE,
-    CliError,
-    add_command,
-    add_rules_argument,
-    named_rules,
-    names_a_file,
-    parse_source,
-)
-from .puzzle import Puzzle
-from .rules import PLAIN, Rules
+from ..puzzle import Puzzle
+from ..rules import PLAIN, Rules
+from . import EXIT_FAIL, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, CliError, add_command
+from .hooks import GameOptions
+from .shared import add_rules_argument, named_rules, names_a_file, parse_source
 
 if TYPE_CHECKING:
-    from .solver import Solution, SolverError
+    from ..solver import Solution, SolverError
 
 __all__ = ["answer", "build_solve", "run_solve", "solve_batch", "solve_stream"]
 
@@ -72,7 +63,7 @@ SOLVED, UNSOLVED, MISMATCH, INTERNAL = "solved", "unsolved", "mismatch", "intern
 def answer(puzzle: Puzzle, options: _Options) -> tuple[dict[str, Any], str]:
     """The output object of one puzzle and its outcome (``solved``, ``unsolved``,
     ``mismatch`` with ``--check``, ``internal`` for a solver error)."""
-    from .solver import SolverError, solve
+    from ..solver import SolverError, solve
 
     try:
         sol = solve(puzzle, **_solve_options(options), threads=options.threads)
@@ -90,8 +81,8 @@ def _solve_options(options: _Options) -> dict[str, Any]:
 
 def _answer_of(puzzle: Puzzle, sol: Solution | SolverError, options: _Options) -> tuple[dict[str, Any], str]:
     """:func:`answer`'s object and outcome for a solution (or a solver error) already at hand."""
-    from .notation import solution_to_json
-    from .solver import SolverError
+    from ..notation import solution_to_json
+    from ..solver import SolverError
 
     if isinstance(sol, SolverError):
         return {"id": puzzle.id, "moves": None, "error": f"internal solver error: {sol}"}, INTERNAL
@@ -119,7 +110,7 @@ def _answer_chunk(puzzles: Sequence[Puzzle], options: _Options, threads: Sequenc
                   ) -> list[tuple[dict[str, Any], str]]:
     """``answer`` of each puzzle in a worker, on its own number of ``threads`` (:func:`deal_threads`)."""
     if any(n > 1 for n in threads):
-        from .solver.batch import threads_sleep_while_waiting
+        from ..solver.batch import threads_sleep_while_waiting
 
         threads_sleep_while_waiting()
     return [answer(p, _with_threads(options, n)) for p, n in zip(puzzles, threads, strict=True)]
@@ -156,7 +147,7 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
     read by a thread, so a slow producer (a pipe) still gets its answers.
     ``threads``: threads for the puzzle of a line, where not ``options.threads``
     (:func:`deal_threads`)."""
-    from .notation import NotationError
+    from ..notation import NotationError
 
     dealt = threads or {}
     if jobs <= 1:
@@ -165,8 +156,8 @@ def solve_stream(items: Iterable[tuple[int, Any]], options: _Options, jobs: int 
                                else answer(item, _with_threads(options, dealt.get(line, options.threads))))
         return
 
-    from .solver.api import warm_up
-    from .solver.batch import _worker_pool
+    from ..solver.api import warm_up
+    from ..solver.batch import _worker_pool
 
     warm_up()  # in this process, so forked workers inherit the kernels
     with _worker_pool(jobs) as pool:  # (its workers ended on Ctrl-C, a closed pipe, an error)
@@ -252,7 +243,7 @@ def solve_batch(items: Sequence[tuple[int, Any]], options: _Options, cores: int,
     with the number of items known (answered or malformed) as answers come
     in, which is ahead of the output: a puzzle that came out cheap waits for
     the long ones before it in the file."""
-    from .solver.batch import solve_as_answered
+    from ..solver.batch import solve_as_answered
 
     where = [k for k, (_, item) in enumerate(items) if isinstance(item, Puzzle)]  # item index per batch index
     answers: dict[int, tuple[dict[str, Any], str]] = {}
@@ -317,10 +308,9 @@ def build_solve(parser: argparse.ArgumentParser) -> None:
                         help="puzzles in the JSON Lines interchange format, or one puzzle: a JSON object, an "
                              "ASCII diagram or a position code (a file, or the code itself); '-': stdin")
     add_rules_argument(parser)
-    parser.add_argument("--game", choices=("ricochet-robots", "micro-robots"), default="ricochet-robots",
-                        help="micro-robots: lines {\"id\", \"start\": [row, col], \"target\": [row, col], "
-                             "\"exactly\": N?, \"cells\"?}; answers {\"id\", \"moves\", \"route\"} (Ricochet "
-                             "Pyramids puzzles are ricochet-robots lines with towers)")
+    parser.set_defaults(game_options=GameOptions(
+        parser, "solve", "a game whose puzzles are not the engine's (its lines and answers are its own; "
+        "without --game: puzzles of the library's engine, boards with towers too)"))
     parser.add_argument("--format", choices=("json", "text"), default="json",
                         help="json (default: one JSON object per puzzle) or text (the moves, e.g. RN GE)")
     parser.add_argument("--max-moves", type=int, default=40, metavar="N",
@@ -359,7 +349,7 @@ def _jobs(value: int | None) -> int:
     The bound is a sanity bound, as for ``--threads``: a typo such as 9999 would
     otherwise fork a process per puzzle.
     """
-    from .solver.api import MAX_THREADS
+    from ..solver.api import MAX_THREADS
 
     if value is None or value == 0:
         return os.cpu_count() or 1
@@ -398,8 +388,8 @@ def deal_threads(items: Sequence[tuple[int, Any]], cores: int, max_moves: int = 
     >>> deal_threads([(1, Puzzle.from_code(code)), (2, ValueError("a malformed line"))], 8)
     {1: 8}
     """
-    from .solver.api import effort_estimate, takes_threads
-    from .solver.batch import share_cores
+    from ..solver.api import effort_estimate, takes_threads
+    from ..solver.batch import share_cores
 
     lines = [(line, item) for line, item in items if isinstance(item, Puzzle)]
     shares = share_cores([effort_estimate(p) for _, p in lines], cores,
@@ -501,7 +491,7 @@ class _Lines:
         if processes <= 1 or len(self.lines) < PARALLEL_READ_MIN:
             while_waiting()
             return list(self)
-        from .solver.batch import _worker_pool
+        from ..solver.batch import _worker_pool
 
         starts = range(0, len(self.lines), READ_CHUNK)
         _PARSING = self.lines
@@ -516,7 +506,7 @@ class _Lines:
 
 def _parse_lines(lines: Iterable[str], rules: Rules | None, first_line: int = 1) -> Iterator[tuple[int, Any]]:
     """JSON Lines as ``(line, Puzzle | NotationError)``, read on top of ``rules`` (plain without)."""
-    from .notation import read_jsonl
+    from ..notation import read_jsonl
 
     return read_jsonl(lines, PLAIN if rules is None else rules, first_line=first_line)
 
@@ -564,7 +554,7 @@ class _Progress:
 
 def _text_answer(obj: dict[str, Any], puzzle: Puzzle) -> str:
     """One line for people: ``[id: ]5 moves: RN RE`` (the robots' letters), or why not."""
-    from .notation import format_solution, solution_from_json
+    from ..notation import format_solution, solution_from_json
 
     head = f"{obj['id']}: " if obj.get("id") is not None else ""
     if obj.get("moves") is None:
@@ -580,17 +570,18 @@ def _text_answer(obj: dict[str, Any], puzzle: Puzzle) -> str:
 
 def run_solve(args: argparse.Namespace) -> int:
     """Solve every puzzle of a JSON Lines file (or one puzzle); see the epilog for output and exit status."""
-    from .notation import NotationError
+    from ..notation import NotationError
 
-    if args.game == "micro-robots":
-        from .games.micro_robots.cli import run_solve as micro_solve
-        return micro_solve(args)
+    hook = args.game_options.hook(args)
+    solved = hook.solve(args) if hook is not None else None
+    if solved is not None:
+        return solved
     if not 0 <= args.max_moves <= 250:
         raise CliError(f"--max-moves must be from 0 to 250, got {args.max_moves}")
     _time_limit(args.time_limit)
     if args.max_solutions < 1:
         raise CliError(f"--max-solutions must be 1 or more, got {args.max_solutions}")
-    from .solver.api import MAX_THREADS
+    from ..solver.api import MAX_THREADS
 
     if args.threads is not None and not 1 <= args.threads <= MAX_THREADS:
         raise CliError(f"--threads must be from 1 to {MAX_THREADS}, got {args.threads}")
@@ -610,7 +601,7 @@ def run_solve(args: argparse.Namespace) -> int:
     if batch:
         # A file read in full: solve_many's schedule (by effort, cheap puzzles in
         # chunks, spare cores as threads), answers still in input order.
-        from .solver import warm_up
+        from ..solver import warm_up
 
         # (Only JSON Lines hold more than one puzzle.)  Read on every core while the solver loads its kernels here.
         assert isinstance(items, _Lines)
