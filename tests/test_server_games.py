@@ -14,7 +14,7 @@ import pytest
 
 from ricochet.games import GAMES
 from ricochet.games.pyramids.setup import Tower
-from ricochet.server.rooms import Session
+from ricochet.server.session import Session
 from test_server_harness import Harness, Player
 
 

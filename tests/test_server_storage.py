@@ -229,7 +229,7 @@ def test_cancelled_action_still_folds_what_was_stored(tmp_path: Path) -> None:
     so the room's version stays the log's and the next action appends after it."""
     from ricochet.games.table import Start
     from ricochet.server import protocol as P
-    from ricochet.server.rooms import RoomManager
+    from ricochet.server.manager import RoomManager
     from ricochet.server.solving import SolverService
 
     async def go() -> None:

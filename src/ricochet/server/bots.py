@@ -19,7 +19,7 @@ from .client import ClientError, InProcessTransport, RicochetClient
 from .solving import SolverService
 
 if TYPE_CHECKING:
-    from .rooms import RoomManager
+    from .manager import RoomManager
 
 __all__ = ["run_in_process_bot", "run_remote_bot"]
 

@@ -30,7 +30,8 @@ from ..errors import RicochetError
 from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
-    from .rooms import RoomManager, Session
+    from .manager import RoomManager
+    from .session import Session
 
 
 class ClientError(RicochetError):
@@ -96,7 +97,7 @@ class WebSocketTransport:
 
 
 class InProcessTransport:
-    """A connection straight into a room of a :class:`~ricochet.server.rooms.RoomManager`
+    """A connection straight into a room of a :class:`~ricochet.server.manager.RoomManager`
     running in this event loop: the same protocol, no socket (the server's own bots:
     it never keeps a room loaded, and its seat is never "away")."""
 
@@ -107,7 +108,7 @@ class InProcessTransport:
         self.session: Session | None = None
 
     async def connect(self) -> None:
-        from .rooms import Session
+        from .session import Session
 
         room = await self.manager.get_room(self.room_id)
         if room is None:

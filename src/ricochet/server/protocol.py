@@ -246,6 +246,11 @@ def parse_message(text: str | bytes, game: str | None = None) -> dict[str, Any]:
     return out
 
 
+def dumps(msg: Mapping[str, Any]) -> str:
+    """A server message as compact JSON text (UTF-8 kept as is)."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
 def error_message(code: str, message: str, ref: object = None) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message, "ref": ref}
 
