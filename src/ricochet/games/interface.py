@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import abc
 import enum
+import sys
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from ..errors import RicochetError
@@ -307,3 +309,13 @@ class Game(abc.ABC):
         """The game's part of the command line (a :class:`ricochet.cli.hooks.GameCli`), or
         ``None``: no command takes it."""
         return None
+
+    @property
+    def web_dir(self) -> Path | None:
+        """The folder of the game's module of the web shell (``game.js``, its strings and
+        styles: the contract is ``ricochet/web/games/index.js``), served at
+        ``/static/games/<name>/``: by default the ``web`` folder beside the module that
+        defines the game; ``None`` without one (the game cannot be played in the browser)."""
+        source = getattr(sys.modules.get(type(self).__module__), "__file__", None)
+        folder = Path(source).parent / "web" if source else None
+        return folder if folder is not None and (folder / "game.js").is_file() else None

@@ -73,7 +73,8 @@ class SecurityHeaders:
 
 
 def routes(web: Path) -> list[BaseRoute]:
-    """Every route of the site: the pages, the API, the trainer's, the socket, the static files."""
+    """Every route of the site: the pages, the API, the trainer's, the socket, the static files
+    (the shell's, and each game's web folder at ``/static/games/<name>/``)."""
     out: list[BaseRoute] = [
         Route("/", E.index),
         Route("/r/{room_id}", E.index),
@@ -89,7 +90,11 @@ def routes(web: Path) -> list[BaseRoute]:
         Route("/api/rooms/{room_id}/events", E.room_events),
         Route("/api/rooms/{room_id}/board.svg", E.board_svg),
         WebSocketRoute("/ws/{room_id}", ws_endpoint),
+        Route("/static/games/index.json", E.games_index),
     ]
+    # Each game's own web folder (wherever its package is), before the shell's files.
+    for name, folder in E.game_folders():
+        out.append(Mount(f"/static/games/{name}", app=StaticFiles(directory=folder), name=f"game-{name}"))
     if web.is_dir():
         out.append(Mount("/static", app=StaticFiles(directory=web), name="static"))
     return out

@@ -9,6 +9,8 @@ import asyncio
 import hashlib
 import json
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -28,6 +30,8 @@ from .storage import EventRow
 __all__ = [
     "board_svg",
     "create_room",
+    "game_folders",
+    "games_index",
     "get_room",
     "health",
     "http_error",
@@ -71,21 +75,47 @@ async def index(request: Request) -> Response:
     return HTMLResponse(PLACEHOLDER)
 
 
-def service_worker_text(request: Request) -> str | None:
-    """``web/sw.js`` headed by the list of files it keeps for offline use and a version that
-    changes with them (a new version replaces the old cache); ``None`` without it."""
+def game_folders() -> list[tuple[str, Path]]:
+    """Every game with a web module: its name and web folder (served at ``/static/games/<name>/``)."""
+    return [(name, game.web_dir) for name, game in GAMES.items() if game.web_dir is not None]
+
+
+def _static_files(request: Request) -> Iterator[tuple[str, Path]]:
+    """The front end's files for offline use: their URLs and paths (the shell's, every game's)."""
     web = site_of(request).web
-    source = web / "sw.js"
+    folders = [("/static", web), *((f"/static/games/{name}", folder) for name, folder in game_folders())]
+    for prefix, folder in folders:
+        for p in sorted(folder.rglob("*")):
+            if p.is_file() and p.suffix in (".js", ".css", ".html", ".svg") and p.name != "sw.js" \
+                    and "__pycache__" not in p.parts:
+                yield f"{prefix}/{p.relative_to(folder).as_posix()}", p
+
+
+def service_worker_text(request: Request) -> str | None:
+    """``web/sw.js`` headed by the list of files it keeps for offline use (the shell's, every
+    game's, and the list of games) and a version that changes with them (a new version
+    replaces the old cache); ``None`` without it."""
+    source = site_of(request).web / "sw.js"
     if not source.is_file():
         return None
-    files = sorted(p for p in web.rglob("*") if p.is_file() and p.suffix in (".js", ".css", ".html", ".svg")
-                   and p.name != "sw.js" and "__pycache__" not in p.parts)
+    files = list(_static_files(request))
     digest = hashlib.sha256()
-    for p in files:
-        digest.update(p.relative_to(web).as_posix().encode() + b"\0" + p.read_bytes())
-    assets = [f"/static/{p.relative_to(web).as_posix()}" for p in files if p.name != "index.html"]
+    for url, p in files:
+        digest.update(url.encode() + b"\0" + p.read_bytes())
+    digest.update(json.dumps(games_list()).encode())
+    assets = [url for url, p in files if p.name != "index.html"] + ["/static/games/index.json"]
     head = f"const VERSION = {json.dumps(digest.hexdigest()[:16])};\nconst ASSETS = {json.dumps(assets)};\n"
     return head + source.read_text()
+
+
+def games_list() -> list[dict[str, Any]]:
+    """The games of the web shell, in the lobby's order: name and bot levels."""
+    return [{"name": name, "bot_levels": list(GAMES[name].bot_levels)} for name, _ in game_folders()]
+
+
+async def games_index(request: Request) -> Response:
+    """``/static/games/index.json``: which games the web shell loads (:func:`games_list`)."""
+    return JSONResponse({"games": games_list()})
 
 
 async def service_worker(request: Request) -> Response:

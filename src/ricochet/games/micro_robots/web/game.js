@@ -1,11 +1,15 @@
 // Micro Robots in the web shell: a race, not an auction.  Its own action
 // panel (the dice, one big "Announce!" button, the route as it is played)
-// takes the place of the bids; the board takes taps on the allowed spaces.
+// sits beside the board; the board takes taps on the allowed spaces; its solo
+// puzzles are routes (trainer.js).
 
-import { el } from "../../board.js";
+import { el } from "../../svg.js";
 import { t, tg, movesText } from "../../i18n.js";
-import { h, fill } from "../../ui.js";
+import { h, fill, toast } from "../../ui.js";
+import { cues } from "../../cues.js";
 import { MicroBoardView, dice, spaceName, SPACE_COLORS } from "./board.js";
+import STRINGS from "./strings.js";
+import { trainer } from "./trainer.js";
 
 const NAME = "micro-robots";
 const spaceAt = (state, cell) => (state?.board && cell ? state.board[cell[0]][cell[1]] : null);
@@ -80,39 +84,101 @@ function createPanel(send) {
   };
 }
 
+const goalIcon = (r, size, state) => { const sp = spaceAt(state, r.target); return sp ? dice(sp, size * 0.8) : h("span"); };
+
+/** A room of Micro Robots: the announce panel, the board taking the announcer's moves. */
+function room(ctx) {
+  const tx = (key, params) => tg(NAME, key, params);
+  const board = new MicroBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields) });
+  const panel = createPanel((type, fields) => ctx.send(type, fields));
+  const announcing = (s) => s.phase === "demonstration" && !!ctx.me() && s.round?.announcer === ctx.me();
+  return {
+    panel: panel.el,
+    update(s) {
+      board.render(s);
+      board.setInteractive(announcing(s));
+      panel.update(s, { seated: ctx.seated(), nameOf: ctx.nameOf });
+    },
+    status(s) {
+      const rnd = s.round;
+      if (!rnd) return [h("div", { class: "round-n" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : "")];
+      const target = spaceName(spaceAt(s, rnd.target));
+      return [goalIcon(rnd, 36, s),
+        h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),
+          h("div", { class: "target-name" }, rnd.via ? t("mr.goal_via", { space: target, via: spaceName(spaceAt(s, rnd.via)) }) : t("mr.goal", { space: target })),
+          h("div", { class: "muted small" }, t("mr.active", { space: spaceName(spaceAt(s, rnd.start)), name: s.players?.find((p) => p.id === rnd.roller)?.name ?? "—" })))];
+    },
+    phase(s) {
+      const rnd = s.round;
+      if (s.phase === "racing") return t("mr.phase.racing");
+      if (s.phase === "demonstration" && rnd) {
+        return announcing(s) ? t("mr.demo.you", { count: rnd.count, n: rnd.announced })
+          : t("mr.demo.other", { name: ctx.nameOf(rnd.announcer), count: rnd.count, n: rnd.announced });
+      }
+      return tx(`phase.${s.phase}`);
+    },
+    result(s) {
+      const last = s.history?.at(-1);
+      if (!last || !(s.phase === "intermission" || s.phase === "over")) return null;
+      return [goalIcon(last, 36, s), h("div", {}, h("div", { class: "winner", id: "winner" }, resultLine(last, ctx.nameOf)))];
+    },
+    history(s) {
+      const hist = s.history || [];
+      return hist.length ? hist.slice().reverse().map((r) => h("li", { "data-round": r.number }, goalIcon(r, 18, s), " ", resultLine(r, ctx.nameOf))) : null;
+    },
+    demo(s) {
+      if (!announcing(s)) return null;
+      return [h("p", { class: "small" }, tx("demo.help")),
+        h("button", { type: "button", class: "danger", id: "give-up", onclick: () => ctx.send("give_up") }, t("demo.give_up"))];
+    },
+    clock(s) {
+      const rnd = s.round;
+      if (s.phase === "racing" && rnd) return { deadline: rnd.reroll_at, key: "mr.clock.reroll" };
+      if (s.phase === "demonstration" && rnd?.demo_deadline) return { deadline: rnd.demo_deadline, key: "demo.time_left" };
+      if (s.phase === "intermission" && s.intermission_until) return { deadline: s.intermission_until, key: "clock.next" };
+      return null;
+    },
+    myTurn: announcing,
+    hostControls: () => null,
+    onEvent(ev) {
+      const me = ctx.me();
+      if (ev.type === "announced" && ev.player === me) {
+        cues.play("turn");
+        cues.notify(t("cue.your_turn"));
+        toast(t("mr.your_turn", { n: ev.moves }), "info");
+      } else if (ev.type === "round_ended") cues.play(me && ev.winner === me ? "won" : ev.winner ? "lost" : "ding");
+      else if (ev.type === "target_rolled") { cues.play("ding"); cues.notify(t("cue.new_round")); }
+    },
+    onMessage() {},
+    onLost: () => false,
+    handleKey: (e) => board.handleKey(e),
+  };
+}
+
+/** The replay of a game of Micro Robots: the board, the dice of the round. */
+function replay(wrap) {
+  const board = new MicroBoardView(wrap);
+  return {
+    show(s) { board.render(s); },
+    info(s) {
+      const rnd = s.round;
+      if (!rnd) return [];
+      const target = spaceName(spaceAt(s, rnd.target));
+      return [goalIcon(rnd, 32, s), h("span", {}, ` ${tg(NAME, "round.number", { n: rnd.number })} · ${rnd.via ? t("mr.goal_via", { space: target, via: spaceName(spaceAt(s, rnd.via)) }) : t("mr.goal", { space: target })}`)];
+    },
+  };
+}
+
 export default {
   name: NAME,
-  Board: MicroBoardView,
+  strings: STRINGS,
+  styles: ["style.css"],
   thumbnail,
-  dpad: false,
-  createPanel,
-  demonstrator: (rnd) => rnd?.announcer,
-  goalIcon: (r, size, state) => { const sp = spaceAt(state, r.target); return sp ? dice(sp, size * 0.8) : h("span"); },
-  goalText: (r, state) => {
-    const target = spaceName(spaceAt(state, r.target));
-    return r.via ? t("mr.goal_via", { space: target, via: spaceName(spaceAt(state, r.via)) }) : t("mr.goal", { space: target });
-  },
-  activeText: (r, state) => t("mr.active", { space: spaceName(spaceAt(state, r.start)), name: state.players?.find((p) => p.id === r.roller)?.name ?? "—" }),
+  room,
+  replay,
+  trainer,
+  roundStart: (ev) => ev.type === "target_rolled",
   tokens: (p) => chips(p.score),
-  phaseText(state, { demonstrating, nameOf }) {
-    const rnd = state.round;
-    if (state.phase === "racing") return t("mr.phase.racing");
-    if (state.phase === "demonstration" && rnd) {
-      return demonstrating ? t("mr.demo.you", { count: rnd.count, n: rnd.announced })
-        : t("mr.demo.other", { name: nameOf(rnd.announcer), count: rnd.count, n: rnd.announced });
-    }
-    return null;
-  },
-  resultLine,
-  clock(state) {
-    const rnd = state.round;
-    if (state.phase === "racing" && rnd) return { deadline: rnd.reroll_at, key: "mr.clock.reroll" };
-    if (state.phase === "demonstration" && rnd?.demo_deadline) return { deadline: rnd.demo_deadline, key: "demo.time_left" };
-    return null;
-  },
-  onEvent(ev, board, state, { me, toast }) {
-    if (ev.type === "announced" && ev.player === me) toast(t("mr.your_turn", { n: ev.moves }), "info");
-  },
   describe(ev, nameOf, state) {
     const sp = (c) => spaceName(spaceAt(state, c));
     switch (ev.type) {
@@ -129,7 +195,6 @@ export default {
       default: return null;
     }
   },
-  hostControls: () => null,
   optionFields(d) {
     const arrangement = h("select", { name: "arrangement" },
       h("option", { value: "random" }, t("mr.opt.arrangement.random")), h("option", { value: "A0B0C0D0" }, t("mr.opt.arrangement.shipped")));

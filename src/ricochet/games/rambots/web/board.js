@@ -3,7 +3,7 @@
 // lying on a side: a triangle pointing where its nose points.  Objects glide
 // to their new squares after each instruction, and the beam flashes.
 
-import { el, title, r2 } from "../../board.js";
+import { el, title, r2 } from "../../svg.js";
 import { t, colorName } from "../../i18n.js";
 
 export const CELL = 50;
@@ -112,15 +112,4 @@ export class RamBoardView {
     this.layers.beams.append(line);
     setTimeout(() => line.remove(), 700);
   }
-
-  // The shared shell's calls that mean nothing here.
-  setInteractive() {}
-  showPaths() {}
-  showTokens() {}
-  select() {}
-  move() {}
-  handleKey() { return false; }
-  robotName(color) { return colorName(color); }
-  animate() { return Promise.resolve(); }
-  idle() { return Promise.resolve(); }
 }

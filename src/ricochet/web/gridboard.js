@@ -1,18 +1,20 @@
-// The board as SVG, drawn client-side from the server's public state
-// (same look and classes as ricochet/svg.py), with robots that can be
-// selected, moved (keys, swipe, on-board arrows, tap a cell in line) and
-// animated along the paths the server broadcasts.
+// A board of the library's engine (walls, targets, coloured diagonals, wall openings,
+// towers) as SVG, drawn client-side from a game's public state (same look and classes as
+// ricochet/svg.py), with robots that can be selected, moved (keys, swipe, on-board
+// arrows, tap a cell in line) and animated along the paths the server broadcasts.
+// The games played on the engine draw their boards with it (subclasses add their own
+// pieces: a chip, towers); the SVG helpers of every board are svg.js.
 
 import { t, colorName, chipName, getLang } from "./i18n.js";
+import { el, title, r2 } from "./svg.js";
 
-const NS = "http://www.w3.org/2000/svg";
 export const CELL = 40;
 export const LETTERS = { red: "R", green: "G", blue: "B", yellow: "Y", silver: "S", transparent: "T" };
 export const COLORS = {
   red: "#d62728", green: "#2ca02c", blue: "#1f5fd6", yellow: "#f2c500",
   silver: "#9aa0a6", transparent: "#ffffff", any: "#7b2cbf",
 };
-const DARK = {
+export const DARK = {
   red: "#8b1a1a", green: "#1b5e20", blue: "#0d3b8c", yellow: "#8a6d00",
   silver: "#5f6368", transparent: "#444444", any: "#4a148c",
 };
@@ -20,22 +22,7 @@ const TEXT_ON = { yellow: "#000", silver: "#000", transparent: "#222" };
 const VORTEX = ["red", "green", "blue", "yellow"];
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 export const centre = ([x, y]) => [(x + 0.5) * CELL, (y + 0.5) * CELL];
-export const r2 = (v) => Math.round(v * 100) / 100;
 const BIT = { N: 1, E: 2, S: 4, W: 8 };
-
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) node.setAttribute(k, String(v));
-  for (const c of children) if (c) node.append(c);
-  return node;
-}
-
-export function title(text) {
-  const node = el("title");
-  node.textContent = text;  // textContent: never markup
-  return node;
-}
-
 
 function polygon(cx, cy, r, sides, rot) {
   const pts = [];
@@ -70,15 +57,6 @@ export function symbol(color, sym, cx, cy, r) {
   return out;
 }
 
-/** A small standalone SVG of a chip (for the side panel and lists). */
-export function chipIcon(chip, size = 28) {
-  const svg = el("svg", { viewBox: "0 0 40 40", width: size, height: size, class: "chip-icon", role: "img", "aria-label": chipName(chip) });
-  svg.append(el("circle", { cx: 20, cy: 20, r: 18, fill: "#fffdf5", stroke: "#333", "stroke-width": 2 }));
-  for (const s of symbol(chip.color, chip.symbol, 20, 20, 11)) svg.append(s);
-  return svg;
-}
-
-/** The polylines of one move path (broken at wraps), in board units. */
 /**
  * The board of a state's `board` object. The server writes it with the one wire codec of
  * `ricochet.notation.wire` (the interchange format's board object: targets, diagonals and openings
@@ -94,6 +72,7 @@ export function boardFromWire(d) {
   };
 }
 
+/** The polylines of one move path (broken at wraps), in board units. */
 export function pathLines(path) {
   const lines = [[centre(path.start)]];
   let prev = path.start, heading = path.direction;
@@ -111,7 +90,7 @@ export function pathLines(path) {
   return lines;
 }
 
-export class BoardView {
+export class GridBoard {
   /**
    * @param {HTMLElement} container
    * @param {{onSelect?: Function, onMove?: Function}} handlers
@@ -157,7 +136,7 @@ export class BoardView {
     }
     const rnd = view.round;
     this._drawGoal(rnd);
-    this._drawChip(rnd?.chip, this.board);
+    this.drawRound(rnd, this.board);
     this._drawTokens(rnd?.start);
     this.setRobots(view.robots || []);
   }
@@ -237,22 +216,14 @@ export class BoardView {
     g.append(el("rect", {
       class: `goal goal-${color}`, x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4,
       fill: COLORS[color], "fill-opacity": 0.3, stroke: DARK[color], "stroke-width": 3, rx: 4,
-    }, title(t("round.target", { target: chipName(rnd.chip) }))));
+    }, title(this.goalTitle(rnd))));
   }
 
-  _drawChip(chip, b) {
-    const g = this.layers.chip;
-    g.replaceChildren();
-    if (!chip || !b.blocked.length) return;
-    const xs = b.blocked.map((c) => c[0]), ys = b.blocked.map((c) => c[1]);
-    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-    const cx = ((minX + maxX + 1) / 2) * CELL, cy = ((minY + maxY + 1) / 2) * CELL;
-    const r = (CELL * 0.55 * Math.min(maxX - minX + 1, maxY - minY + 1)) / 2 + CELL * 0.15;
-    const grp = el("g", { class: `chip chip-${chip.color} chip-${chip.symbol}` }, title(chipName(chip)),
-      el("circle", { cx, cy, r, fill: "#fffdf5", stroke: "#333", "stroke-width": 2 }));
-    for (const s of symbol(chip.color, chip.symbol, cx, cy, r * 0.6)) grp.append(s);
-    g.append(grp);
-  }
+  /** What the goal cell is called (its tooltip); games say it their way. */
+  goalTitle(rnd) { return colorName(rnd.active_color || "any"); }
+
+  /** A game's own pieces of the round (drawn in the "chip" layer); default: none. */
+  drawRound(rnd, board) { this.layers.chip.replaceChildren(); }
 
   /** The square tokens: where each robot started the round (robots go back there on failure). */
   showTokens(start) { this._drawTokens(start); }

@@ -1,9 +1,14 @@
-// Ricochet Robots in the web shell: its board (the shared BoardView), the chip
-// as the goal, its lobby options and its lines in the room's log.
+// Ricochet Robots in the web shell: the bidding round (bidding.js) on its board (the
+// engine's grid board with the chip: board.js), the chip as the goal, its lobby options,
+// its log lines and its solo puzzles (trainer.js).
 
-import { BoardView, chipIcon, el } from "../../board.js";
+import { biddingGame } from "../../bidding.js";
+import { el } from "../../svg.js";
 import { t, chipName, colorName } from "../../i18n.js";
 import { h } from "../../ui.js";
+import { RobotsBoard, chipIcon } from "./board.js";
+import STRINGS from "./strings.js";
+import { trainer } from "./trainer.js";
 
 const TILES = ["1", "2", "3", "4"].flatMap((p) => ["A", "B", "C", "D"].map((f) => p + f));
 const RULES = ["diagonals", "openings", "silver", "transparent", "must_ricochet", "no_straight_back", "tournament"];
@@ -20,11 +25,13 @@ function thumbnail(size = 44) {
   return svg;
 }
 
-export default {
+export default biddingGame({
   name: "ricochet-robots",
-  skipsDemonstrations: true,  // the host may skip an away demonstrator (skip_demo)
-  Board: BoardView,
+  strings: STRINGS,
+  styles: ["style.css"],
+  Board: RobotsBoard,
   thumbnail,
+  trainer,
   /** The goal of a round (or of a finished round in the history) as a picture and in words. */
   goalIcon: (r, size) => chipIcon(r.chip, size),
   goalText: (r) => t("round.target", { target: chipName(r.chip) }),
@@ -32,12 +39,15 @@ export default {
   /** What a player won, as small pictures. */
   tokens: (p) => (p.chips || []).map((c) => chipIcon(c, 18)),
   /** A line of the room's log for this game's own events (null: not one of them). */
-  describe(ev) {
+  describe(ev, nameOf, state, live) {
     if (ev.type === "chip_drawn") return t("ev.chip_drawn", { round: ev.round, chip: chipName(ev) });
-    if (ev.type === "round_solved") return t("ev.round_solved", { round: ev.round, optimal: ev.optimal ?? "—" });
+    // In the room the round's result says its optimum: the replay's list says it as it came.
+    if (ev.type === "round_solved") return live ? "" : t("ev.round_solved", { round: ev.round, optimal: ev.optimal ?? "—" });
     return null;
   },
-  hostControls: () => null,
+  /** A chip drawn: a new round (and a new goal: a solution shown is put away). */
+  roundStart: (ev) => ev.type === "chip_drawn",
+  newGoal: (ev) => ev.type === "chip_drawn",
   /** Before the clock runs out: the order the demonstrations would go in (seed 000: equal bids, fewer
    * chips first; the tournament variant: the earlier bid; still equal: the earlier bid). */
   bidOrder(standing, state) {
@@ -81,4 +91,4 @@ export default {
     body.target_score = f.get("target_score") ? Number(f.get("target_score")) : null;
     return body;
   },
-};
+});

@@ -2,10 +2,11 @@
 // chessboard, towers (a medium pyramid on a large one: two nested squares
 // with their four faces), robots (small pyramids, with their letter), the
 // goal tower ringed in the robot's colour.  Demonstrations use the shared
-// BoardView (keys, swipe, arrows, tap); in the lobby the host rearranges the
+// grid board (keys, swipe, arrows, tap); in the lobby the host rearranges the
 // towers by dragging one (or tapping it, then an empty square).
 
-import { BoardView, CELL, el, title, centre, r2 } from "../../board.js";
+import { GridBoard, CELL, centre } from "../../gridboard.js";
+import { el, title, r2 } from "../../svg.js";
 import { t, colorName, getLang } from "../../i18n.js";
 
 export const PCOLORS = {
@@ -44,7 +45,7 @@ export function goalIcon(goal, size = 28, palette = null) {
   return svg;
 }
 
-export class PyramidsBoard extends BoardView {
+export class PyramidsBoard extends GridBoard {
   constructor(container, handlers = {}) {
     super(container, handlers);
     this.palette = null;

@@ -5,10 +5,12 @@
 // what it did), with a replay of the round.  Your program and the goal stack
 // you make are your secrets: they come in "private", for you only.
 
-import { el } from "../../board.js";
-import { t, colorName } from "../../i18n.js";
+import { el } from "../../svg.js";
+import { t, tg, colorName } from "../../i18n.js";
 import { h, fill } from "../../ui.js";
+import { cues } from "../../cues.js";
 import { RamBoardView, pieceIcon, RCOLORS } from "./board.js";
+import STRINGS from "./strings.js";
 
 const NAME = "rambots";
 const COLORS = ["red", "yellow", "green", "blue"];
@@ -226,31 +228,61 @@ function createPanel(send) {
   };
 }
 
-let panel = null;
+/** A room of RAMbots: the board, the goal stacks and the program editor beside it. */
+function room(ctx) {
+  const board = new RamBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields) });
+  const panel = createPanel((type, fields) => ctx.send(type, fields));
+  const snapshot = (s) => JSON.parse(JSON.stringify(s));
+  return {
+    panel: panel.el,
+    update(s) {
+      board.render(s);
+      panel.update(s, { me: ctx.me(), seated: ctx.seated(), nameOf: ctx.nameOf, secrets: ctx.secrets(), online: ctx.online() });
+    },
+    status: (s) => [h("div", { class: "round-n" }, s.target_score ? tg(NAME, "room.target_score", { n: s.target_score }) : "")],
+    phase: (s) => t(`ram.phase.${s.phase}`, { n: s.round_number ?? "" }),
+    result: () => null,
+    history: () => null,
+    demo: () => null,
+    clock(s) {
+      if (s.phase === "programming" && s.programming_until) return { deadline: s.programming_until, key: "ram.clock.programming" };
+      return null;
+    },
+    myTurn: () => false,
+    hostControls: () => null,
+    onEvent(ev, s) {
+      if (ev.type === "instruction_run") {
+        board.beam(ev);
+        panel.record(snapshot(s), ev, board);
+      } else if (ev.type === "programs_revealed") {
+        cues.play("ding");
+        panel.record(snapshot(s), ev, board);
+      }
+    },
+    onMessage() {},
+    onLost: () => false,
+    handleKey: () => false,
+  };
+}
+
+/** The replay of a game of RAMbots: the board after each instruction. */
+function replay(wrap) {
+  const board = new RamBoardView(wrap);
+  return {
+    show(s) { board.render(s); },
+    info: () => [],
+  };
+}
+
 export default {
   name: NAME,
-  Board: RamBoardView,
+  strings: STRINGS,
+  styles: ["style.css"],
   thumbnail,
-  dpad: false,
-  createPanel(send) { panel = createPanel(send); return panel; },
-  demonstrator: () => null,
-  goalIcon: () => h("span"),
-  goalText: () => "",
-  activeText: () => "",
+  room,
+  replay,
+  roundStart: (ev) => ev.type === "programs_revealed",
   tokens: (p) => (p.goals ? Array.from({ length: p.score }, () => pieceIcon("green", 1, null, 14)) : []),
-  phaseText(state) {
-    return t(`ram.phase.${state.phase}`, { n: state.round_number ?? "" });
-  },
-  clock(state) {
-    if (state.phase === "programming" && state.programming_until) return { deadline: state.programming_until, key: "ram.clock.programming" };
-    return null;
-  },
-  onEvent(ev, board, state) {
-    if (ev.type === "instruction_run") {
-      board.beam(ev);
-      panel?.record(JSON.parse(JSON.stringify(state)), ev, board);
-    } else if (ev.type === "programs_revealed") panel?.record(JSON.parse(JSON.stringify(state)), ev, board);
-  },
   describe(ev, nameOf, state) {
     const colorOf = (c) => state?.players?.find((p) => p.color === c)?.id;
     switch (ev.type) {
@@ -265,7 +297,6 @@ export default {
       default: return null;
     }
   },
-  hostControls: () => null,
   optionFields(d) {
     return [
       h("label", { class: "check" }, h("input", { type: "checkbox", name: "speedbots" }), " ", t("ram.opt.speedbots")),

@@ -4,7 +4,7 @@
 // demonstration's route.  The announcer moves by tapping a highlighted space,
 // or with the arrow keys (the next allowed space that way) and Enter.
 
-import { el, title, r2 } from "../../board.js";
+import { el, title, r2 } from "../../svg.js";
 import { t, colorName } from "../../i18n.js";
 
 export const CELL = 56;
@@ -191,15 +191,6 @@ export class MicroBoardView {
     this.svg.querySelector(`.move-to[data-cell="${options[0].join(",")}"]`)?.focus();
     return true;
   }
-
-  // The shared shell's calls that mean nothing here.
-  robotName() { return t("mr.robot"); }
-  showPaths() {}
-  showTokens() {}
-  select() {}
-  move() {}
-  animate() { return this.queue; }
-  idle() { return this.queue; }
 }
 
 function star(cx, cy, r) {

@@ -1,10 +1,14 @@
-// Ricochet Pyramids in the web shell: its board, the goal tree, the host's
-// tower arrangement before the start, its lobby options and its log lines.
+// Ricochet Pyramids in the web shell: the bidding round (bidding.js) on its board, the
+// goal tree, the host's tower arrangement before the start, its lobby options, its log
+// lines and its solo puzzles (trainer.js).
 
-import { el } from "../../board.js";
-import { t, tg, colorName } from "../../i18n.js";
+import { biddingGame } from "../../bidding.js";
+import { el } from "../../svg.js";
+import { t, tg } from "../../i18n.js";
 import { h } from "../../ui.js";
 import { PyramidsBoard, goalIcon, goalWords, pyramid } from "./board.js";
+import STRINGS from "./strings.js";
+import { trainer } from "./trainer.js";
 
 const NAME = "pyramids";
 
@@ -17,11 +21,13 @@ function thumbnail(size = 44) {
   return svg;
 }
 
-export default {
+export default biddingGame({
   name: NAME,
-  skipsDemonstrations: true,  // the host may skip an away demonstrator (skip_demo)
+  strings: STRINGS,
+  styles: ["style.css"],
   Board: PyramidsBoard,
   thumbnail,
+  trainer,
   goalIcon: (r, size, state) => goalIcon(r.goal, size, state?.robot_palette),
   goalText: (r, state) => t("py.goal", goalWords(r.goal, state?.robot_palette)),
   activeText: (r) => (r.open === false ? t("py.checking") : t("py.goal.hint")),
@@ -34,6 +40,13 @@ export default {
       case "layout_set": return t("py.ev.layout_set");
       default: return null;
     }
+  },
+  /** A goal drawn: its first draw starts a round; any draw (a redraw too) is a new goal. */
+  roundStart: (ev) => ev.type === "goal_drawn" && ev.draw === 1,
+  newGoal: (ev) => ev.type === "goal_drawn",
+  /** Before the start the host arranges the towers on the board (drag, or tap and tap). */
+  arrange(board, state, ctx) {
+    board.setArrange(ctx.isHost() && state.phase === "lobby" ? (from, to) => ctx.send("move_tower", { from, to }) : null);
   },
   /** Before the start: the host arranges the towers (the board takes drags; these take layouts). */
   hostControls(state, send) {
@@ -67,5 +80,4 @@ export default {
       target_score: Number(f.get("target_score")) || 10,
     };
   },
-  colorName,
-};
+});
