@@ -153,7 +153,8 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
         deliver(self, text)
 
     monkeypatch.setattr(Session, "deliver", spy)
-    rid = h.room(game=game, bots=[{"level": "perfect"}, {"level": "expert"}])
+    levels = GAMES[game].bot_levels  # the game's own, the strongest last
+    rid = h.room(game=game, bots=[{"level": levels[-1]}, {"level": levels[-2] if len(levels) > 1 else levels[-1]}])
     ann = h.join(rid, "Ann")
     watcher = h.connect(rid)
     watcher.hello(spectate=True)

@@ -15,7 +15,7 @@ from .shared import add_output_arguments, add_rules_argument
 
 
 def build(parser: argparse.ArgumentParser) -> None:
-    from ..games.registry import DEFAULT_GAME
+    from ..games import DEFAULT_GAME
 
     options = GameOptions(parser, "random", f"the game (default {DEFAULT_GAME}; each has its options below)",
                           default=DEFAULT_GAME, takes="random")

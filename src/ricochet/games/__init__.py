@@ -22,7 +22,12 @@ return; a game's state is a fold over its events.
 from __future__ import annotations
 
 from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
-from .registry import DEFAULT_GAME, GAMES, get_game, register
+from .registry import GAMES, get_game, load_all, register
 
 __all__ = ["DEFAULT_GAME", "GAMES", "ConfigError", "Game", "GameError", "Job", "OptionsError", "Query", "Secret",
            "get_game", "register"]
+
+load_all()  # last but one: a plug-in's module imports the names above
+
+DEFAULT_GAME = next(iter(GAMES))
+"""The game of a room whose options name none: the first built-in game (``ricochet-robots``)."""

@@ -28,7 +28,7 @@ from importlib.metadata import entry_points
 
 from .interface import ConfigError, Game, OptionsError
 
-__all__ = ["BUILTIN", "DEFAULT_GAME", "ENTRY_POINTS", "ENVIRONMENT", "GAMES", "get_game", "load", "register"]
+__all__ = ["BUILTIN", "ENTRY_POINTS", "ENVIRONMENT", "GAMES", "get_game", "load", "load_all", "register"]
 
 BUILTIN = ("ricochet.games.ricochet_robots.game:RICOCHET_ROBOTS", "ricochet.games.pyramids.game:PYRAMIDS",
            "ricochet.games.micro_robots.game:MICRO_ROBOTS", "ricochet.games.rambots.game:RAMBOTS")
@@ -73,16 +73,13 @@ def load(reference: str) -> Game | None:
     return None if found is None else register(found)
 
 
-def _references() -> list[str]:
+def load_all() -> None:
+    """Load the built-in games, then the plug-ins (entry points, then ``RICOCHET_GAMES``).
+    Run once by :mod:`ricochet.games` as it is imported, after its own names: a plug-in's
+    module imports them (``from ricochet.games import Game, register``)."""
     plugins = [ep.value for ep in entry_points(group=ENTRY_POINTS)]
-    return [*BUILTIN, *plugins, *(r for r in os.environ.get(ENVIRONMENT, "").split(",") if r.strip())]
-
-
-for _reference in _references():
-    load(_reference)
-
-DEFAULT_GAME = next(iter(GAMES))
-"""The game of a room whose options name none (Ricochet Robots)."""
+    for reference in (*BUILTIN, *plugins, *(r for r in os.environ.get(ENVIRONMENT, "").split(",") if r.strip())):
+        load(reference)
 
 
 def get_game(name: object) -> Game:
