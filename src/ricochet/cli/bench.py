@@ -35,7 +35,7 @@ __all__ = ["BenchRow", "build_bench", "run_bench", "run_benchmark"]
 
 
 REPO = Path(__file__).resolve().parents[3]
-"""The source checkout (``src/ricochet/bench_cli.py`` → the repository)."""
+"""The source checkout (``src/ricochet/cli/bench.py`` → the repository)."""
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 DEFAULT_HARD = REPO / "benchmarks" / "hard.jsonl"
 SETS = ("asp", "random", "hard")

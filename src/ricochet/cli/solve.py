@@ -10,7 +10,7 @@ as it is known (each line is flushed)::
     {"id": "y", "line": 7, "moves": null, "error": "line 7: field 'robots': ..."}
 
 Importing this module registers the command in :data:`ricochet.cli.COMMANDS`
-(``ricochet bench``, the solver benchmark, is :mod:`ricochet.bench_cli`'s).
+(``ricochet bench``, the solver benchmark, is :mod:`ricochet.cli.bench`'s).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The JSON forms of the library's values: one codec for boards, robots,
 moves and paths, used by the interchange format (:mod:`.interchange`), the
-games' events and views, the server and the web UI (``web/board.js`` reads the
+games' events and views, the server and the web UI (``web/gridboard.js`` reads the
 same shapes).
 
 - a cell is ``[x, y]``;

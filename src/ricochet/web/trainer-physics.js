@@ -34,7 +34,7 @@ export function gridPuzzle(p) {
   };
 }
 
-/** The board as BoardView draws it (the shape of a room's public state). */
+/** The board as the grid board draws it (the shape of a room's public state). */
 export function boardView(p) {
   return {
     width: p.width, height: p.height, walls: p.walls, blocked: p.blocked || [],
