@@ -18,6 +18,7 @@ from hypothesis import assume, event, given, note
 from hypothesis import strategies as st
 
 from reference_solver import all_optimal, reference_optimum
+from ricochet import datasets
 from ricochet.board import Board
 from ricochet.generate import random_puzzles
 from ricochet.geometry import DIRECTIONS, Direction
@@ -30,8 +31,7 @@ from ricochet.solver.api import hint, solve
 from ricochet.solver.batch import solve_many
 from strategies import PROPERTY, boards, positions, rule_sets
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-ASP = DATA / "asp2015.jsonl"
+ASP = datasets.path("asp2015")
 MAX_MOVES = 8
 REF_STATES = 4_000
 
@@ -233,8 +233,6 @@ def test_moving_back_after_wrapping_through_an_opening_is_not_pruned() -> None:
 
 # -- the real data ----------------------------------------------------------------
 def asp_puzzles() -> list[Puzzle]:
-    if not ASP.exists():
-        pytest.skip(f"{ASP} is absent")
     out = []
     with ASP.open(encoding="utf-8") as f:
         for n, item in read_jsonl(f):
@@ -551,7 +549,7 @@ def test_status_unsolvable_walled_in_target() -> None:
 
 def test_status_timeout() -> None:
     """A tiny time limit on a long puzzle (an ASP 20-mover when the data is there)."""
-    pz = max(asp_puzzles(), key=lambda p: p.optimal or 0) if ASP.exists() else hard_puzzle()
+    pz = max(asp_puzzles(), key=lambda p: p.optimal or 0)
     sol = solve(pz, time_limit=1e-4)
     assert sol.status == "timeout" and sol.length is None
     assert sol.reason is not None and "within 0.0001 s" in sol.reason
@@ -818,7 +816,7 @@ def test_solve_many_with_threads_after_a_threaded_solve_here() -> None:
     import subprocess
     import sys
 
-    hard = Path(__file__).resolve().parents[1] / "benchmarks" / "hard.jsonl"
+    hard = datasets.path("hard")
     done = subprocess.run([sys.executable, "-c", _THREADED_BATCH_SCRIPT, str(hard)], check=False,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
