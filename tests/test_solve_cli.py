@@ -229,9 +229,9 @@ def test_interrupting_a_batch_ends_its_workers(tmp_path: Path) -> None:
     first = proc.stdout.readline()  # the batch is under way
     assert json.loads(first)["moves"] is not None
     os.killpg(proc.pid, signal.SIGINT)
-    t0 = time.monotonic()
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and time.monotonic() - t0 < 10
+    out, err = proc.communicate(timeout=120)
+    # It stopped where it was: the batch was not finished first (however busy the machine).
+    assert proc.returncode == 130 and 1 + len(out.splitlines()) < len(ASP.read_text().splitlines()), out
     assert "Traceback" not in err
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
