@@ -799,6 +799,7 @@ add_lazy_command("solve", "solve puzzles of a JSON Lines file optimally, one JSO
 add_lazy_command("bench", "benchmark the solver (ASP 2015, random and hard puzzles)", "ricochet.bench_cli")
 add_lazy_command("tablebase", "every position of a board and target solved at once (build, query, stats, study)",
                  "ricochet.tablebase_cli")
+add_lazy_command("warm", "compile the solver's and tablebase's kernels now (done once at set-up)", "ricochet.warm_cli")
 add_lazy_command("serve", "start the web server: play in the browser with friends and bots",
                  "ricochet.server.serve_cli")
 
