@@ -160,3 +160,21 @@ def test_the_warm_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == ""  # nothing to compile: nothing said
     assert main(["warm", "--only", "solvr"]) == 2
     assert "--only: unknown kernel group 'solvr'" in capsys.readouterr().err
+
+
+def test_a_server_says_when_its_solver_had_to_compile_at_start(caplog: pytest.LogCaptureFixture) -> None:
+    """``ricochet serve`` warms its solver worker in the background at start; where numba's
+    cache was cold (an install without ``ricochet warm``) the first rounds wait for it: it says so."""
+    from concurrent.futures import Future
+
+    from ricochet.server.solving import _report_warm_up, _warm_worker
+
+    seconds, compiled = _warm_worker()  # in this process: loaded (the suite warmed them)
+    assert compiled == 0 and seconds >= 0
+    for result in ((0.3, 0), (48.0, 120)):
+        done: Future[tuple[float, int]] = Future()
+        done.set_result(result)
+        _report_warm_up(done)
+    [record] = caplog.records
+    assert record.levelname == "WARNING" and "compiled at start in 48 s" in record.getMessage()
+    assert "ricochet warm" in record.getMessage()
