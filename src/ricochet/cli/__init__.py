@@ -163,6 +163,7 @@ MODULES: tuple[tuple[str, str, str], ...] = (
     ("bench", "benchmark the solver (ASP 2015, random and hard puzzles)", "ricochet.cli.bench"),
     ("tablebase", "every position of a board and target solved at once (build, query, stats, study)",
      "ricochet.cli.tablebase"),
+    ("warm", "compile the solver's and tablebase's kernels now (done once at set-up)", "ricochet.cli.warm"),
     ("serve", "start the web server: play in the browser with friends and bots", "ricochet.cli.serve"),
 )
 """Every sub-command: its name, one-line help and module (which registers it with

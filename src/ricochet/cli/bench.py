@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from .. import datasets
 from ..puzzle import Puzzle
 from . import EXIT_FAIL, EXIT_OK, CliError, add_command
 from .solve import _jobs, _time_limit
@@ -36,8 +37,9 @@ __all__ = ["BenchRow", "build_bench", "run_bench", "run_benchmark"]
 
 REPO = Path(__file__).resolve().parents[3]
 """The source checkout (``src/ricochet/cli/bench.py`` → the repository)."""
-DEFAULT_DATA = REPO.parent / "shared" / "data"
-DEFAULT_HARD = REPO / "benchmarks" / "hard.jsonl"
+DEFAULT_DATA = datasets.directory()
+"""Where ``asp2015.jsonl`` is: shipped with the package (:mod:`ricochet.datasets`)."""
+DEFAULT_HARD = datasets.path("hard")
 SETS = ("asp", "random", "hard")
 
 # Published numbers of the C solver (the issue; another machine, 2 processes of ours), and our targets.
@@ -748,7 +750,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     - ``asp``: the 239 ASP 2015 puzzles (``data/asp2015.jsonl``), checked against
       their recorded optimal lengths;
     - ``random``: 1000 random puzzles, ``random_puzzles(2026, 1000)``, in one batch;
-    - ``hard``: ``benchmarks/hard.jsonl``.
+    - ``hard``: the package's ``data/sets/hard.jsonl``.
 
     ``quick``: 12 ASP puzzles, 100 random ones, the 2 shortest hard ones.
     Each set is solved in one process (``solve`` in a loop; ``single=False``
