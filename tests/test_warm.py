@@ -95,10 +95,10 @@ def solving_after_the_warm_up() -> dict[str, list[str]]:
         for active in (0, 1, None):
             solve(Puzzle(Position(odd, robots), (2, 3), active), rules)
     # Ricochet Pyramids: towers, the goal tower passed over.
-    from ricochet.generate import random_pyramids
+    from ricochet.games.pyramids.deal import deal
 
     for seed in range(3):
-        solve(random_pyramids(random.Random(seed)).puzzle)
+        solve(deal(random.Random(seed)).puzzle)
     assert solve_many(puzzles[6:], processes=1)
     return grown(before, signatures(kernel, tables))
 
