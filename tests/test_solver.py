@@ -439,14 +439,14 @@ def test_blocker_sets_built_on_demand_equal_the_whole_table() -> None:
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        hdist, n, spec = s.h[t], s.N, s.spec(t)
-        full, rows = kernel.blocker_sets(spec, hdist, s.paths, 2, 1, kernel.MAX_SETS)
-        full_unions = kernel.set_unions(full, rows, n)
+        hdist, n, goal = s.h[t], s.N, s.goal(t)
+        full, rows = kernel.blocker_sets(goal, 2, 1, kernel.MAX_SETS)
+        full_unions = kernel.set_unions(BlockerSets(full, rows), n)
         qtab = np.full((1, 2, n), kernel.UNBUILT, dtype=np.int32)
         qrows, used = np.empty((4, s.R + 1), dtype=np.int32), 0  # small: it must grow
         unions = np.zeros((1, n, (n + 63) // 64), dtype=np.uint64)
         for seed in rng.sample(range(n), 3):
-            qrows, used = kernel.sets_near(seed, spec, hdist, s.paths, 2, BlockerSets(qtab, qrows, unions), used)
+            qrows, used = kernel.sets_near(seed, goal, 2, BlockerSets(qtab, qrows), used, unions)
 
         def sets(table: Any, rows: Any, c: int) -> set[tuple[int, ...]] | int:
             first, count = int(table[0, 0, c]), int(table[0, 1, c])
@@ -479,10 +479,9 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        hdist, n, board, spec = s.h[t], s.N, puzzle.position.board, s.spec(t)
-        qtab, qrows = kernel.blocker_sets(spec, hdist, s.paths, 2, 2, kernel.MAX_SETS)
-        unions = kernel.set_unions(qtab, qrows, n)
-        sets = BlockerSets(qtab, qrows, unions)
+        hdist, n, board, goal = s.h[t], s.N, puzzle.position.board, s.goal(t)
+        sets = kernel.blocker_sets(goal, 2, 2, kernel.MAX_SETS)
+        unions = kernel.set_unions(sets, n)
         ws, occ = kernel.bound_workspace(n), np.zeros(n, dtype=np.uint8)
 
         position = puzzle.position.with_rules(PLAIN)
@@ -501,8 +500,7 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
                     level = 2 if inherit == 2 and not _in_bitset(unions[1, c0], e) else 1
                     child = np.array([e if q == move.robot else c for q, c in enumerate(cells)], dtype=np.int64)
                     for below in range(level):
-                        assert kernel.bound_rises(below, child, occ, spec, hdist, s.paths, sets, ws), (
-                            puzzle.code(), move, below)
+                        assert kernel.bound_rises(below, child, occ, goal, sets, ws), (puzzle.code(), move, below)
                     seen[level] += 1
             position = position.play(rng.choice(list(position.legal_moves)))[0]
     assert seen[1] > 50 and seen[2] > 50, seen

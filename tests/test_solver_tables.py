@@ -199,10 +199,9 @@ def test_transparent_lower_bound_is_one_off_the_target() -> None:
     assert h[board.index((1, 1))] == 0 and (np.delete(h, board.index((1, 1))) == 1).all()
 
 
-def _key_spec(R: int, t: int, bits: int, sort_helpers: bool, nsb: bool = False, mr: bool = False,
-              gen: int = 0) -> Spec:
+def _key_spec(R: int, t: int, bits: int, sort_helpers: bool, nsb: bool = False, mr: bool = False) -> Spec:
     """A :class:`Spec` of what the keys read (the rest as a plain search has it)."""
-    return Spec(R, t, 0, -1, bits, sort_helpers, nsb, mr, False, 4 * R, gen)
+    return Spec(R, t, 0, -1, bits, sort_helpers, nsb, mr, False, 4 * R)
 
 
 @PROPERTY
@@ -220,9 +219,8 @@ def test_child_key_matches_state_key(data: st.DataObject) -> None:
     r = data.draw(st.integers(0, R - 1), label="moving robot")
     sort_helpers, nsb, mr = (data.draw(st.booleans(), label=name) for name in ("sort", "nsb", "mr"))
     heading, turned, t_head = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 1)), data.draw(st.integers(-1, 3))
-    gen = data.draw(st.integers(0, kernel.MAX_GEN), label="generation")
     scratch = np.empty(8, dtype=np.int64)
-    spec = _key_spec(R, t, bits, sort_helpers, nsb, mr, gen)
+    spec = _key_spec(R, t, bits, sort_helpers, nsb, mr)
     parent, _ = kernel.state_key(pos, _key_spec(R, t, bits, sort_helpers), -1, 0, 0, -1, scratch)
     child = pos.copy()
     child[r] = new
@@ -340,7 +338,7 @@ def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: s
     last_r = data.draw(st.integers(-1, R - 1), label="last robot")
     last_h = data.draw(st.integers(0, 3), label="last heading")
     flags = data.draw(st.tuples(st.booleans(), st.booleans(), st.booleans()), label="nsb, helpers, no_undo")
-    spec = Spec(R, t, 0, -1, 8, False, flags[0], False, flags[2], 4 * R, 0)
+    spec = Spec(R, t, 0, -1, 8, False, flags[0], False, flags[2], 4 * R)
     arrays = BoardArrays(w, h, n, bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, xy)
     walk, masks = _moves_both_ways(cells, spec, last_r, last_h, flags[1] or t < 0, arrays, rt, lines)
     assert np.array_equal(walk, masks)
@@ -396,7 +394,7 @@ def test_a_move_dropped_as_commuting_leads_where_the_other_order_leads(before: P
     lines = np.zeros(w + h, dtype=np.uint64)
     d_last = DIRECTIONS.index(heading)
     x0, y0 = before.robots[last].cell
-    spec = Spec(R, t, target, -1, 8, False, False, False, True, 4 * R, 0)  # plain sliding moves, no rule state
+    spec = Spec(R, t, target, -1, 8, False, False, False, True, 4 * R)  # plain sliding moves, no rule state
     arrays = BoardArrays(w, h, bt.cells, bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, bt.line_coords)
     kept, every = _moves_kept_and_all(cells, spec, last, d_last, x0 if d_last % 2 else y0, arrays, rt.length, lines)
     every_moves = [tuple(m) for m in every.T.tolist()]

@@ -61,7 +61,7 @@ from ..position import MAX_ROBOTS, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
-from .records import BlockerSets, Limits, SearchStatus, Spec, Start
+from .records import BlockerSets, Goal, Limits, SearchStatus, Spec, Start, Table
 from .tables import cell_bits, lower_bound, lower_bound_for, physics_key, robot_tables, search_tables, transparent_index
 
 DEFAULT_MAX_MOVES = 40
@@ -287,13 +287,16 @@ class _Search:
         # the target robot its turn.
         self.no_undo = prep.reversible and not rules.must_ricochet
 
-    def spec(self, t: int, gen: int = 0) -> Spec:
-        """The kernels' :class:`~.records.Spec` of a search for target robot t
-        (-1: any robot), keyed with the transposition table's generation ``gen``
-        (0: A*, whose keys stay in its own map)."""
+    def spec(self, t: int) -> Spec:
+        """The kernels' :class:`~.records.Spec` of a search for target robot t (-1: any robot)."""
         rules = self.rules
         return Spec(self.R, t, self.target, self.tr, self.bits, self.sort_helpers(t), rules.no_straight_back,
-                    rules.must_ricochet, self.no_undo, self.max_moves_per_node, gen)
+                    rules.must_ricochet, self.no_undo, self.max_moves_per_node)
+
+    def goal(self, t: int) -> Goal:
+        """What the raised bound of target robot t reads (:class:`~.records.Goal`)."""
+        p = self.paths
+        return Goal(self.R, t, self.target, self.h[t], p.start, p.length, p.cyclic, p.cells)
 
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
@@ -327,22 +330,22 @@ class _Search:
             Limits(max_cost, max_states, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER, kernel.SETS_FULL_AFTER))
         return status, cost, expanded, list(zip(*moves.tolist()))
 
-    def thread_sets(self, t: int) -> BlockerSets:
+    def thread_sets(self, t: int) -> tuple[BlockerSets, np.ndarray]:
         """Every blocker set of target robot t at once, and their unions, for
         the threaded A*: a search worth threads is long (kernel.astar builds
         them in stages, which would need the workers to stop and wait)."""
-        table, rows = kernel.blocker_sets(self.spec(t), self.h[t], self.paths, MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
-        return BlockerSets(table, rows, kernel.set_unions(table, rows, self.N))
+        sets = kernel.blocker_sets(self.goal(t), MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
+        return sets, kernel.set_unions(sets, self.N)
 
     def _parallel_astar(self, t: int, max_cost: int, max_states: int, threads: int
                         ) -> tuple[SearchStatus, int, int, list[tuple[int, int, int]]]:
         import numba
 
-        sets = self.thread_sets(t)
+        sets, unions = self.thread_sets(t)
         numba.set_num_threads(min(threads, int(numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
         status, cost, expanded, _stored, moves = parallel.parallel_astar(
             self.spec(t), self.arrays, self.paths, self.h[t], Start(self.pos0, -1, 0, *_NOT_STARTED),
-            Limits(max_cost, max_states, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER), sets,
+            Limits(max_cost, max_states, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER), sets, unions,
             parallel.Plan(threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW))
         global _omp_pid
         if _omp_pid is None and _threading_layer() == "omp":
@@ -359,9 +362,8 @@ class _Search:
         sol[0] = -1
         turned, heading = _rule_start(self.puzzle.position, t)
         status, nodes, nsol, filled = kernel.ida(
-            self.spec(t, self.gen), self.arrays, self.paths, self.h[t],
-            Start(self.pos0, self.last_r, self.last_h, turned, heading), bound, budget, all_mode,
-            _TABLE.array, _TABLE.mask, sol)
+            self.spec(t), self.arrays, self.paths, self.h[t], Start(self.pos0, self.last_r, self.last_h, turned, heading),
+            bound, budget, all_mode, Table(_TABLE.array, _TABLE.mask, self.gen), sol)
         self.filled += filled
         found = []
         for i in range(min(nsol, rows)):

@@ -2,8 +2,9 @@
 produced by :mod:`ricochet.solver.tables` from a :class:`~ricochet.board.Board`,
 passed in a few records (named tuples, :mod:`ricochet.solver.records`): the
 board (``BoardArrays``), the robot-free paths (``tables.PathTables``), what a
-search keeps fixed (``Spec``), its root (``Start``), A*'s ``Limits`` and the
-``BlockerSets``; the searches end with a ``SearchStatus``.  The per-state rule
+search keeps fixed (``Spec``), its root (``Start``), A*'s ``Limits``, IDA*'s
+transposition ``Table``, and what the raised bound reads (``Goal``,
+``BlockerSets``); the searches end with a ``SearchStatus``.  The per-state rule
 state (the last move's robot and heading, the target robot's turn and
 heading) travels as plain numbers: it changes at every move.
 
@@ -24,9 +25,9 @@ from numba.extending import intrinsic
 
 from .. import jitcache
 from . import records
-from .records import BlockerSets, SearchStatus, Swept, TransparentWork
+from .records import BlockerSets, Goal, SearchStatus, Swept, TransparentWork
 
-# Kernels build records (records.TransparentWork, BlockerSets): a change of their fields must compile them again.
+# Kernels build records (records.TransparentWork, Goal, ...): a change of their fields must compile them again.
 jitcache.depends_on(__file__, records.__file__)
 
 
@@ -450,17 +451,23 @@ def tt_store(k1, k2, v, tt, mask):
 def _rule_key(code, spec, last_h, turned, t_head):
     """The second key word: the no-straight-back ``code`` (0 no last move,
     1 the target robot, 2 + i the i-th helper in key order) and heading
-    (with ``spec.nsb``), the must-ricochet state (``spec.mr``), the target
-    robot ``spec.t`` and the search's generation ``spec.gen``."""
+    (with ``spec.nsb``), the must-ricochet state (``spec.mr``) and the
+    target robot ``spec.t``, below bit ``GEN_SHIFT``: IDA* adds its
+    search's generation above (:func:`generation_bits`)."""
     k2 = 0
     if spec.nsb:
         k2 = code * 4 + last_h
     if spec.mr:
         k2 = (k2 * 2 + turned) * 5 + (t_head + 1)
-    k2 = k2 * 8 + (spec.t + 1)
-    # The search's generation tags every entry, so a table can serve many
-    # searches without being cleared (see tt_lookup / tt_store).
-    return np.uint64(k2 | (spec.gen << GEN_SHIFT))
+    return np.uint64(k2 * 8 + (spec.t + 1))
+
+
+@njit(cache=True, inline="always")
+def generation_bits(gen):
+    """A search's generation where a key's second word holds it: it tags
+    every entry of the transposition table, so a table can serve many
+    searches without being cleared (see tt_lookup / tt_store)."""
+    return np.uint64(gen) << np.uint64(GEN_SHIFT)
 
 
 @njit(cache=True, inline="always")
@@ -468,8 +475,8 @@ def state_key(pos, spec, last_r, last_h, turned, t_head, scratch):
     """Pack a search state into (k1, k2): the robots' cells ``pos``, the rule
     state (the last move's robot and heading, the target robot's turn and
     heading), keyed as ``spec`` (:class:`~.records.Spec`: ``R``, ``t``,
-    ``bits``, ``sort_helpers``, ``nsb``, ``mr``, ``gen``); ``scratch``: room
-    for R cells.  With interchangeable helpers their cells are sorted (a
+    ``bits``, ``sort_helpers``, ``nsb``, ``mr``); ``scratch``: room for R
+    cells.  With interchangeable helpers their cells are sorted (a
     state and its helper permutations are one entry).  k1 is the target
     robot's cell, then the helpers' cells, the first one in the most
     significant place (t < 0, any robot may finish: every robot is a
@@ -786,7 +793,7 @@ def _gen_transparent(depth, n, pos, occ, spec, last_r, last_h, helpers, board, t
 
 
 @njit(cache=True)
-def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, tt, mask, sol):
+def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, table, sol):
     """One cost-bounded depth-first iteration (IDA*) for target robot
     ``spec.t`` from ``start`` (:class:`~.records.Start`: the robots' cells
     ``pos`` and the rule state ``last_r``, ``last_h``, ``turned``,
@@ -794,18 +801,20 @@ def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, tt, mask
     transparent robot's moves) along the robot-free ``paths``
     (``tables.PathTables``); ``spec`` (:class:`~.records.Spec`): ``R``,
     ``t``, ``target``, ``tr``, ``nsb``, ``mr``, ``no_undo``, ``M`` and the
-    keys' ``bits``, ``sort_helpers`` and ``gen``.
+    keys' ``bits`` and ``sort_helpers``.
 
     Prunes with ``g + h > bound`` (h: ``hdist``, the relaxed distance of the
-    target robot) and with the transposition table ``tt`` (``mask``: its
-    slots - 1), whose value for a state is 1 + the remaining cost proven to
-    hold no solution.  Returns (status, nodes, solutions, filled): status a
+    target robot) and with the transposition table (``table``,
+    :class:`~.records.Table`: ``entries``, ``mask``, the search's ``gen``),
+    whose value for a state is 1 + the remaining cost proven to hold no
+    solution.  Returns (status, nodes, solutions, filled): status a
     :class:`~.records.SearchStatus`, ``FOUND``, ``NONE_WITHIN`` the bound or
     ``CAP_REACHED`` past ``node_budget`` nodes; with ``all_mode`` every
     solution within the bound.  Solutions are written to the rows of
     ``sol[0]`` (robots, -1 after the last move), ``sol[1]`` (directions) and
     ``sol[2]`` (ends)."""
     R, t, target, tr, mr = spec.R, spec.t, spec.target, spec.tr, spec.mr
+    tt, mask, gbits = table.entries, table.mask, generation_bits(table.gen)
     sol_r, sol_d, sol_e = sol[0], sol[1], sol[2]
     maxd = bound + 1
     M = spec.M
@@ -846,7 +855,7 @@ def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, tt, mask
         if it[depth] >= nmv[depth]:
             if found_below[depth] == 0 and bound - g[depth] > TT_MIN_REMAINING:
                 k1, k2 = state_key(pos, spec, last_r, last_h, turned, t_head, scratch)
-                filled += tt_store(k1, k2, bound - g[depth] + 1, tt, mask)
+                filled += tt_store(k1, k2 | gbits, bound - g[depth] + 1, tt, mask)
             if depth == 0:
                 break
             depth -= 1
@@ -916,7 +925,7 @@ def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, tt, mask
         stored = 0
         if bound - g2 > TT_MIN_REMAINING:
             k1, k2 = state_key(pos, spec, last_r, last_h, turned, t_head, scratch)
-            stored = tt_lookup(k1, k2, tt, mask)
+            stored = tt_lookup(k1, k2 | gbits, tt, mask)
         if stored > bound - g2:
             occ[e] = 0
             pos[r] = sv_pos[depth]
@@ -1101,18 +1110,19 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @leaf
-def solo_within(c0, spec, occ, hdist, slack, paths, ws, stamp, sets):
-    """Whether robot ``spec.t`` alone, from ``c0`` among the others standing
-    still (``occ``, with ``c0`` already cleared), stops on ``spec.target``
-    within ``hdist[c0] + slack`` moves along its robot-free ``paths``.  Each
-    move may lower the relaxed distance by one or spend slack; a cell is
-    searched again only with more slack left (rows of ``ws`` stamped
-    ``stamp``: :func:`bound_workspace`).  With the blocker sets ``sets``
-    (:class:`~.records.BlockerSets`, slacks below ``sets.table.shape[0]``),
-    a stop is searched from only if some relaxed route from it has every
-    blocker standing already (a real route is one)."""
-    t, target = spec.t, spec.target
-    pstart, plen, pcyc, pcells = paths.start, paths.length, paths.cyclic, paths.cells
+def solo_within(c0, goal, occ, slack, sets, ws, stamp):
+    """Whether robot ``goal.t`` alone, from ``c0`` among the others standing
+    still (``occ``, with ``c0`` already cleared), stops on ``goal.cell``
+    within ``hdist[c0] + slack`` moves (``goal``, :class:`~.records.Goal`:
+    ``hdist`` and the robot-free paths).  Each move may lower the relaxed
+    distance by one or spend slack; a cell is searched again only with more
+    slack left (rows of ``ws`` stamped ``stamp``: :func:`bound_workspace`).
+    With the blocker sets ``sets`` (:class:`~.records.BlockerSets`, slacks
+    below ``sets.table.shape[0]``), a stop is searched from only if some
+    relaxed route from it has every blocker standing already (a real route
+    is one)."""
+    t, target, hdist = goal.t, goal.cell, goal.hdist
+    pstart, plen, pcyc, pcells = goal.start, goal.length, goal.cyclic, goal.cells
     qtab = sets.table
     top = 0
     ws[2, 0] = c0
@@ -1214,16 +1224,16 @@ def _subset(a, i, b, j):
 
 
 @leaf
-def _route_sets(s, c, spec, hdist, paths, table, rows, cand, size_cap):
-    """The blocker sets of robot ``spec.t``'s relaxed routes from ``c`` of
+def _route_sets(s, c, goal, table, rows, cand, size_cap):
+    """The blocker sets of robot ``goal.t``'s relaxed routes from ``c`` of
     slack ``s`` (:func:`blocker_sets`, so far in ``table`` and ``rows``),
     not yet minimal, into the rows of ``cand``: those of slack s - 1, and
     per move c → e each set of e (at the slack left) plus the cell the move
     stops against, of at most ``size_cap`` cells.  Their count; -1 when a
     list they extend is unknown, -2 when ``cand`` has too few rows."""
-    t = spec.t
-    pstart, plen, pcells = paths.start, paths.length, paths.cells
-    if c == spec.target:
+    t, hdist = goal.t, goal.hdist
+    pstart, plen, pcells = goal.start, goal.length, goal.cells
+    if c == goal.cell:
         cand[0, 0] = 0
         return 1
     nc = ZERO
@@ -1311,7 +1321,7 @@ def _by_distance(cells, hdist):
 
 
 @njit(cache=True)
-def _build_cells(s, cells, spec, hdist, paths, max_level, table, rows, m, max_sets):
+def _build_cells(s, cells, goal, max_level, table, rows, m, max_sets):
     """The blocker sets of slack ``s`` (:func:`blocker_sets`) of ``cells``,
     given by increasing hdist (a cell's sets extend those of cells one
     closer), into ``table`` and ``rows`` from row ``m`` on.  The work is in
@@ -1319,13 +1329,13 @@ def _build_cells(s, cells, spec, hdist, paths, max_level, table, rows, m, max_se
     reassigned in a loop costs reference counting on every pass).  Returns
     the rows (grown if needed) and how many are used."""
     width = rows.shape[1] - 1
-    size_cap = spec.R - 1 + max(0, max_level - 1 - s)
+    size_cap = goal.R - 1 + max(0, max_level - 1 - s)
     cand = np.empty((256, width + 1), dtype=np.int32)
     for c in cells:
-        nc = _route_sets(s, c, spec, hdist, paths, table, rows, cand, size_cap)
+        nc = _route_sets(s, c, goal, table, rows, cand, size_cap)
         while nc == -2:
             cand = _grown_rows(cand)
-            nc = _route_sets(s, c, spec, hdist, paths, table, rows, cand, size_cap)
+            nc = _route_sets(s, c, goal, table, rows, cand, size_cap)
         table[s, 0, c] = m
         if nc < 0:
             table[s, 1, c] = -1
@@ -1340,36 +1350,39 @@ def _build_cells(s, cells, spec, hdist, paths, max_level, table, rows, m, max_se
 
 
 @njit(cache=True)
-def blocker_sets(spec, hdist, paths, max_level, slacks, max_sets):
-    """The blocker sets of robot ``spec.t``'s relaxed routes to
-    ``spec.target`` (its relaxed distance ``hdist``, its robot-free
-    ``paths``; ``spec.R`` robots), for the checks of :func:`bound_rises`.
+def blocker_sets(goal, max_level, slacks, max_sets):
+    """The blocker sets (:class:`~.records.BlockerSets`) of robot ``goal.t``'s
+    relaxed routes to ``goal.cell`` (``goal``, :class:`~.records.Goal`: its
+    relaxed distance ``hdist`` and robot-free paths; ``R`` robots), for the
+    checks of :func:`bound_rises`.
 
     A relaxed route moves along the robot-free rays (passing through robots)
     and may stop at a ray's end or on a cell whose next cell on the ray is
     occupied; its blocker set is those next cells.  For slack s (0 to
     ``max_level`` - 2) and cell c, the minimal blocker sets of the routes
     from c of at most ``hdist[c] + s`` moves (s below ``slacks``), each a
-    row (size, cells ascending) of the returned array; ``table[s, 0, c]`` is the first row,
+    row (size, cells ascending) of ``rows``; ``table[s, 0, c]`` is the first row,
     ``table[s, 1, c]`` the count (-1: more than ``max_sets``, unknown).
     Sets larger than any check can use (R - 1 robots standing plus the free
     blockers) are left out.  A route of slack s consumes hdist[e] - hdist[c] + 1
     of it per move c → e, so the table is built slack by slack, cells by
     increasing hdist."""
+    hdist = goal.hdist
     N = hdist.shape[0]
     table = np.zeros((slacks, 2, N), dtype=np.int32)
-    rows = np.empty((1024, set_columns(spec.R, max_level)), dtype=np.int32)
+    rows = np.empty((1024, set_columns(goal.R, max_level)), dtype=np.int32)
     m = ZERO
     order = _by_distance(np.arange(N), hdist)
     for s in range(slacks):
-        rows, m = _build_cells(s, order, spec, hdist, paths, max_level, table, rows, m, max_sets)
-    return table, rows[:max(m, 1)].copy()
+        rows, m = _build_cells(s, order, goal, max_level, table, rows, m, max_sets)
+    return BlockerSets(table, rows[:max(m, 1)].copy())
 
 
 @leaf
-def _cell_union(qtab, qrows, unions, s, c):
+def _cell_union(sets, unions, s, c):
     """``unions[s, c]`` (:func:`set_unions`) from ``unions[s - 1, c]`` and
     ``c``'s sets of slack ``s`` (an unknown or unbuilt list adds none)."""
+    qtab, qrows = sets.table, sets.rows
     for w in range(unions.shape[2]):
         unions[s, c, w] = unions[s - 1, c, w] if s > 0 else np.uint64(0)
     first = qtab[s, 0, c]
@@ -1380,33 +1393,34 @@ def _cell_union(qtab, qrows, unions, s, c):
 
 
 @njit(cache=True)
-def set_unions(qtab, qrows, N):
-    """The cells of the blocker sets (:func:`blocker_sets`): ``unions[s, c]``
+def set_unions(sets, N):
+    """The cells of the blocker ``sets`` (:func:`blocker_sets`): ``unions[s, c]``
     is a bitset (``(N + 63) // 64`` words) of the cells in any of ``c``'s sets
     of slack 0 to ``s`` (an unknown list adds none: :func:`inheritable` then
     gives no level that would read it).  A helper's move onto a cell outside
     them cannot lower the target robot's bound."""
-    S = qtab.shape[0]
+    S = sets.table.shape[0]
     unions = np.zeros((max(S, 1), N, (N + 63) // 64), dtype=np.uint64)
     for s in range(S):
         for c in range(N):
-            _cell_union(qtab, qrows, unions, s, c)
+            _cell_union(sets, unions, s, c)
     return unions
 
 
 @njit(cache=True)
-def sets_near(seed, spec, hdist, paths, max_level, sets, m):
-    """The slack-0 blocker sets (:func:`blocker_sets`) built on demand into
-    ``sets`` (:class:`~.records.BlockerSets`): those of ``seed`` and of every
-    cell they depend on that is not built yet (``table[0, 1, c] ==
-    UNBUILT``), that is the cells its progress moves reach, recursively;
-    with their :func:`set_unions`.  A search checks the target robot on a
-    few cells, and their closure is a small part of the board.  The first
-    ``m`` rows are in use; returns the rows (grown if needed: a new array
-    for ``sets.rows``) and their new count."""
-    t = spec.t
-    pstart, plen, pcells = paths.start, paths.length, paths.cells
-    qtab, qrows, unions = sets.table, sets.rows, sets.unions
+def sets_near(seed, goal, max_level, sets, m, unions):
+    """The slack-0 blocker sets (:func:`blocker_sets`) of robot ``goal.t``
+    built on demand into ``sets`` (:class:`~.records.BlockerSets`): those of
+    ``seed`` and of every cell they depend on that is not built yet
+    (``table[0, 1, c] == UNBUILT``), that is the cells its progress moves
+    reach, recursively; with their ``unions`` (:func:`set_unions`).  A
+    search checks the target robot on a few cells, and their closure is a
+    small part of the board.  The first ``m`` rows are in use; returns the
+    rows (grown if needed: a new array for ``sets.rows``) and their new
+    count."""
+    t, hdist = goal.t, goal.hdist
+    pstart, plen, pcells = goal.start, goal.length, goal.cells
+    qtab, qrows = sets.table, sets.rows
     N = hdist.shape[0]
     closure = np.empty(N, dtype=np.int64)
     seen = np.zeros(N, dtype=np.uint8)
@@ -1429,17 +1443,17 @@ def sets_near(seed, spec, hdist, paths, max_level, sets, m):
                     closure[n] = e
                     n += 1
     cells = _by_distance(closure[:n], hdist)
-    qrows, m = _build_cells(ZERO, cells, spec, hdist, paths, max_level, qtab, qrows, m, MAX_SETS_ARG)
+    qrows, m = _build_cells(ZERO, cells, goal, max_level, qtab, qrows, m, MAX_SETS_ARG)
     for c in cells:
-        _cell_union(qtab, qrows, unions, ZERO, c)
+        _cell_union(BlockerSets(qtab, qrows), unions, ZERO, c)
     return qrows, m
 
 
 @leaf
 def inheritable(c0, max_level, occ, sets):
     """The bound level the children of a state inherit when a helper moves
-    onto a cell outside the target robot's blocker sets (``sets``,
-    :class:`~.records.BlockerSets`: their ``unions`` of slack below that
+    onto a cell outside the target robot's blocker ``sets``
+    (:class:`~.records.BlockerSets`; their unions of slack below that
     level).  ``occ`` holds the robots other than the target robot (at
     ``c0``).
 
@@ -1492,7 +1506,7 @@ def sets_within(c0, k, s, occ, sets):
 
 
 @leaf
-def bound_rises(level, pos, occ, spec, hdist, paths, sets, ws):
+def bound_rises(level, pos, occ, goal, sets, ws):
     """Whether the bound h = min over k of (k + D_k), capped at
     hdist + max_level, exceeds hdist + level: D_0 is the target robot's
     distance while the others stand still, D_k (k ≥ 1) a lower bound on its
@@ -1504,12 +1518,11 @@ def bound_rises(level, pos, occ, spec, hdist, paths, sets, ws):
     step at a time, lazily, as a state comes up (see astar).  Level l rises
     when D_0 > hdist + l and, for k = 1..l, no set of slack l - k has at most
     k free cells.  The robots stand on ``pos`` (``occ``: cleared, used as
-    scratch); ``spec``: ``R``, the target robot ``t`` and cell ``target``;
-    ``hdist``, ``paths``: its relaxed distance and robot-free paths; ``sets``:
-    its :class:`~.records.BlockerSets`.  Scratch arrays:
-    :func:`bound_workspace`."""
-    R = spec.R
-    c0 = pos[spec.t]
+    scratch); ``goal`` (:class:`~.records.Goal`): ``R``, the target robot
+    ``t`` and cell, its relaxed distance and robot-free paths; ``sets``: its
+    :class:`~.records.BlockerSets`.  Scratch arrays: :func:`bound_workspace`."""
+    R = goal.R
+    c0 = pos[goal.t]
     for q in range(R):
         occ[pos[q]] = 1
     occ[c0] = 0
@@ -1522,14 +1535,14 @@ def bound_rises(level, pos, occ, spec, hdist, paths, sets, ws):
     # blockers all stand already: without one, no need to search for it.
     if rises and sets_within(c0, 0, level, occ, sets):
         ws[7, 0] += 1
-        rises = not solo_within(c0, spec, occ, hdist, level, paths, ws, ws[7, 0], sets)
+        rises = not solo_within(c0, goal, occ, level, sets, ws, ws[7, 0])
     for q in range(R):
         occ[pos[q]] = 0
     return rises
 
 
 @leaf
-def raise_levels(level, max_level, at_once, pos, occ, spec, hdist, paths, sets, ws):
+def raise_levels(level, max_level, at_once, pos, occ, goal, sets, ws):
     """A state comes up at bound ``level``: how many levels its bound rises
     now (:func:`bound_rises`, with the same arguments, one level, or every
     level up to ``max_level`` when ``at_once``), whether that is final (a
@@ -1541,7 +1554,7 @@ def raise_levels(level, max_level, at_once, pos, occ, spec, hdist, paths, sets, 
     while True:
         if level + up > 0:
             checks += 1
-        if not bound_rises(level + up, pos, occ, spec, hdist, paths, sets, ws):
+        if not bound_rises(level + up, pos, occ, goal, sets, ws):
             final = True
             break
         up += 1
@@ -1583,7 +1596,8 @@ def astar(spec, board, paths, hdist, start, limits):
     (:class:`~.records.BoardArrays`): ``N``, ``W``, ``H``, the cell arrays
     the transparent robot's moves read, and ``xy``; ``paths``
     (``tables.PathTables``): the robot-free paths, a row per robot;
-    ``hdist``: the target robot's relaxed distance per cell; ``limits``
+    ``hdist``: the target robot's relaxed distance per cell (with the
+    paths, the :class:`~.records.Goal` the raised bound reads); ``limits``
     (:class:`~.records.Limits`): ``max_cost``, ``max_states``,
     ``max_level``, ``check_after``, ``sets_full_after`` (below).
 
@@ -1686,10 +1700,10 @@ def astar(spec, board, paths, hdist, start, limits):
     # short puzzles never do; until then the level-0 check searches unfiltered),
     # then those of slack 0 cell by cell, for the target robot's cells as such states
     # come up (sets_near), then every slack for every cell after sets_full_after checks.
-    qtab = np.zeros((0, 2, 1), dtype=np.int32)
-    qrows = np.zeros((1, 1), dtype=np.int32)
+    goal = Goal(R, t, target, hdist, paths.start, paths.length, paths.cyclic, paths.cells)  # (the bound's)
+    sets = BlockerSets(np.zeros((0, 2, 1), dtype=np.int32), np.zeros((1, 1), dtype=np.int32))
+    qtab = sets.table  # (read in the loop)
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
-    sets = BlockerSets(qtab, qrows, unions)  # (its arrays kept apart too: the loop reads qtab and unions)
     q_used = ZERO
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 on demand, 2: every slack
     checks = 0
@@ -1784,8 +1798,7 @@ def astar(spec, board, paths, hdist, start, limits):
                 # only if it comes up again).  In a long search (every set built)
                 # the next level is checked at once: the state would come up again
                 # in the next layer anyway; in a short one most never do.
-                up, final, n_checks = raise_levels(level, max_level, sets_stage >= 2, pos, occ, spec, hdist, paths,
-                                                   sets, ws)
+                up, final, n_checks = raise_levels(level, max_level, sets_stage >= 2, pos, occ, goal, sets, ws)
                 checks += n_checks
                 if up > 0:
                     nw = w1 + (np.uint64(up) << np.uint64(60))
@@ -1925,19 +1938,19 @@ def astar(spec, board, paths, hdist, start, limits):
         if need_sets:
             if checks > sets_full_after:
                 sets_stage = 2
-                qtab, qrows = blocker_sets(spec, hdist, paths, max_level, max_level, MAX_SETS_ARG)
-                unions = set_unions(qtab, qrows, N)
+                sets = blocker_sets(goal, max_level, max_level, MAX_SETS_ARG)
+                unions = set_unions(sets, N)
             else:
                 sets_stage = 1
-                qtab = np.full((1, 2, N), UNBUILT, dtype=np.int32)
-                qrows = np.empty((256, set_columns(R, max_level)), dtype=np.int32)
+                sets = BlockerSets(np.full((1, 2, N), UNBUILT, dtype=np.int32),
+                                   np.empty((256, set_columns(R, max_level)), dtype=np.int32))
                 q_used = ZERO
                 unions = np.zeros((1, N, (N + 63) // 64), dtype=np.uint64)
-            sets = BlockerSets(qtab, qrows, unions)
+            qtab = sets.table
             continue
         if need_cell >= 0:
-            qrows, q_used = sets_near(need_cell, spec, hdist, paths, max_level, sets, q_used)
-            sets = BlockerSets(qtab, qrows, unions)
+            qrows, q_used = sets_near(need_cell, goal, max_level, sets, q_used, unions)
+            sets = BlockerSets(qtab, qrows)
             continue
         if not grow:
             break

@@ -58,7 +58,7 @@ from .kernel import (
     state_key,
     word_key,
 )
-from .records import SearchStatus
+from .records import Goal, SearchStatus
 
 # The workers inline the kernel's functions and build records: an edit to kernel.py or records.py
 # must compile them again.
@@ -117,15 +117,17 @@ class Shared(NamedTuple):
 
 
 class Own(NamedTuple):
-    """One worker's own arrays (rows of :func:`parallel_astar`'s, on cache
-    lines of their own): its queue lists ``items`` (pairs state, next) and
+    """One worker: its index ``me`` and its own arrays (rows of
+    :func:`parallel_astar`'s, on cache lines of their own): its queue lists
+    ``items`` (pairs state, next) and
     ``head`` (per f and g), ``queued`` (per f and g, since gathered),
     ``block`` (its next free record index and the end of its block), scratch
     ``pos``, ``occ``, move buffers ``mv`` (:func:`kernel._move_buffers`),
     the bound's ``ws`` (:func:`kernel.bound_workspace`), the children's keys
-    ``ck``, the best goal it saw ``goal`` (cost, parent, r, d, e) and the
+    ``ck``, the best goal it found ``found`` (cost, parent, r, d, e) and the
     row and column bit masks ``lines`` (:func:`kernel._gen_lines`)."""
 
+    me: int
     items: np.ndarray
     head: np.ndarray
     queued: np.ndarray
@@ -135,7 +137,7 @@ class Own(NamedTuple):
     mv: np.ndarray
     ws: np.ndarray
     ck: np.ndarray
-    goal: np.ndarray
+    found: np.ndarray
     lines: np.ndarray
 
 
@@ -192,8 +194,8 @@ def _publish(k1, g, idx, hm, hmask):
 
 
 @njit(cache=True)
-def _work(rnd, me, spec, board, paths, hdist, limits, sets, shared, own, nit):
-    """One round (:class:`Round`) of worker ``me`` (of ``rnd.P``) in layer
+def _work(rnd, spec, board, paths, goal, limits, sets, unions, shared, own, nit):
+    """One round (:class:`Round`) of worker ``own.me`` (of ``rnd.P``) in layer
     ``rnd.F``: the states of ``rnd.pool`` it claims, ``rnd.chunk`` at a
     time, first from its own slice (from ``cursor[8 * me]``, the next
     unclaimed state, to ``cursor[8 * me + 1]``), then from the slices of the
@@ -205,11 +207,12 @@ def _work(rnd, me, spec, board, paths, hdist, limits, sets, shared, own, nit):
     used, ``queued`` counting per f and g); ``own.block`` holds its next
     free record index and the end of its block, taken from
     ``shared.counter`` (:class:`Shared`).  The best goal seen goes to
-    ``own.goal`` (cost, parent, r, d, e).  Returns (items used, expanded).
+    ``own.found`` (cost, parent, r, d, e).  Returns (items used, expanded).
 
-    ``spec``, ``board``, ``paths``, ``hdist``, ``limits`` (``max_cost``,
-    ``max_level``) and ``sets`` (every blocker set, built beforehand) are
-    :func:`parallel_astar`'s.  The expansion is :func:`kernel.astar`'s: the
+    ``spec``, ``board``, ``paths``, ``limits`` (``max_cost``,
+    ``max_level``), ``sets`` (every blocker set, built beforehand) and their
+    ``unions`` are :func:`parallel_astar`'s; ``goal``
+    (:class:`~.records.Goal`) holds its relaxed distance.  The expansion is :func:`kernel.astar`'s: the
     same children, inherited levels and pathmax, from the same kernel
     functions (:func:`kernel.raise_levels`, ``_gen``,
     :func:`kernel.child_key`, :func:`kernel.inheritable`,
@@ -220,10 +223,10 @@ def _work(rnd, me, spec, board, paths, hdist, limits, sets, shared, own, nit):
     F, pool, cursor, P, chunk = rnd.F, rnd.pool, rnd.cursor, rnd.P, rnd.chunk
     t, target, R, bits = spec.t, spec.target, spec.R, spec.bits
     max_cost, max_level = limits.max_cost, limits.max_level
-    unions = sets.unions
+    hdist = goal.hdist
     rec, hm, hmask, counter = shared.rec, shared.hm, shared.hmask, shared.counter
-    items, head, queued, block, pos, occ, mv, ws, ck, goal, lines = own.items, own.head, own.queued, own.block, \
-        own.pos, own.occ, own.mv, own.ws, own.ck, own.goal, own.lines
+    me, items, head, queued, block, pos, occ, mv, ws, ck, found, lines = own.me, own.items, own.head, own.queued, \
+        own.block, own.pos, own.occ, own.mv, own.ws, own.ck, own.found, own.lines
     H, xy = board.H, board.xy
     mv_r, mv_d, mv_e, mv_h = mv[0], mv[1], mv[2], mv[3]  # (mv: kernel._move_buffers)
     FINAL = np.uint64(1) << np.uint64(62)
@@ -253,7 +256,7 @@ def _work(rnd, me, spec, board, paths, hdist, limits, sets, shared, own, nit):
             if g + max(1, hdist[ct]) + level != F:
                 continue  # stale: raised since
             if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[ct] > 0:
-                up, final, _checks = raise_levels(level, max_level, True, pos, occ, spec, hdist, paths, sets, ws)
+                up, final, _checks = raise_levels(level, max_level, True, pos, occ, goal, sets, ws)
                 if up > 0:
                     nw = w1 + (np.uint64(up) << np.uint64(60))
                     if final:
@@ -302,12 +305,12 @@ def _work(rnd, me, spec, board, paths, hdist, limits, sets, shared, own, nit):
                 r = np.int64(mv_r[0, k])
                 e = np.int64(mv_e[0, k])
                 if r == t and e == target:
-                    if g2 < goal[0]:
-                        goal[0] = g2
-                        goal[1] = i
-                        goal[2] = r
-                        goal[3] = mv_d[0, k]
-                        goal[4] = e
+                    if g2 < found[0]:
+                        found[0] = g2
+                        found[1] = i
+                        found[2] = r
+                        found[3] = mv_d[0, k]
+                        found[4] = e
                     continue
                 f2 = g2 + max(1, hdist[e if r == t else ct])
                 child_level = np.uint64(0)
@@ -402,7 +405,7 @@ def supported(R: int, bits: int, nsb: bool, mr: bool, tr: int, t: int, max_cost:
 
 
 @njit(cache=True, parallel=True)
-def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
+def parallel_astar(spec, board, paths, hdist, start, limits, sets, unions, plan):
     """:func:`kernel.astar` for target robot ``spec.t`` from ``start.pos`` on
     ``plan.P`` workers (:class:`Plan`; see the module's docstring;
     :func:`supported` says which searches), ``plan.batch`` states per worker
@@ -410,8 +413,8 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
     ``plan.serial_below`` states on one worker (:data:`BATCH`,
     :data:`CHUNK`, :data:`SERIAL_BELOW`), with the blocker sets of every
     slack below ``limits.max_level`` built beforehand (``sets``,
-    :class:`~.records.BlockerSets`: :func:`kernel.blocker_sets` and
-    :func:`kernel.set_unions`).  ``spec``, ``board``, ``paths``, ``hdist``
+    :class:`~.records.BlockerSets`: :func:`kernel.blocker_sets`, and their
+    ``unions``: :func:`kernel.set_unions`).  ``spec``, ``board``, ``paths``, ``hdist``
     and ``limits`` (``max_cost``, ``max_states``, ``max_level``) are as
     :func:`kernel.astar` reads them (``board.xy`` empty where moves are not
     all straight).  Returns what :func:`kernel.astar` returns: (status,
@@ -421,6 +424,7 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
     N, W, H = board.N, board.W, board.H
     max_cost, max_states = limits.max_cost, limits.max_states
     pos0 = start.pos
+    goal = Goal(R, t, spec.target, hdist, paths.start, paths.length, paths.cyclic, paths.cells)  # (the bound's)
     empty = np.zeros((3, 0), dtype=np.int32)
     rec = np.empty(2 << 16, dtype=np.uint64)
     hbits = 16
@@ -438,7 +442,7 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
     ws = np.zeros((P, 8, N + 2), dtype=np.int64)
     ck = np.empty((P, max(M, 8)), dtype=np.uint64)
     lines = np.zeros((P, max(W + H, 64)), dtype=np.uint64)  # kernel._gen_lines' masks, per worker
-    goal = np.full((P, 8), max_cost + 1, dtype=np.int64)
+    found = np.full((P, 8), max_cost + 1, dtype=np.int64)
     expanded = np.zeros((P, 8), dtype=np.int64)
     cursor = np.zeros(8 * P, dtype=np.int64)  # per worker, a cache line: [8w] next unclaimed state, [8w + 1] end
 
@@ -467,11 +471,11 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
     while True:
         best = 0
         for w in range(1, P):
-            if goal[w, 0] < goal[best, 0]:
+            if found[w, 0] < found[best, 0]:
                 best = w
-        if goal[best, 0] <= min(F, max_cost):
-            moves = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
-            return SearchStatus.FOUND, goal[best, 0], expanded[:, 0].sum(), counter[0], moves
+        if found[best, 0] <= min(F, max_cost):
+            moves = _rebuild(found[best, 1], found[best, 2], found[best, 3], found[best, 4], rec, bits, R)
+            return SearchStatus.FOUND, found[best, 0], expanded[:, 0].sum(), counter[0], moves
         if F > max_cost:
             return SearchStatus.NONE_WITHIN, 0, expanded[:, 0].sum(), counter[0], empty
         # Every worker's new states of layer F onto the stack, each worker walking
@@ -520,10 +524,10 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
         if pooled <= serial_below:
             cursor[0] = 0
             cursor[1] = pooled
-            nit[0], done = _work(Round(F, pool, cursor, kernel.ONE, pooled), kernel.ZERO, spec, board, paths, hdist,
-                                 limits, sets, Shared(rec, hm, hmask, counter),
-                                 Own(items[0], head[0], queued[0], block[0], pos[0], occ[0], mv[0], ws[0], ck[0],
-                                     goal[0], lines[0]), nit[0])
+            nit[0], done = _work(Round(F, pool, cursor, kernel.ONE, pooled), spec, board, paths, goal, limits, sets,
+                                 unions, Shared(rec, hm, hmask, counter),
+                                 Own(kernel.ZERO, items[0], head[0], queued[0], block[0], pos[0], occ[0], mv[0], ws[0],
+                                     ck[0], found[0], lines[0]), nit[0])
             expanded[0, 0] += done
             pooled = kernel.ZERO
             continue
@@ -533,9 +537,9 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, plan):
             cursor[8 * w] = min(pooled, base + w * share)
             cursor[8 * w + 1] = min(pooled, base + (w + 1) * share)
         for w in prange(P):
-            nit[w], done = _work(Round(F, pool, cursor, P, chunk), w, spec, board, paths, hdist, limits, sets,
+            nit[w], done = _work(Round(F, pool, cursor, P, chunk), spec, board, paths, goal, limits, sets, unions,
                                  Shared(rec, hm, hmask, counter),
-                                 Own(items[w], head[w], queued[w], block[w], pos[w], occ[w], mv[w], ws[w], ck[w],
-                                     goal[w], lines[w]), nit[w])
+                                 Own(w, items[w], head[w], queued[w], block[w], pos[w], occ[w], mv[w], ws[w], ck[w],
+                                     found[w], lines[w]), nit[w])
             expanded[w, 0] += done
         pooled = base

@@ -19,9 +19,17 @@ Which record holds what:
   cell, the rules' switches and how states are keyed.
 - :class:`Start`: the root state (the robots' cells and the rule state).
 - :class:`Limits`: A*'s caps and the switch points of its bound.
-- :class:`BlockerSets`: the target robot's blocker sets and their unions.
+- :class:`Goal`: what the target robot's raised bound reads (its relaxed
+  distance and robot-free paths), and :class:`BlockerSets`, its blocker sets.
+- :class:`Table`: IDA*'s transposition table and the search's generation.
 - :class:`TransparentWork`: the transparent robot's search's scratch arrays.
 - :class:`Swept`: the last move of a state, as the commuting-move test reads it.
+
+A record is as wide as its fields: numba passes an array as its pointer,
+shape and strides, so a compiled function called for every state (the
+bound's checks, in their own functions) is given a record of what it reads
+(:class:`Goal`, :class:`BlockerSets`), not a wider one: each unused field
+would cost stores at every call (a few percent of A*'s time, measured).
 """
 
 from __future__ import annotations
@@ -98,9 +106,6 @@ class Spec(NamedTuple):
     and must-ricochet is off: reversing one's own last move never helps."""
     M: int
     """Moves one state may have at most (the move buffers' width)."""
-    gen: int
-    """The transposition table's generation, in every key (IDA*); 0 for A*,
-    whose keys stay within its own map."""
 
 
 class Start(NamedTuple):
@@ -133,16 +138,48 @@ class Limits(NamedTuple):
     """Checks before the blocker sets of every slack are built."""
 
 
+class Goal(NamedTuple):
+    """What the target robot's raised bound reads (:func:`kernel.bound_rises`,
+    :func:`kernel.blocker_sets`): the robots, the target robot, the target,
+    the relaxed distance and the robot-free paths (the first four arrays of
+    ``tables.PathTables``, a row per robot)."""
+
+    R: int
+    """Robots."""
+    t: int
+    """The target robot."""
+    cell: int
+    """The target's cell."""
+    hdist: np.ndarray
+    """int32 per cell: the target robot's relaxed distance to the target."""
+    start: np.ndarray
+    length: np.ndarray
+    cyclic: np.ndarray
+    cells: np.ndarray
+
+
 class BlockerSets(NamedTuple):
-    """The target robot's blocker sets (:func:`kernel.blocker_sets`) and their
-    unions (:func:`kernel.set_unions`)."""
+    """The target robot's blocker sets (:func:`kernel.blocker_sets`); their
+    unions (:func:`kernel.set_unions`) travel apart, read by the searches
+    alone."""
 
     table: np.ndarray
-    """int32 ``(slacks, 2, N)``: per slack and cell the first row and the count."""
+    """int32 ``(slacks, 2, N)``: per slack and cell the first row and the count
+    (-1: unknown, ``kernel.UNBUILT``: not built yet)."""
     rows: np.ndarray
     """int32: one set a row, its size then its cells ascending."""
-    unions: np.ndarray
-    """uint64 ``(slacks, N, words)``: per slack and cell, a bitset of the cells of its sets."""
+
+
+class Table(NamedTuple):
+    """IDA*'s transposition table (:func:`kernel.tt_lookup`)."""
+
+    entries: np.ndarray
+    """uint64, two words an entry."""
+    mask: np.uint64
+    """Its entries - 1."""
+    gen: int
+    """The search's generation, in every entry's key: a table serves many
+    searches without being cleared."""
 
 
 class TransparentWork(NamedTuple):
@@ -187,4 +224,5 @@ class Swept(NamedTuple):
     u1: int
 
 
-__all__ = ["BlockerSets", "BoardArrays", "Limits", "SearchStatus", "Spec", "Start", "Swept", "TransparentWork"]
+__all__ = ["BlockerSets", "BoardArrays", "Goal", "Limits", "SearchStatus", "Spec", "Start", "Swept", "Table",
+           "TransparentWork"]
