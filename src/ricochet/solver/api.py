@@ -61,7 +61,7 @@ from ..position import MAX_ROBOTS, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
-from .records import BlockerSets, Goal, Limits, SearchStatus, Spec, Start, Table
+from .records import BlockerSets, Goal, Limits, SearchStatus, Spec, Start
 from .tables import cell_bits, lower_bound, lower_bound_for, physics_key, robot_tables, search_tables, transparent_index
 
 DEFAULT_MAX_MOVES = 40
@@ -250,9 +250,9 @@ class _Search:
     """Compiled arrays of one puzzle and the transposition table they share."""
 
     # (Slots: a short puzzle's search reads and writes these some sixty times.)
-    __slots__ = ("N", "R", "W", "arrays", "bits", "bt", "candidates", "filled", "gen", "h", "last_h", "last_r",
-                 "max_moves_per_node", "max_tt_bits", "no_undo", "paths", "pos0", "puzzle", "rules", "starts",
-                 "target", "tr")
+    __slots__ = ("N", "R", "W", "arrays", "bits", "board_fields", "bt", "candidates", "filled", "gen", "h", "last_h",
+                 "last_r", "max_moves_per_node", "max_tt_bits", "no_undo", "path_fields", "paths", "pos0", "puzzle",
+                 "rules", "starts", "target", "tr")
 
     def __init__(self, puzzle: Puzzle, rules: Rules, candidates: Sequence[int], max_tt_bits: int) -> None:
         pos = puzzle.position
@@ -267,6 +267,9 @@ class _Search:
         self.N, self.W, self.R = bt.cells, bt.width, prep.robots
         self.tr, self.bits = prep.transparent, prep.bits
         self.arrays, self.paths = prep.arrays, prep.paths
+        # The kernels are given records as plain tuples: numba's dispatcher types a named tuple
+        # slowly (see records.py).
+        self.board_fields, self.path_fields = prep.fields
         w = bt.width
         self.target = target = goal[0] + w * goal[1]
         self.pos0 = pos0 = np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64)
@@ -289,9 +292,14 @@ class _Search:
 
     def spec(self, t: int) -> Spec:
         """The kernels' :class:`~.records.Spec` of a search for target robot t (-1: any robot)."""
+        return Spec(*self.spec_fields(t))
+
+    def spec_fields(self, t: int) -> tuple[int, int, int, int, int, bool, bool, bool, bool, int]:
+        """:meth:`spec` as a plain tuple, the kernels' argument (built once a search: a few tenths
+        of a microsecond less than the record and ``tuple``)."""
         rules = self.rules
-        return Spec(self.R, t, self.target, self.tr, self.bits, self.sort_helpers(t), rules.no_straight_back,
-                    rules.must_ricochet, self.no_undo, self.max_moves_per_node)
+        return (self.R, t, self.target, self.tr, self.bits, self.sort_helpers(t), rules.no_straight_back,
+                rules.must_ricochet, self.no_undo, self.max_moves_per_node)
 
     def goal(self, t: int) -> Goal:
         """What the raised bound of target robot t reads (:class:`~.records.Goal`)."""
@@ -324,10 +332,11 @@ class _Search:
                                               self.rules.must_ricochet, self.tr, t, max_cost, max_states):
             return self._parallel_astar(t, max_cost, max_states, threads)
         # (A* runs from a fresh start only: no robot has turned yet, none has a heading.)
+        # (Start and Limits as plain tuples, in their fields' order.)
         status, cost, expanded, _stored, moves = kernel.astar(
-            self.spec(t), self.arrays, self.paths, self.h[max(t, 0)],
-            Start(self.pos0, self.last_r, self.last_h, *_NOT_STARTED),
-            Limits(max_cost, max_states, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER, kernel.SETS_FULL_AFTER))
+            self.spec_fields(t), self.board_fields, self.path_fields, self.h[max(t, 0)],
+            (self.pos0, self.last_r, self.last_h, *_NOT_STARTED),
+            (max_cost, max_states, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER, kernel.SETS_FULL_AFTER))
         return status, cost, expanded, list(zip(*moves.tolist()))
 
     def thread_sets(self, t: int) -> tuple[BlockerSets, np.ndarray]:
@@ -361,9 +370,11 @@ class _Search:
         sol = np.zeros((3, rows, bound + 1), dtype=np.int32)  # robots (-1: after the last move), directions, ends
         sol[0] = -1
         turned, heading = _rule_start(self.puzzle.position, t)
+        # (Start and Table as plain tuples, in their fields' order.)
         status, nodes, nsol, filled = kernel.ida(
-            self.spec(t), self.arrays, self.paths, self.h[t], Start(self.pos0, self.last_r, self.last_h, turned, heading),
-            bound, budget, all_mode, Table(_TABLE.array, _TABLE.mask, self.gen), sol)
+            self.spec_fields(t), self.board_fields, self.path_fields, self.h[t],
+            (self.pos0, self.last_r, self.last_h, turned, heading), bound, budget, all_mode,
+            (_TABLE.array, _TABLE.mask, self.gen), sol)
         self.filled += filled
         found = []
         for i in range(min(nsol, rows)):
@@ -767,8 +778,9 @@ def effort_estimate(puzzle: Puzzle, rules: Rules | None = None) -> int:
     rt = robot_tables(board, rules, puzzle.target, tuple(r.color for r in pos.robots))
     cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
     finishers = range(len(pos.robots)) if puzzle.active is None else (puzzle.active,)
-    return min(int(kernel.solo_approach(cells, t, rt, lower_bound(board, rules, puzzle.target, pos.robots[t].color,
-                                                                  puzzle.target)))
+    paths = tuple(rt)  # (a plain tuple: see records.py)
+    return min(int(kernel.solo_approach(cells, t, paths, lower_bound(board, rules, puzzle.target,
+                                                                     pos.robots[t].color, puzzle.target)))
                for t in finishers)
 
 

@@ -1,7 +1,7 @@
 """Compiled search kernels (numba).  Everything here works on flat arrays
 produced by :mod:`ricochet.solver.tables` from a :class:`~ricochet.board.Board`,
 passed in a few records (named tuples, :mod:`ricochet.solver.records`): the
-board (``BoardArrays``), the robot-free paths (``tables.PathTables``), what a
+board (``BoardArrays``), the robot-free paths (:class:`~.records.PathTables`), what a
 search keeps fixed (``Spec``), its root (``Start``), A*'s ``Limits``, IDA*'s
 transposition ``Table``, and what the raised bound reads (``Goal``,
 ``BlockerSets``); the searches end with a ``SearchStatus``.  The per-state rule
@@ -25,7 +25,19 @@ from numba.extending import intrinsic
 
 from .. import jitcache
 from . import records
-from .records import BlockerSets, Goal, SearchStatus, Swept, TransparentWork
+from .records import (
+    BlockerSets,
+    BoardArrays,
+    Goal,
+    Limits,
+    PathTables,
+    SearchStatus,
+    Spec,
+    Start,
+    Swept,
+    Table,
+    TransparentWork,
+)
 
 # Kernels build records (records.TransparentWork, Goal, ...): a change of their fields must compile them again.
 jitcache.depends_on(__file__, records.__file__)
@@ -238,10 +250,12 @@ def solo_approach(pos, t, paths, hdist):
     """How close robot ``t`` gets to the target by moving alone while the
     other robots stand still: the least relaxed distance ``hdist`` over the
     cells it can reach (0: it can finish alone; INF: nowhere), along the
-    robots' ``paths`` (``tables.PathTables``).  Breadth-first over its stops,
+    robots' ``paths`` (:class:`~.records.PathTables`).  Breadth-first over its stops,
     plain moves, no rule state: an estimate of a puzzle's difficulty for
     scheduling, not a bound (the further a robot stays, the more helper
-    moves it needs, and those puzzles are the long ones)."""
+    moves it needs, and those puzzles are the long ones).  ``paths`` may be a
+    plain tuple of its fields (see :mod:`.records`: Python's calls pass one)."""
+    paths = PathTables(*paths)
     N = hdist.shape[0]
     pstart, plen, pcyc, pcells = paths.start, paths.length, paths.cyclic, paths.cells
     occ = np.zeros(N, dtype=np.uint8)
@@ -604,7 +618,7 @@ def _gen(depth, pos, occ, spec, last_r, last_h, helpers, paths, mv):
     ``depth`` of the move buffers ``mv``, the target robot's first (they can
     finish); only the target robot's when ``helpers`` is false.  Reads
     ``spec`` (:class:`~.records.Spec`: ``R``, ``t``, ``tr``, ``nsb``,
-    ``no_undo``) and the robot-free ``paths`` (``tables.PathTables``: every
+    ``no_undo``) and the robot-free ``paths`` (:class:`~.records.PathTables`: every
     field).  Kept small on purpose: this is the hot loop (the transparent
     robot has its own generator)."""
     R, t, tr, nsb, no_undo = spec.R, spec.t, spec.tr, spec.nsb, spec.no_undo
@@ -799,7 +813,7 @@ def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, table, s
     ``pos`` and the rule state ``last_r``, ``last_h``, ``turned``,
     ``t_head``), on ``board`` (:class:`~.records.BoardArrays`, read by the
     transparent robot's moves) along the robot-free ``paths``
-    (``tables.PathTables``); ``spec`` (:class:`~.records.Spec`): ``R``,
+    (:class:`~.records.PathTables`); ``spec`` (:class:`~.records.Spec`): ``R``,
     ``t``, ``target``, ``tr``, ``nsb``, ``mr``, ``no_undo``, ``M`` and the
     keys' ``bits`` and ``sort_helpers``.
 
@@ -812,7 +826,10 @@ def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, table, s
     ``CAP_REACHED`` past ``node_budget`` nodes; with ``all_mode`` every
     solution within the bound.  Solutions are written to the rows of
     ``sol[0]`` (robots, -1 after the last move), ``sol[1]`` (directions) and
-    ``sol[2]`` (ends)."""
+    ``sol[2]`` (ends).  The records may come as plain tuples of their fields
+    (see :mod:`.records`: Python's calls pass them so)."""
+    spec, board, paths, start, table = Spec(*spec), BoardArrays(*board), PathTables(*paths), Start(*start), \
+        Table(*table)
     R, t, target, tr, mr = spec.R, spec.t, spec.target, spec.tr, spec.mr
     tt, mask, gbits = table.entries, table.mask, generation_bits(table.gen)
     sol_r, sol_d, sol_e = sol[0], sol[1], sol[2]
@@ -1595,7 +1612,7 @@ def astar(spec, board, paths, hdist, start, limits):
     a state has) and the keys' ``bits`` and ``sort_helpers``; ``board``
     (:class:`~.records.BoardArrays`): ``N``, ``W``, ``H``, the cell arrays
     the transparent robot's moves read, and ``xy``; ``paths``
-    (``tables.PathTables``): the robot-free paths, a row per robot;
+    (:class:`~.records.PathTables`): the robot-free paths, a row per robot;
     ``hdist``: the target robot's relaxed distance per cell (with the
     paths, the :class:`~.records.Goal` the raised bound reads); ``limits``
     (:class:`~.records.Limits`): ``max_cost``, ``max_states``,
@@ -1656,7 +1673,11 @@ def astar(spec, board, paths, hdist, start, limits):
     :class:`~.records.SearchStatus`, ``FOUND``, ``NONE_WITHIN`` ``max_cost``
     or ``CAP_REACHED``, more than ``max_states`` states (the caller falls
     back to IDA*, which needs no memory); ``moves`` (:func:`_rebuild`) has
-    rows robot, direction and end, a column per move."""
+    rows robot, direction and end, a column per move.  The records may come
+    as plain tuples of their fields (see :mod:`.records`: Python's calls pass
+    them so)."""
+    spec, board, paths, start, limits = Spec(*spec), BoardArrays(*board), PathTables(*paths), Start(*start), \
+        Limits(*limits)
     R, t, target, tr, nsb, mr = spec.R, spec.t, spec.target, spec.tr, spec.nsb, spec.mr
     bits = spec.bits
     N, W, H, xy = board.N, board.W, board.H, board.xy

@@ -418,7 +418,9 @@ def parallel_astar(spec, board, paths, hdist, start, limits, sets, unions, plan)
     and ``limits`` (``max_cost``, ``max_states``, ``max_level``) are as
     :func:`kernel.astar` reads them (``board.xy`` empty where moves are not
     all straight).  Returns what :func:`kernel.astar` returns: (status,
-    cost, expansions, stored, moves)."""
+    cost, expansions, stored, moves).  (It takes records as they are: a
+    search worth threads is long, and numba's parallel lowering does not take
+    the kernels' ``Spec(*spec)`` renaming of an argument.)"""
     P, batch, chunk, serial_below = plan.P, plan.batch, plan.chunk, plan.serial_below
     t, R, M, bits = spec.t, spec.R, spec.M, spec.bits
     N, W, H = board.N, board.W, board.H

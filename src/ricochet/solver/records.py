@@ -3,18 +3,25 @@ lists of positional parameters, and :class:`SearchStatus`, how a search ends.
 
 numba takes a :class:`~typing.NamedTuple` of arrays and numbers as one
 argument (its fields read by name inside compiled code) and builds one inside
-compiled code as cheaply as a plain tuple; calling a kernel with a named tuple
-from Python costs about half a microsecond more than with the same values
-one by one, once per call.  Every field of a record keeps one type (a Python
-``int`` or ``bool``, an array of a fixed dtype and dimension): a kernel is
-compiled once per combination of its arguments' types, so a field given a
-numpy ``int32`` here and a Python ``int`` there would compile it twice.
+compiled code as cheaply as a plain tuple.  From Python, though, numba's
+dispatcher types a named tuple slowly (it hashes the class and every field
+name: about a microsecond a record, a third of a short puzzle's solve with
+five records), so the kernels that Python calls once a search
+(:func:`kernel.astar`, :func:`kernel.ida`, :func:`kernel.solo_approach`,
+``parallel.parallel_astar``) take their records as plain tuples of the
+fields in order (``tuple(record)``) and name them first thing
+(``Spec(*spec)``, which takes either).  Every field of a record keeps one
+type (a Python ``int`` or ``bool``, an array of a fixed dtype and
+dimension): a kernel is compiled once per combination of its arguments'
+types, so a field given a numpy ``int32`` here and a Python ``int`` there
+would compile it twice.
 
 Which record holds what:
 
 - :class:`BoardArrays`: one board's physics under the rules, for one set of
   robot colours (``tables.SearchTables.arrays``, built once per board).
-- ``tables.PathTables``: the robots' robot-free paths (a row per robot).
+- :class:`PathTables`: robot-free paths (``tables.robot_tables``: a row per
+  robot).
 - :class:`Spec`: what one search keeps fixed: the robots, the target robot and
   cell, the rules' switches and how states are keyed.
 - :class:`Start`: the root state (the robots' cells and the rule state).
@@ -80,6 +87,27 @@ class BoardArrays(NamedTuple):
     """int64 ``(2, N)``: each cell's column and row where every move is a
     straight line (the move generator then reads the robots' row and column
     bit masks), else ``(2, 0)``."""
+
+
+class PathTables(NamedTuple):
+    """Robot-free paths from every cell and direction (a ray: ``cell * 4 +
+    d``), of one robot colour (``tables.path_tables``: ``start``, ``length``
+    and ``cyclic`` one row) or of each robot (``tables.robot_tables``: a row
+    per robot)."""
+
+    start: np.ndarray
+    """int32 per ray: where its cells begin in ``cells``."""
+    length: np.ndarray
+    """int32 per ray: how many cells it enters before a wall or an obstacle."""
+    cyclic: np.ndarray
+    """uint8 per ray: 1 when it ends by repeating a state (the move is
+    illegal unless a robot stands on it)."""
+    cells: np.ndarray
+    """int32: the rays' cells, one after another."""
+    heads: np.ndarray
+    """int8, beside ``cells``: the heading on entering each."""
+    defl: np.ndarray
+    """uint8, beside ``cells``: whether a diagonal turned it so far."""
 
 
 class Spec(NamedTuple):
@@ -224,5 +252,5 @@ class Swept(NamedTuple):
     u1: int
 
 
-__all__ = ["BlockerSets", "BoardArrays", "Goal", "Limits", "SearchStatus", "Spec", "Start", "Swept", "Table",
-           "TransparentWork"]
+__all__ = ["BlockerSets", "BoardArrays", "Goal", "Limits", "PathTables", "SearchStatus", "Spec", "Start", "Swept",
+           "Table", "TransparentWork"]

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -17,7 +16,7 @@ from ..board import ROBOT_COLORS, Board
 from ..geometry import Cell
 from ..rules import Rules
 from . import kernel
-from .records import BoardArrays
+from .records import BoardArrays, PathTables
 
 COLOR_INDEX: dict[str, int] = {c.value: i for i, c in enumerate(ROBOT_COLORS)}
 DIAGONAL_CODE = {"/": 1, "\\": 2}
@@ -68,28 +67,6 @@ class BoardTables:
         """Per cell, the sides the transparent robot may pass (built on first use:
         only a transparent robot needs it)."""
         return _passable(self.board)
-
-
-class PathTables(NamedTuple):
-    """Robot-free paths from every cell and direction (a ray: ``cell * 4 +
-    d``), of one robot colour (:func:`path_tables`: ``start``, ``length``
-    and ``cyclic`` one row) or of each robot (:func:`robot_tables`: a row
-    per robot).  A named tuple: the kernels take it as one argument (see
-    :mod:`.records`)."""
-
-    start: np.ndarray
-    """int32 per ray: where its cells begin in ``cells``."""
-    length: np.ndarray
-    """int32 per ray: how many cells it enters before a wall or an obstacle."""
-    cyclic: np.ndarray
-    """uint8 per ray: 1 when it ends by repeating a state (the move is
-    illegal unless a robot stands on it)."""
-    cells: np.ndarray
-    """int32: the rays' cells, one after another."""
-    heads: np.ndarray
-    """int8, beside ``cells``: the heading on entering each."""
-    defl: np.ndarray
-    """uint8, beside ``cells``: whether a diagonal turned it so far."""
 
 
 def physics_key(board: Board, rules: Rules, goal: Cell | None) -> tuple[object, ...]:
@@ -420,6 +397,9 @@ class SearchTables:
     arrays: BoardArrays
     """The board as the kernels read it (with ``passable`` and the board's
     ``line_coords`` as ``xy``)."""
+    fields: tuple[tuple[object, ...], tuple[object, ...]]
+    """``arrays`` and ``paths`` as plain tuples, as Python passes them to the
+    kernels (see :mod:`.records`)."""
 
 
 @lru_cache(maxsize=1024)
@@ -434,8 +414,9 @@ def search_tables(key: tuple[object, ...], colors: tuple[str, ...]) -> SearchTab
     # Only the transparent robot's moves read the passable sides.
     passable = bt.passable if tr >= 0 else _blank(1, np.uint8, 0)
     arrays = BoardArrays(bt.width, bt.height, n, bt.wall, bt.openm, bt.obst, bt.diag, passable, bt.line_coords)
-    return SearchTables(bt, robot_tables_for(key, bt, colors), len(colors), tr, passable, cell_bits(n),
-                        len(colors) * 4 + (4 * n if tr >= 0 else 0), reversible, arrays)
+    paths = robot_tables_for(key, bt, colors)
+    return SearchTables(bt, paths, len(colors), tr, passable, cell_bits(n), len(colors) * 4 + (4 * n if tr >= 0 else 0),
+                        reversible, arrays, (tuple(arrays), tuple(paths)))
 
 
 def clear_caches() -> None:
