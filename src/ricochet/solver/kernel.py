@@ -719,7 +719,7 @@ def commuting_dropped(r, d, s, end, last, spec, xy):
 def _gen_lines(depth, pos, spec, last_r, last_h, last_from, helpers, board, plen, lines, mv):
     """:func:`_gen` where every move is a straight line (no diagonal, no
     opening, no transparent robot): a move stops at the robot-free ray's end
-    (``plen``, ``tables.PathTables.length``) or before the nearest robot on
+    (``plen``, :attr:`~.records.PathTables.length`) or before the nearest robot on
     its row or column, found in the robots' bit masks (``lines[y]``: bit x
     of each robot in row y; ``lines[H + x]``: bit y of each in column x) by
     counting zero bits, not by walking the ray.  Reads ``board``
