@@ -172,7 +172,10 @@ export function biddingGame(game) {
 
     function status(s) {
       const rnd = s.round;
-      if (!rnd) return [h("div", { class: "round-n" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : "")];
+      if (!rnd) {
+        return [h("div", {}, h("div", { class: "round-n" }, t(`game.${game.name}`)),
+          h("div", { class: "target-name" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : tx("room.target_all")))];
+      }
       return [game.goalIcon(rnd, 36, s),
         h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),
           h("div", { class: "target-name" }, game.goalText(rnd, s)),
@@ -213,8 +216,8 @@ export function biddingGame(game) {
       if (!demonstrating(s)) return null;
       const dpad = h("div", { class: "dpad", role: "group", "aria-label": t("phase.demonstration") },
         Object.keys(DIRS).map((d) => h("button", { type: "button", class: `dpad-${d}`, "data-dir": d, "aria-label": t("demo.move", { dir: t(`dir.${d}`) }), onclick: () => board.move(d) }, { N: "↑", E: "→", S: "↓", W: "←" }[d])));
-      return [h("p", { class: "small" }, tx("demo.help")), dpad,
-        h("button", { type: "button", class: "danger", id: "give-up", onclick: () => send("give_up") }, t("demo.give_up"))];
+      return [dpad, h("div", { class: "demo-side" }, h("p", { class: "small" }, tx("demo.help")),
+        h("button", { type: "button", class: "danger", id: "give-up", onclick: () => send("give_up") }, t("demo.give_up")))];
     }
 
     function clock(s, now) {
@@ -267,7 +270,7 @@ export function biddingGame(game) {
       else if (game.newGoal(ev)) { shown = null; board.showPaths([]); }
       else if (ev.type === "game_reset") { shown = null; solutions.clear(); board.showPaths([]); }
       else if (ev.type === "demonstration_started" && ev.player === me()) {
-        toast(t("demo.you", { cost: 0, bid: ev.bid }), "info");
+        ctx.announce(t("demo.you", { cost: 0, bid: ev.bid }));  // the status line says it on the screen
         // Start with the active robot selected: one less thing to find out.
         setTimeout(() => board.select(state.round?.active ?? 0), 0);
       } else if (ev.type === "demonstration_ended" && !ev.success) {

@@ -32,7 +32,8 @@ export const seatToken = {
  * seat token and `since`), version tracking (a gap → sync) and the server
  * clock offset.  Handlers: onWelcome(msg), onEvent(msg), onSync(msg),
  * onChat(msg), onPresence(msg), onMessage(msg) (a game's own), onError(msg, beforeWelcome),
- * onStatus("connecting"|"open"|"reconnecting"|"closed").
+ * onStatus("connecting"|"open"|"reconnecting"|"closed"), onResumed(actions): after a real
+ * reconnect, the actions sent before the drop that were neither acknowledged nor refused.
  */
 export class RoomSocket {
   constructor(roomId, { name = null, spectate = false } = {}, handlers = {}) {
@@ -44,6 +45,7 @@ export class RoomSocket {
     this.skew = 0;          // server_time - local time, seconds
     this.ws = null;
     this.welcomed = false;
+    this.everWelcomed = false;  // welcomed once: a later welcome is a reconnect
     this.retry = 0;
     this.stopped = false;
     this.refs = 0;
@@ -111,8 +113,13 @@ export class RoomSocket {
   _receive(msg) {
     this._clock(msg);
     switch (msg.type) {
-      case "welcome":
+      case "welcome": {
+        // Only a reconnect can have lost something: what the page sends as it opens (a host's
+        // bots and start) is sent after this welcome, and is not in doubt.
+        const lost = this.everWelcomed ? [...this.pending.values()] : [];
+        this.pending.clear();
         this.welcomed = true;
+        this.everWelcomed = true;
         this.retry = 0;
         this.version = msg.version;
         if (msg.you?.seat_token) seatToken.set(this.roomId, msg.you.seat_token);
@@ -121,13 +128,10 @@ export class RoomSocket {
         // A ping now and then keeps the clock offset fresh and notices dead links.
         this.pingTimer = setInterval(() => this._raw({ type: "ping" }), 20000);
         this.h.onWelcome?.(msg);
-        if (this.pending.size) {
-          // Sent just before the connection dropped: did they arrive?  The caller checks the state.
-          const lost = [...this.pending.values()];
-          this.pending.clear();
-          this.h.onResumed?.(lost);
-        }
+        // Sent just before the connection dropped: did they arrive?  The caller checks the state.
+        if (lost.length) this.h.onResumed?.(lost);
         break;
+      }
       case "event":
         if (this.version !== null && msg.version > this.version + 1) {
           // Missed something: ask for the state and the missed events.

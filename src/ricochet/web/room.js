@@ -46,6 +46,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     chatForm: h("form", { class: "chat-form", id: "chat-form" }),
     spectators: h("p", { class: "spectators muted", id: "spectators" }),
     offline: h("div", { class: "offline-banner", id: "offline", role: "alert", hidden: true }),
+    // Notices (refusals, a connection report): in the flow of the page, never over the board.
+    notices: h("div", { class: "notices", id: "notices", "data-notices": "", "aria-live": "polite" }),
     actions: h("div", { class: "room-actions" }),
   };
 
@@ -87,17 +89,29 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const sr = h("div", { class: "sr-only", "aria-live": "assertive" });
   const announce = (msg) => { sr.textContent = msg; };
 
+  const boardCol = h("div", { class: "board-col" },
+    h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
+    els.result, els.board);
+  const sideCol = h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
+    h("section", { class: "panel chat", id: "chat" }, els.chatTabs, els.chatLog, els.gameLog, els.chatForm),
+    els.spectators);
   fill(root, h("section", { class: "room" },
     els.offline,
     h("div", { class: "room-head" }, els.title, els.actions),
-    h("div", { class: "room-body" },
-      h("div", { class: "board-col" },
-        h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
-        els.result, els.board, els.demo),
-      h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
-        h("section", { class: "panel chat", id: "chat" }, els.chatTabs, els.chatLog, els.gameLog, els.chatForm),
-        els.spectators)),
+    h("div", { class: "room-body" }, boardCol, sideCol),
     sr));
+  // Where the controls of a turn and the notices go.  Wide screens: at the top of the column beside
+  // the board (in view without scrolling, the board never pushed down); phones: the notices between
+  // the status line and the board, the controls right under the board.
+  const wide = matchMedia("(min-width: 900px)");
+  function place() {
+    if (wide.matches) sideCol.prepend(els.demo, els.notices);
+    else { els.board.before(els.notices); els.board.after(els.demo); }
+  }
+  place();
+  wide.addEventListener("change", place);
+  // A refusal or a connection report stays in the game's log too, after its notice has gone.
+  els.notices.addEventListener("notice", (e) => { if (e.detail.kind !== "info") addSys(e.detail.message, "notice"); });
 
   // -- socket ------------------------------------------------------------------------------
   /** Send an action; refused visibly (never dropped silently) while the connection is down. */
@@ -172,6 +186,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? presence.seats.find((p) => p.player === id)?.name ?? String(id);
 
   function onEvent(ev) {
+    if (game.roundStart(ev)) fill(els.notices);  // a new round: the last one's notices are old news
     view.onEvent(ev, state);
     if (ev.type === "game_ended") cues.play(me && ev.winners?.includes(me) ? "won" : "lost");
     const line = describe(ev, nameOf, state, game, true);
@@ -182,8 +197,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.player == null ? `${c.name} (${t("room.watching")})` : c.name), " ", h("span", {}, c.text)));
     trimChat();
   }
-  function addSys(text) {
-    els.gameLog.append(h("li", { class: "sys" }, text));
+  function addSys(text, kind = "") {
+    els.gameLog.append(h("li", { class: kind ? `sys ${kind}` : "sys" }, text));
     trim(els.gameLog);
   }
   function trimChat() {

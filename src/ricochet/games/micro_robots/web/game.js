@@ -101,7 +101,10 @@ function room(ctx) {
     },
     status(s) {
       const rnd = s.round;
-      if (!rnd) return [h("div", { class: "round-n" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : "")];
+      if (!rnd) {
+        return [h("div", {}, h("div", { class: "round-n" }, t(`game.${NAME}`)),
+          h("div", { class: "target-name" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : tx("room.target_all")))];
+      }
       const target = spaceName(spaceAt(s, rnd.target));
       return [goalIcon(rnd, 36, s),
         h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),

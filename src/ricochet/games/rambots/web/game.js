@@ -239,7 +239,15 @@ function room(ctx) {
       board.render(s);
       panel.update(s, { me: ctx.me(), seated: ctx.seated(), nameOf: ctx.nameOf, secrets: ctx.secrets(), online: ctx.online() });
     },
-    status: (s) => [h("div", { class: "round-n" }, s.target_score ? tg(NAME, "room.target_score", { n: s.target_score }) : "")],
+    status(s) {
+      // The round, and my next goal (the top of my goal stack) once the stacks are shown.
+      const mine = s.players?.find((p) => p.id === ctx.me());
+      const next = mine?.goals?.[0];
+      const round = s.round_number ? tg(NAME, "round.number", { n: s.round_number }) : s.phase === "lobby" ? t(`game.${NAME}`) : t("ram.setup");
+      return [next ? pieceIcon(next.color, next.size, null, 36) : null,
+        h("div", {}, h("div", { class: "round-n" }, round),
+          h("div", { class: "target-name" }, next ? t("ram.goal.next", { piece: pieceName(next), n: mine.goals.length }) : tg(NAME, "room.target_all")))];
+    },
     phase: (s) => t(`ram.phase.${s.phase}`, { n: s.round_number ?? "" }),
     result: () => null,
     history: () => null,

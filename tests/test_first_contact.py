@@ -1,0 +1,272 @@
+"""Issue 44, "First contact": every game pleasant from the first click, on a phone and a desktop —
+in real headless Chromium (Debian's, driven by Playwright) on the real server.
+
+Each test holds one defect seen by a newcomer: a reconnect report with no reconnect, notices over
+the board or its controls, a header over the board, controls below the fold, a board drawn wrong
+or not at all, words that do not fit, and so on.  Screenshots go to /tmp/shots-44/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browserkit import KEYS, SkipClock, chromium, playwright_or_skip, served
+from test_browser import _create_room, _get, _position, _watch_errors
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
+
+SHOTS = Path("/tmp/shots-44")
+sync_api = playwright_or_skip()
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+GAME_NAMES = ("ricochet-robots", "pyramids", "micro-robots", "rambots")
+RECONNECT_REPORT = "The connection dropped just after your last action"
+
+
+@pytest.fixture(scope="module")
+def clock() -> SkipClock:
+    return SkipClock()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory, clock: SkipClock) -> Iterator[str]:
+    url = os.environ.get("RICOCHET_WEB_URL")
+    if url:
+        yield url.rstrip("/")
+        return
+    from ricochet.server.app import create_app
+    from ricochet.server.limits import ServerLimits
+
+    db = tmp_path_factory.mktemp("first-contact") / "web.db"
+    # Many rooms from one address in a few minutes: the tests, not a flood.
+    clock.app = create_app(database_url=f"sqlite+aiosqlite:///{db}", now=clock,
+                           limits=ServerLimits(rooms_per_minute=0))
+    with served(clock.app) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    SHOTS.mkdir(exist_ok=True)
+    with chromium(sync_api) as b:
+        yield b
+
+
+def _page(browser: Any, viewport: dict[str, int], lang: str = "en", errors: list[str] | None = None,
+          name: str = "page") -> Any:
+    phone = viewport["width"] < 600
+    ctx = browser.new_context(viewport=viewport, locale="fr-FR" if lang == "fr" else "en-GB", is_mobile=phone,
+                              has_touch=phone)
+    page = ctx.new_page()
+    page.set_default_timeout(20000)
+    if errors is not None:
+        _watch_errors(page, name, errors)
+    return page
+
+
+def _quick_play(page: Any, base_url: str, game: str, nickname: str = "Ann", level: str = "intermediate") -> str:
+    """From the lobby: the nickname, the game's card, "Play against bots" — the room's id once it
+    plays (its first round on the page)."""
+    page.goto(base_url + "/")
+    page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
+    page.fill("#nickname", nickname)
+    page.click(f".game-card[data-game={game}]")
+    page.select_option("#quick-level", level)
+    page.click("#quick-play")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("#phase:not([data-phase='lobby'])")
+    return page.url.rstrip("/").rsplit("/", 1)[1].split("?")[0]
+
+
+def _box(page: Any, selector: str) -> dict[str, float] | None:
+    loc = page.locator(selector)
+    return loc.first.bounding_box() if loc.count() and loc.first.is_visible() else None
+
+
+def _overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    if not a or not b:
+        return False
+    return (a["x"] < b["x"] + b["width"] - 1 and b["x"] < a["x"] + a["width"] - 1
+            and a["y"] < b["y"] + b["height"] - 1 and b["y"] < a["y"] + a["height"] - 1)
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    """The element is wholly inside the viewport as the page is scrolled now."""
+    box = _box(page, selector)
+    size = page.viewport_size
+    return bool(box) and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= size["width"] + 0.5 \
+        and box["y"] + box["height"] <= size["height"] + 0.5
+
+
+def _floating_over(page: Any, selector: str) -> list[str]:
+    """The fixed or sticky elements (a header, a banner, a toast) drawn over the element now."""
+    return page.evaluate("""(sel) => {
+      const target = document.querySelector(sel).getBoundingClientRect();
+      const out = [];
+      for (const el of document.querySelectorAll("body *")) {
+        const pos = getComputedStyle(el).position;
+        if (pos !== "fixed" && pos !== "sticky") continue;
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || el.closest("[hidden]")) continue;
+        if (r.left < target.right - 1 && target.left < r.right - 1 && r.top < target.bottom - 1 && target.top < r.bottom - 1)
+          out.push(`${el.tagName.toLowerCase()}.${el.className}`);
+      }
+      return out;
+    }""", selector)
+
+
+# -- 1. messages that never lie and never cover the board -----------------------------------------------
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_a_room_opened_with_bots_reports_no_lost_connection_and_nothing_covers_its_board(
+        base_url: str, browser: Any, game: str) -> None:
+    """Issue 44: "Lobby → Play against bots: 'The connection dropped just after your last action…' —
+    nothing dropped".  The bots and the start the page sends as the room opens are not actions lost
+    in a reconnect.  On a phone, scrolled to the foot of the page, no header or banner lies over the
+    board; the status line beside the board is never an empty box."""
+    errors: list[str] = []
+    page = _page(browser, PHONE, errors=errors)
+    try:
+        _quick_play(page, base_url, game)
+        page.wait_for_timeout(1500)  # the welcome's aftermath: the bots join, the game starts
+        notices = " ".join(page.locator("#notices, #toasts").all_inner_texts())
+        assert RECONNECT_REPORT not in notices, notices
+        assert page.locator("#notices .toast").count() == 0, notices
+        assert page.inner_text("#round-info").strip(), "an empty status box"
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_timeout(100)
+        assert not _floating_over(page, "#board"), "something is drawn over the board"
+        page.evaluate("window.scrollTo(0, 0)")
+        assert not [e for e in errors if "favicon" not in e], errors
+    finally:
+        page.context.close()
+
+
+def test_a_real_reconnect_says_what_became_of_an_unacknowledged_bid(base_url: str, browser: Any) -> None:
+    """The other side of the report: a bid sent as the connection dropped (no answer came) is
+    accounted for once the page is back — in a notice beside the board, not over it."""
+    page = _page(browser, PHONE)
+    bob = _page(browser, DESKTOP)
+    cut: list[bool] = []
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        def up(message: str | bytes) -> None:
+            try:
+                msg = json.loads(message)
+            except ValueError:
+                msg = {}
+            if msg.get("type") == "bid" and not cut:
+                cut.append(True)  # the bid goes nowhere, and the connection drops: no ack, no error
+                ws.close()
+                return
+            server.send(message)
+
+        ws.on_message(up)
+
+    try:
+        room_id = _create_room(page, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "120"})
+        bob.goto(f"{base_url}/r/{room_id}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join button[type=submit]")
+        bob.wait_for_selector(".player.me")
+        page.click("#start")
+        page.wait_for_selector("#bid-input:not([disabled])")
+        assert page.locator("#notices .toast").count() == 0
+        page.route_web_socket("**/ws/**", route)
+        page.reload()  # the room's socket through the route from now on
+        page.wait_for_selector("#bid-input:not([disabled])")
+        page.wait_for_selector("#conn.conn-open", state="attached")
+        page.fill("#bid-input", "17")
+        page.press("#bid-input", "Enter")
+        page.wait_for_selector("#notices .toast:has-text('did not arrive')")
+        assert page.input_value("#bid-input") == "17"  # back in the box, to send again
+        assert not _overlap(_box(page, "#notices"), _box(page, "#board"))
+        page.click("#bid-submit")
+        page.wait_for_selector("#bids li.mine:has-text('17')")
+        assert RECONNECT_REPORT not in " ".join(page.locator("#notices").all_inner_texts())
+    finally:
+        page.context.close()
+        bob.context.close()
+
+
+def _legal_move(state: dict[str, Any]) -> tuple[str, str]:
+    """A robot and a direction it can move in (its reversal is then refused: no moving straight back)."""
+    from ricochet.geometry import Direction
+    from ricochet.position import IllegalMove, Move
+
+    position = _position(state)
+    for i, robot in enumerate(position.robots):
+        for d in Direction:
+            try:
+                position.play(Move(i, d))
+            except IllegalMove:
+                continue
+            return robot.color, d.name
+    raise AssertionError("no robot can move")
+
+
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+
+
+def test_the_demonstration_controls_are_in_view_and_notices_cover_nothing(base_url: str, browser: Any,
+                                                                          clock: SkipClock) -> None:
+    """Issue 44: "Pop-ups hide the active robot's arrow buttons during a demonstration … At 1280×800 the
+    arrow pad and 'Give up' are below the fold."  Ann demonstrates on a desktop, then on a phone: the
+    arrow pad and "Give up" are in view without scrolling, and a refused move's notice lies beside the
+    board, over neither the board nor a control."""
+    errors: list[str] = []
+    ann = _page(browser, DESKTOP, errors=errors, name="ann")
+    bob = _page(browser, PHONE, errors=errors, name="bob")
+    try:
+        room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "30"})
+        api = f"{base_url}/api/rooms/{room_id}"
+        bob.goto(f"{base_url}/r/{room_id}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join button[type=submit]")
+        bob.wait_for_selector(".player.me")
+        ann.click("#start")
+        for viewport in (DESKTOP, PHONE):
+            ann.set_viewport_size(viewport)
+            ann.wait_for_selector("#bid-input:not([disabled])")
+            ann.fill("#bid-input", "30")
+            ann.press("#bid-input", "Enter")
+            ann.wait_for_selector("#bids li.mine")
+            clock.skip(room_id)  # the sand clock runs out: Ann demonstrates
+            ann.wait_for_selector("#demo-bar:not([hidden])")
+            ann.evaluate("window.scrollTo(0, 0)")
+            for control in ("#demo-bar .dpad", "#give-up", "#board"):
+                assert _in_view(ann, control), f"{control} is not in view at {viewport}"
+            state = _get(api)["state"]
+            color, direction = _legal_move(state)
+            ann.click(f"#robot-{color}")
+            ann.keyboard.press(KEYS[direction])
+            ann.wait_for_selector("#phase[data-cost='1']")
+            ann.keyboard.press(KEYS[OPPOSITE[direction]])  # straight back: refused
+            ann.wait_for_selector("#notices .toast-error")
+            ann.evaluate("window.scrollTo(0, 0)")
+            for control in ("#board", "#demo-bar .dpad", "#give-up", "#robot-" + color):
+                assert not _overlap(_box(ann, "#notices"), _box(ann, control)), f"a notice over {control} at {viewport}"
+                assert not _floating_over(ann, control), f"something floats over {control} at {viewport}"
+            ann.screenshot(path=str(SHOTS / f"ricochet-robots_demonstration_{viewport['width']}.png"))
+            ann.click("#give-up")
+            # The next round (the intermission skipped).
+            number = state["round"]["number"]
+            for _ in range(50):
+                s = _get(api)["state"]
+                if s["round"] and s["round"]["number"] > number and s["phase"] == "thinking":
+                    break
+                clock.skip(room_id)
+                time.sleep(0.1)
+        assert not [e for e in errors if "favicon" not in e], errors
+    finally:
+        ann.context.close()
+        bob.context.close()
+
