@@ -28,8 +28,20 @@ export const seatToken = {
 };
 
 /**
- * One room connection with reconnect (backoff 1, 2, 4 … 30 s, hello with the
- * seat token and `since`), version tracking (a gap → sync) and the server
+ * The wait before the next connection attempt, in seconds (``retry``: the attempts so far).
+ * A connection that was up and dropped (a restart, a network blip) is tried again at once and
+ * then every second at most: the client is back within a second or two of the server.  A server
+ * that was never reached backs off to 8 s; one that said it is full (close 1013) to 30 s.
+ * A little jitter keeps a room's clients from knocking all at once.
+ */
+export function retryDelay(retry, { seen = false, full = false } = {}) {
+  const base = full ? Math.min(30, 5 * 2 ** retry) : seen ? Math.min(1, 0.25 * 2 ** retry) : Math.min(8, 2 ** retry);
+  return base * (0.8 + 0.2 * Math.random());
+}
+
+/**
+ * One room connection with reconnect (retryDelay: at most a second apart once the server was
+ * seen; hello with the seat token and `since`), version tracking (a gap → sync) and the server
  * clock offset.  Handlers: onWelcome(msg), onEvent(msg), onSync(msg),
  * onChat(msg), onPresence(msg), onMessage(msg) (a game's own), onError(msg, beforeWelcome),
  * onStatus("connecting"|"open"|"reconnecting"|"closed"), onResumed(actions): after a real
@@ -47,6 +59,7 @@ export class RoomSocket {
     this.welcomed = false;
     this.everWelcomed = false;  // welcomed once: a later welcome is a reconnect
     this.retry = 0;
+    this.lastDelay = null;      // the last wait before a reconnect, seconds (tests read it)
     this.stopped = false;
     this.refs = 0;
     this.pingTimer = null;
@@ -76,10 +89,22 @@ export class RoomSocket {
       // 4404 no room, 4400 protocol: reconnecting cannot help; 4403: the host removed us.
       if (this.stopped || e.code === 4404 || e.code === 4400 || e.code === 4403) { this.h.onStatus?.("closed"); return; }
       this.h.onStatus?.("reconnecting");
-      const delay = Math.min(30, 2 ** this.retry) * 1000;
-      this.retry += 1;
-      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this._schedule(e.code === 1013);
     };
+  }
+
+  _schedule(full = false) {
+    clearTimeout(this.retryTimer);
+    this.lastDelay = retryDelay(this.retry, { seen: this.everWelcomed, full });
+    this.retry += 1;
+    this.retryTimer = setTimeout(() => this.connect(), this.lastDelay * 1000);
+  }
+
+  /** Try again now (the browser says it is back online, or the page is shown again). */
+  wake() {
+    if (this.stopped || this.ws?.readyState === WebSocket.OPEN || this.ws?.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
   }
 
   _hello() {

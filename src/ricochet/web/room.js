@@ -398,12 +398,22 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   };
   document.addEventListener("keydown", onKey);
   onLangChange(() => { update(); });
+  // Back online, or the page shown again: try at once rather than at the next retry.
+  const wake = () => { if (!document.hidden) sock.wake(); };
+  addEventListener("online", wake);
+  document.addEventListener("visibilitychange", wake);
 
   // Fallback if the socket cannot open at all: say whether the room exists.
   // (Once: the socket's own "no room" replaces the page, so no toast then.)
   api(`/api/rooms/${encodeURIComponent(roomId)}`).catch((e) => { if (e.status === 404 && !notFound) toast(t("room.not_found"), "error", 10000); });
 
-  return () => { clearInterval(clockTimer); document.removeEventListener("keydown", onKey); sock.close(); };
+  return () => {
+    clearInterval(clockTimer);
+    document.removeEventListener("keydown", onKey);
+    removeEventListener("online", wake);
+    document.removeEventListener("visibilitychange", wake);
+    sock.close();
+  };
 }
 
 /**
