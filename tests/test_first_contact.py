@@ -86,8 +86,14 @@ def _quick_play(page: Any, base_url: str, game: str, nickname: str = "Ann", leve
 
 
 def _box(page: Any, selector: str) -> dict[str, float] | None:
-    loc = page.locator(selector)
-    return loc.first.bounding_box() if loc.count() and loc.first.is_visible() else None
+    """The element's box in the viewport now, or None when it is not shown (read in one go: a panel
+    drawn again between two reads is no trouble)."""
+    return page.evaluate("""(sel) => {
+      const el = document.querySelector(sel);
+      if (!el || !el.getClientRects().length) return null;
+      const r = el.getBoundingClientRect();
+      return {x: r.x, y: r.y, width: r.width, height: r.height};
+    }""", selector)
 
 
 def _overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
@@ -313,3 +319,86 @@ def test_a_page_comes_back_within_a_second_or_two_of_a_restarted_server(browser:
         bob.context.close()
         if proc.poll() is None:
             _kill9(proc)
+
+
+# -- 3. every board draws right ------------------------------------------------------------------------------
+def test_rambots_is_programmable_on_a_phone_with_the_board_and_its_clock_in_view(base_url: str, browser: Any) -> None:
+    """Issue 44: "RAMbots on a phone: while programming the board cannot be seen and 'Programming ends
+    in…' is clipped under the top bar; bot names are cut on the board ('Ada (int')".  On a 390×844 phone
+    (French), one scroll position shows the programming clock, the whole board, the program and the
+    compile button, with nothing over them; the RAMbots carry their players' whole names; the bots'
+    levels are said in French."""
+    errors: list[str] = []
+    page = _page(browser, PHONE, "fr", errors)
+    try:
+        _create_room(page, base_url, "Ann", "rambots", rules={"programming_seconds": "300", "bots": "2"})
+        page.wait_for_selector(".player-list li:nth-child(3)")
+        page.click("#start")
+        page.wait_for_selector("#ram-editor .ram-pool .piece-btn")
+        for _ in range(4):
+            page.locator("#ram-editor .ram-pool .piece-btn[data-size='3']").first.click()
+        page.click("#send-goals")
+        page.wait_for_selector("#ram-program")
+        page.wait_for_selector("#phase[data-phase='programming']")
+        page.locator("#ram-editor .ram-pool .piece-btn").first.click()
+        page.wait_for_selector("#ram-program .slot:not(.empty)")
+        page.wait_for_selector("#clock[data-running='1']")
+        page.evaluate("document.querySelector('.status').scrollIntoView()")
+        page.screenshot(path=str(SHOTS / "rambots_programming_390_fr.png"))
+        for part in ("#clock", "#board", "#ram-program", "#compile"):
+            assert _in_view(page, part), f"{part} is not in view with the board"
+            assert not _floating_over(page, part), f"something floats over {part}"
+        assert page.inner_text("#clock").startswith("Fin de la programmation dans")
+        labels = page.evaluate("""() => [...document.querySelectorAll(".ram-board .obj-bot text")].map((e) =>
+          [e.textContent, e.getBoundingClientRect().width])""")
+        assert sorted(name for name, _ in labels) == ["Ada", "Ann", "Babbage"], labels  # whole, a bot's without its level
+        cell = page.locator(".ram-board").bounding_box()["width"] / (8 + 20 / 50)
+        for name, width in labels:
+            assert width <= cell * 1.2, f"{name} spills over its square"
+        players = page.inner_text("#players")
+        assert "intermediate" not in players.lower() and "Intermédiaire" in players, players
+        page.click("#tab-log")
+        assert "Ada (intermédiaire) arrive" in page.inner_text("#game-log")
+        assert not [e for e in errors if "favicon" not in e], errors
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_room_shows_a_board_before_the_start(base_url: str, browser: Any, game: str) -> None:
+    """Issue 44: "no board is shown before a Ricochet Robots game starts" — every game's room shows a
+    board from the first look (Ricochet Robots its frame and central block: the tiles are laid at the
+    start; Micro Robots its 6×6 spaces; Pyramids its towers; RAMbots its chessboard), and a status
+    line that says something."""
+    page = _page(browser, DESKTOP)
+    try:
+        _create_room(page, base_url, "Ann", game)
+        page.wait_for_selector("#start")
+        shapes = page.evaluate("""() => [...document.querySelectorAll("#board svg rect, #board svg line, #board svg path")]
+          .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 2 || r.height > 2; }).length""")
+        assert shapes >= 30, f"{shapes} shapes: no board"
+        if game == "ricochet-robots":
+            assert page.locator("#board .wall.border").count() == 64
+            assert page.locator("#board .blocked").count() == 4
+        assert page.inner_text("#round-info").strip()
+        page.screenshot(path=str(SHOTS / f"{game}_before_start_1280.png"))
+    finally:
+        page.context.close()
+
+
+def test_the_lobby_fits_a_phone_in_french(base_url: str, browser: Any) -> None:
+    """The lobby's form with each game's rule options open, in French on a 390-pixel phone: nothing
+    wider than the screen (a long option once pushed the page sideways, and the 'Create' button's
+    middle off the screen)."""
+    page = _page(browser, PHONE, "fr")
+    try:
+        page.goto(base_url + "/")
+        page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
+        for game in GAME_NAMES:
+            page.click(f".game-card[data-game={game}]")
+            page.click("#create-form details.rules summary")
+            assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], game
+            page.locator("#create-form button[type=submit]").scroll_into_view_if_needed()
+            assert _in_view(page, "#create-form button[type=submit]"), game
+    finally:
+        page.context.close()

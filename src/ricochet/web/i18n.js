@@ -567,6 +567,23 @@ export function errorText(msg, game = null) {
   return tg(game, key);
 }
 
+/**
+ * A player's name as shown.  A bot's name is "<name> (<level>)" as the server makes it: its level is
+ * said in the page's language ("Ada (intermédiaire)"); ``short`` leaves it out ("Ada": on a board,
+ * beside a badge that says the level).  ``levels``: the levels the name may end with (a bot seat's
+ * own level; in a replay, the game's levels).  Anyone else's name is theirs, untouched.
+ */
+export function playerName(name, levels = [], short = false) {
+  for (const level of levels || []) {
+    const tail = ` (${level})`;
+    if (level && typeof name === "string" && name.endsWith(tail) && name.length > tail.length) {
+      const base = name.slice(0, -tail.length);
+      return short ? base : `${base} (${t(`room.bot_level.${level}`).toLocaleLowerCase(lang)})`;
+    }
+  }
+  return name;
+}
+
 export function movesText(n) { return n === 1 ? t("bid.one_move") : t("bid.moves", { n }); }
 
 /** "1 player" / "3 players" (and the like for any key with a ".1" twin: "lobby.room.player"). */

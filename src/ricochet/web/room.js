@@ -4,7 +4,7 @@
 // module draws and handles everything of its own.  The server is authoritative: this
 // only shows its state and sends intentions.
 
-import { t, tg, onLangChange, errorText } from "./i18n.js";
+import { t, tg, onLangChange, errorText, playerName } from "./i18n.js";
 import { RoomSocket, api, seatToken } from "./net.js";
 import { gameOf, INFO } from "./games/index.js";
 import { cues } from "./cues.js";
@@ -69,6 +69,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       secrets: () => secrets,
       presence: () => presence,
       nameOf: (id) => nameOf(id),
+      shortName: (id) => shortName(id),
       announce: (msg) => announce(msg),
       redraw: () => update(),
     });
@@ -165,7 +166,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       onEvent: (msg) => {
         Object.assign(state, msg.state);
         if ("private" in msg) secrets = msg.private;
-        onEvent(msg.event);
+        onEvent(msg.event, msg.version);
         update();
       },
       onSync: (msg) => { state = { ...msg.state, you: me }; secrets = msg.private ?? secrets; useGame(state.game); update(); },
@@ -183,22 +184,27 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   // -- events: the game's own reactions, sounds and a readable log ------------------------------
-  const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? presence.seats.find((p) => p.player === id)?.name ?? String(id);
+  const seatOf = (id) => presence.seats.find((p) => p.player === id);
+  const rawName = (id) => state?.players?.find((p) => p.id === id)?.name ?? seatOf(id)?.name ?? String(id);
+  const levelsOf = (id) => (seatOf(id)?.bot ? [seatOf(id).level] : []);
+  /** A player's name as shown (a bot's level in the page's language); short: without it. */
+  const nameOf = (id) => playerName(rawName(id), levelsOf(id));
+  const shortName = (id) => playerName(rawName(id), levelsOf(id), true);
 
-  function onEvent(ev) {
+  function onEvent(ev, version) {
     if (game.roundStart(ev)) fill(els.notices);  // a new round: the last one's notices are old news
     view.onEvent(ev, state);
     if (ev.type === "game_ended") cues.play(me && ev.winners?.includes(me) ? "won" : "lost");
     const line = describe(ev, nameOf, state, game, true);
-    if (line) addSys(line);
+    if (line) addSys(line, "", version);
   }
 
   function addChat(c) {
     els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.player == null ? `${c.name} (${t("room.watching")})` : c.name), " ", h("span", {}, c.text)));
     trimChat();
   }
-  function addSys(text, kind = "") {
-    els.gameLog.append(h("li", { class: kind ? `sys ${kind}` : "sys" }, text));
+  function addSys(text, kind = "", version = null) {
+    els.gameLog.append(h("li", { class: kind ? `sys ${kind}` : "sys", "data-version": version ?? undefined }, text));
     trim(els.gameLog);
   }
   function trimChat() {
@@ -230,12 +236,22 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (logFor === key) return;
     logFor = key;
     try {
-      const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events`);
-      fill(els.gameLog);
-      for (const e of data.events || []) {
-        const line = describe(e.event, nameOf, state, game, true);
-        if (line) els.gameLog.append(h("li", { class: "sys" }, line));
+      const events = [];
+      for (let after = 0; ;) {  // page after page
+        const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${after}`);
+        events.push(...(data.events || []));
+        if (data.next === null || data.next === undefined) break;
+        after = data.next;
       }
+      // What came live while the log was on its way stays (the log ends where those begin); so do notices.
+      const last = events.at(-1)?.version ?? 0;
+      const kept = [...els.gameLog.children].filter((li) => li.classList.contains("notice") || Number(li.dataset.version) > last);
+      fill(els.gameLog);
+      for (const e of events) {
+        const line = describe(e.event, nameOf, state, game, true);
+        if (line) els.gameLog.append(h("li", { class: "sys", "data-version": e.version }, line));
+      }
+      els.gameLog.append(...kept);
       trim(els.gameLog);
     } catch { /* the log fills from now on */ }
   }
@@ -264,6 +280,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.phase.textContent = view.phase(state);
     renderResult();
     els.phase.dataset.phase = phase;
+    root.querySelector(".room").dataset.phase = phase;  // a game's styles may follow its phases
     els.phase.dataset.cost = state.round?.cost ?? state.round?.count ?? 0;  // for tests and styling
 
     const demo = view.demo(state);
@@ -310,13 +327,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         const badges = [p.id === me && t("room.you"), p.id === state.host && t("room.host"),
           s?.bot && `${t("room.bot")} · ${t(`room.bot_level.${s.level}`)}`, (!p.seated || (s && !s.online && !s.bot)) && t("room.away")].filter(Boolean);
         return h("li", { class: `player${p.id === me ? " me" : ""}`, "data-player": p.id },
-          h("span", { class: "pname" }, p.name),
+          h("span", { class: "pname" }, shortName(p.id)),
           badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
           h("span", { class: "chips", "aria-label": tx("room.chips", { n: p.score }) }, game.tokens(p, state)),
           h("span", { class: "score", "data-score": p.score }, String(p.score)),
           isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => act("remove_bot", { player: p.id }) }, t("room.remove")) : null,
           isHost() && s && !s.bot && !s.online && p.id !== me ? h("button", { type: "button", class: "small-btn remove-player", "data-player": p.id, onclick: async () => {
-            if (await confirmDialog(t("confirm.remove_player", { name: p.name }), t("room.remove_player"), t("confirm.keep"))) act("remove_player", { player: p.id });
+            if (await confirmDialog(t("confirm.remove_player", { name: nameOf(p.id) }), t("room.remove_player"), t("confirm.keep"))) act("remove_player", { player: p.id });
           } }, t("room.remove_player")) : null);
       })));
   }
@@ -424,7 +441,7 @@ export function describe(ev, nameOf, state, game = gameOf(state?.game), live = f
   const own = game.describe(ev, nameOf, state, live);
   if (own !== null) return own;
   switch (ev.type) {
-    case "player_joined": return t("ev.player_joined", { name: ev.name });
+    case "player_joined": return t("ev.player_joined", { name: playerName(ev.name, INFO[game.name]?.bot_levels) });
     case "player_left": return tg(game.name, "ev.player_left", { name: nameOf(ev.player) });
     case "game_paused": return t("ev.game_paused");
     case "game_resumed": {

@@ -51,7 +51,8 @@ import { loadStyle } from "../ui.js";
  * @property {() => boolean} online  is the connection up
  * @property {() => (object|null)} secrets  my own secrets ("private" in messages)
  * @property {() => {seats: object[], spectators: number}} presence  who is here
- * @property {(id: string) => string} nameOf  a player's name
+ * @property {(id: string) => string} nameOf  a player's name, as shown (a bot's level in the page's language)
+ * @property {(id: string) => string} shortName  a player's name in few letters (a bot's without its level: on a board)
  * @property {(text: string) => void} announce  say it to screen readers
  * @property {() => void} redraw  draw the room again (the shell calls update and the rest)
  *

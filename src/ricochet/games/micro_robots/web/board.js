@@ -64,7 +64,17 @@ export class MicroBoardView {
     const board = view.board;
     const key = JSON.stringify(board);
     if (board && key !== this.boardKey) { this.boardKey = key; this._drawSpaces(board); }
-    if (!board) { for (const g of Object.values(this.layers)) g.replaceChildren(); this.boardKey = null; return; }
+    if (!board) {
+      // Before the start the sections are not laid yet: the 6×6 spaces, blank.
+      for (const g of Object.values(this.layers)) g.replaceChildren();
+      this.boardKey = null;
+      this.robotNode = null;
+      for (let k = 0; k < 36; k++) {
+        this.layers.spaces.append(el("rect", { class: "space-blank", x: (k % 6) * CELL + 1.5, y: Math.floor(k / 6) * CELL + 1.5,
+          width: CELL - 3, height: CELL - 3, rx: 7, fill: "#e6dfcf", stroke: "#bdb6a6", "stroke-width": 1.5 }));
+      }
+      return;
+    }
     this._drawMarks(view);
     this._drawRoute(view.round?.route || []);
     this._drawRobot(view.robot);

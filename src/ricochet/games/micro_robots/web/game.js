@@ -60,6 +60,7 @@ function createPanel(send) {
     el,
     update(state, { seated, nameOf }) {
       const rnd = state.round;
+      el.hidden = !rnd;  // before the first roll there is nothing to announce: no empty box
       el.querySelector("#bid-h").textContent = t("mr.panel");
       el.querySelector("#announce-label").textContent = t("mr.announce.label");
       button.textContent = t("mr.announce");

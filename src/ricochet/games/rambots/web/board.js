@@ -4,7 +4,9 @@
 // to their new squares after each instruction, and the beam flashes.
 
 import { el, title, r2 } from "../../svg.js";
-import { t, colorName } from "../../i18n.js";
+import { t, colorName, playerName } from "../../i18n.js";
+
+const BOT_LEVELS = ["beginner", "intermediate", "expert", "perfect"];  // (a replay's names: a bot's level)
 
 export const CELL = 50;
 export const RCOLORS = { red: "#d62728", yellow: "#f2c500", green: "#2ca02c", blue: "#1f5fd6" };
@@ -83,7 +85,11 @@ export class RamBoardView {
         if (o.kind === "bot") {
           const owner = view.players?.find((p) => p.color === o.color);
           const label = el("text", { x: 0, y: CELL * 0.47, "text-anchor": "middle", "font-size": 10, "font-weight": "bold", fill: "#111", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" });
-          label.textContent = owner ? owner.name.slice(0, 8) : "";
+          // The whole name (a bot's without its level), smaller when long: never cut.
+          const name = owner ? (this.handlers.shortName?.(owner.id) ?? playerName(owner.name, BOT_LEVELS, true)) : "";
+          label.textContent = name;
+          if (name.length > 7) label.setAttribute("font-size", String(Math.max(6, Math.round(70 / name.length))));
+          label.setAttribute("data-name", name);
           fresh.append(label);
         }
         if (node) { fresh.setAttribute("transform", node.getAttribute("transform")); node.replaceWith(fresh); }

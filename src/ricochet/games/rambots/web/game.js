@@ -71,7 +71,8 @@ function createPanel(send) {
   const editor = h("div", { class: "ram-editor", id: "ram-editor" });
   const runs = h("div", { class: "ram-runs", id: "ram-runs" });
   const people = h("ul", { class: "ram-players", id: "ram-players" });
-  const root = h("div", { class: "ram-panel" }, head, info, precedence, editor, runs, people);
+  // The editor first: on a phone it comes right under the board, both in view while programming.
+  const root = h("div", { class: "ram-panel" }, head, editor, info, precedence, runs, people);
   let ctx = null;
   let state = null;
 
@@ -150,11 +151,11 @@ function createPanel(send) {
       return b;
     }));
     fill(editor,
-      h("p", { class: "small" }, t("ram.program.help")),
       h("div", { class: "ram-row" }, h("span", { class: "small" }, t("ram.orientation")), orientPick),
       poolBox, slots,
       h("button", { type: "button", class: compiled ? "" : "primary", id: "compile", onclick: () => { clearTimeout(sendTimer); if (!compiled) send("set_program", { program: draft }); send("compile", { on: !compiled }); } },
-        compiled ? t("ram.uncompile") : t("ram.compile")));
+        compiled ? t("ram.uncompile") : t("ram.compile")),
+      h("p", { class: "small muted" }, t("ram.program.help")));
   }
 
   function renderRuns() {
@@ -230,7 +231,7 @@ function createPanel(send) {
 
 /** A room of RAMbots: the board, the goal stacks and the program editor beside it. */
 function room(ctx) {
-  const board = new RamBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields) });
+  const board = new RamBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields), shortName: ctx.shortName });
   const panel = createPanel((type, fields) => ctx.send(type, fields));
   const snapshot = (s) => JSON.parse(JSON.stringify(s));
   return {
