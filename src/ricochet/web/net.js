@@ -28,20 +28,25 @@ export const seatToken = {
 };
 
 /**
- * The wait before the next connection attempt, in seconds (``retry``: the attempts so far).
- * A connection that was up and dropped (a restart, a network blip) is tried again at once and
- * then every second at most: the client is back within a second or two of the server.  A server
- * that was never reached backs off to 8 s; one that said it is full (close 1013) to 30 s.
- * A little jitter keeps a room's clients from knocking all at once.
+ * The wait before the next connection attempt, in seconds: the bounded back-off of
+ * docs/protocol.md 2.4.  ``retry``: the attempts so far; ``down``: seconds since the connection
+ * was lost; ``after``: the server's ``retry_after`` when its last error had one; ``full``: it said it
+ * is full or we were too fast (close 1013, 4429).  A dropped connection (a restart, a blip) is
+ * tried again after 0.25 s, 0.5 s, then every second for two minutes — a server that is back is
+ * found within a second or two — then every 10 s.  Full: at least ``after`` (else 30 s), doubling
+ * up to 5 minutes.  Up to 20 % jitter keeps a room's clients from knocking all at once.
  */
-export function retryDelay(retry, { seen = false, full = false } = {}) {
-  const base = full ? Math.min(30, 5 * 2 ** retry) : seen ? Math.min(1, 0.25 * 2 ** retry) : Math.min(8, 2 ** retry);
+export function retryDelay(retry, { down = 0, after = null, full = false } = {}) {
+  let base;
+  if (full) base = Math.max(after ?? 0, Math.min(300, 30 * 2 ** retry));
+  else if (after !== null && retry === 0) base = after;
+  else base = down > 120 ? 10 : Math.min(1, 0.25 * 2 ** retry);
   return base * (0.8 + 0.2 * Math.random());
 }
 
 /**
- * One room connection with reconnect (retryDelay: at most a second apart once the server was
- * seen; hello with the seat token and `since`), version tracking (a gap → sync) and the server
+ * One room connection with reconnect (retryDelay: at most a second apart for two minutes, the
+ * server's retry_after honoured; hello with the seat token and `since`), version tracking (a gap → sync) and the server
  * clock offset.  Handlers: onWelcome(msg), onEvent(msg), onSync(msg),
  * onChat(msg), onPresence(msg), onMessage(msg) (a game's own), onError(msg, beforeWelcome),
  * onStatus("connecting"|"open"|"reconnecting"|"closed"), onResumed(actions): after a real
@@ -59,7 +64,8 @@ export class RoomSocket {
     this.welcomed = false;
     this.everWelcomed = false;  // welcomed once: a later welcome is a reconnect
     this.retry = 0;
-    this.lastDelay = null;      // the last wait before a reconnect, seconds (tests read it)
+    this.downSince = null;      // when the connection was lost (ms), while it is
+    this.retryAfter = null;     // the server's retry_after with its last error (seconds)
     this.stopped = false;
     this.refs = 0;
     this.pingTimer = null;
@@ -89,15 +95,17 @@ export class RoomSocket {
       // 4404 no room, 4400 protocol: reconnecting cannot help; 4403: the host removed us.
       if (this.stopped || e.code === 4404 || e.code === 4400 || e.code === 4403) { this.h.onStatus?.("closed"); return; }
       this.h.onStatus?.("reconnecting");
-      this._schedule(e.code === 1013);
+      this._schedule(e.code === 1013 || e.code === 4429);
     };
   }
 
   _schedule(full = false) {
     clearTimeout(this.retryTimer);
-    this.lastDelay = retryDelay(this.retry, { seen: this.everWelcomed, full });
+    this.downSince ??= Date.now();
+    const delay = retryDelay(this.retry, { down: (Date.now() - this.downSince) / 1000, after: this.retryAfter, full });
+    this.retryAfter = null;
     this.retry += 1;
-    this.retryTimer = setTimeout(() => this.connect(), this.lastDelay * 1000);
+    this.retryTimer = setTimeout(() => this.connect(), delay * 1000);
   }
 
   /** Try again now (the browser says it is back online, or the page is shown again). */
@@ -146,6 +154,7 @@ export class RoomSocket {
         this.welcomed = true;
         this.everWelcomed = true;
         this.retry = 0;
+        this.downSince = null;
         this.version = msg.version;
         if (msg.you?.seat_token) seatToken.set(this.roomId, msg.you.seat_token);
         this.h.onStatus?.("open");
@@ -181,6 +190,7 @@ export class RoomSocket {
   }
 
   _error(msg) {
+    if (typeof msg.retry_after === "number" && msg.retry_after >= 0) this.retryAfter = Math.min(msg.retry_after, 300);
     if (msg.ref !== null && msg.ref !== undefined) this.pending.delete(msg.ref);
     const before = !this.welcomed;
     if (before && msg.code === "bad_token") {
