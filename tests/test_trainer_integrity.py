@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from realserver import ServerProcess, http
 
+from realserver import ServerProcess, http
 from ricochet.trainer.puzzles import from_code
 
 pytestmark = pytest.mark.slow

@@ -83,13 +83,23 @@ class TrainerOptions:
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+def _not_served(puzzle_id: str) -> ApiError:
+    return ApiError(409, "not_served", f"puzzle {puzzle_id} was not served to you: open it first "
+                                       "(the daily puzzle, the next rated one or its link), then play it")
 
 
 def _bad(message: str, code: str = "bad_request") -> ApiError:
     return ApiError(400, code, message)
+
+
+def _warm_auth() -> None:
+    A.dummy_hash()
+    A.check_name("warm up")  # loads Unicode's confusables
 
 
 class Trainer:
@@ -120,6 +130,8 @@ class Trainer:
         return self._signer
 
     async def start(self) -> None:
+        # Made now, not on the first login: the first unknown name must cost no more than the others.
+        self._spawn(asyncio.to_thread(_warm_auth))
         if self.pool > 0:
             self._spawn(self._fill_pool())
 
@@ -212,17 +224,26 @@ class Trainer:
         return pid, self.signer.sign(pid, self.now())
 
     # -- serving ----------------------------------------------------------------------------------------
-    async def served(self, sp: StoredPuzzle, player: str | None, mode: str | None = None) -> dict[str, Any]:
-        """A puzzle as sent to a player: never the solution before their attempt (or hint 4)."""
+    async def served(self, sp: StoredPuzzle, player: str, mode: str | None = None) -> dict[str, Any]:
+        """A puzzle served to a player, recorded as served (only then may they ask hints and
+        attempt it).  Never the solution before their attempt (or hint 4); neither the optimal
+        length nor the puzzle's rating (a new puzzle's rating tells its length) before their
+        attempt or a hint (level 1 tells the length)."""
         tp = sp.puzzle
-        out = tp.public()
-        play = await self.store.play(player, tp.id) if player else None
         day = await self.store.daily_days(tp.id)
-        out.update(rating=round(sp.rating.rating), plays=sp.plays, url=f"/train/{tp.game}/{tp.code}",
-                   mode=play.mode if play else (mode or ("daily" if day else "free")),
+        play = await self.store.play(player, tp.id)
+        if play is None:
+            play = await self.store.start_play(player, tp.id, tp.game, mode or ("daily" if day else "free"),
+                                               self.now())
+        out = tp.public()
+        if not (play.done or play.hints >= 1):
+            del out["optimal"]
+            out["puzzle"].pop("optimal", None)
+        out.update(rating=round(sp.rating.rating) if play.done else None, plays=sp.plays,
+                   url=f"/train/{tp.game}/{tp.code}", mode=play.mode,
                    daily={"date": day, "number": D.daily_number(_dt.date.fromisoformat(day))} if day else None,
-                   hints=hint(tp, play.hints) if play and play.hints else None,
-                   played=self._outcome(tp, play, day) if play and play.done else None)
+                   hints=hint(tp, play.hints) if play.hints else None,
+                   played=self._outcome(tp, play, day) if play.done else None)
         return out
 
     def _outcome(self, tp: TrainerPuzzle, play: Play, day: str | None, reason: str | None = None) -> dict[str, Any]:
@@ -234,6 +255,7 @@ class Trainer:
                       "change": round(play.rating_after - play.rating_before, 1)}
         return {"result": play.result, "length": play.length, "optimal": tp.optimal, "reason": reason,
                 "score": play.score, "hints": play.hints, "assisted": play.hints > 0, "rating": rating,
+                "rated": rating is not None,
                 "solution": [list(m) for m in tp.solution], "paths": solution_paths(tp),
                 "share": share_text(tp.game, number, play.result, play.length, tp.optimal, play.hints)}
 
@@ -286,29 +308,31 @@ class Trainer:
         await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
         return sp
 
-    async def _play_of(self, player: str, sp: StoredPuzzle) -> Play:
-        play = await self.store.play(player, sp.puzzle.id)
+    async def _play_of(self, player: str | None, sp: StoredPuzzle) -> Play:
+        """The player's play of a puzzle served to them (else 409 ``not_served``: nothing is stored)."""
+        play = await self.store.play(player, sp.puzzle.id) if player is not None else None
         if play is None:
-            mode = "daily" if await self.store.daily_days(sp.puzzle.id) else "free"
-            play = await self.store.start_play(player, sp.puzzle.id, sp.puzzle.game, mode, self.now())
+            raise _not_served(sp.puzzle.id)
         return play
 
-    async def hint(self, player: str, puzzle_id: str, level: int) -> dict[str, Any]:
-        async with self._lock(player):
+    async def hint(self, player: str | None, puzzle_id: str, level: int) -> dict[str, Any]:
+        async with self._lock(player or ""):
             sp = await self._puzzle(puzzle_id)
             out = hint(sp.puzzle, level)  # checks the level first
             play = await self._play_of(player, sp)
             if not play.done and level > play.hints:
+                assert player is not None
                 await self.store.set_hints(player, puzzle_id, level)
             out["charged"] = not play.done
             return out
 
-    async def attempt(self, player: str, puzzle_id: str, moves: Any) -> dict[str, Any]:
-        async with self._lock(player):
+    async def attempt(self, player: str | None, puzzle_id: str, moves: Any) -> dict[str, Any]:
+        async with self._lock(player or ""):
             sp = await self._puzzle(puzzle_id)
             tp = sp.puzzle
-            verdict = check_attempt(tp, moves)
             play = await self._play_of(player, sp)
+            assert player is not None
+            verdict = check_attempt(tp, moves)
             day = await self.store.daily_days(tp.id)
             now = self.now()
             if play.done:  # later attempts are checked and counted, never rated
@@ -419,7 +443,8 @@ def trainer_routes() -> list[Route]:
                 player, cookie = await trainer.identify(request, create)
                 data = await fn(request, trainer, player)
             except ApiError as e:
-                return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status)
+                return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status,
+                                    headers=e.headers)
             except TrainerError as e:
                 return JSONResponse({"error": {"code": "bad_request", "message": str(e)}}, status_code=400)
             except TimeoutError:
@@ -436,7 +461,7 @@ def trainer_routes() -> list[Route]:
             return response
         return handler
 
-    async def daily(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+    async def daily(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         game = _game_param(request)
         now = t.now()
         # "Today" anywhere on Earth: up to UTC+14, so a browser may ask for its own local date.
@@ -461,18 +486,18 @@ def trainer_routes() -> list[Route]:
             raise _bad(f"mode must be rated or streak, got {mode!r}")
         return await t.served(sp, player, mode)
 
-    async def by_code(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+    async def by_code(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         game = request.path_params["game"]
         sp = await t.by_code(game, request.path_params["code"])
         return await t.served(sp, player)
 
-    async def post_hint(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+    async def post_hint(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         body = await _body(request)
         if "level" not in body:
             raise _bad("level is missing: 1 (length), 2 (robots), 3 (first move) or 4 (solution)")
         return await t.hint(player, request.path_params["puzzle_id"], body["level"])
 
-    async def post_attempt(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+    async def post_attempt(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         body = await _body(request)
         if "moves" not in body:
             raise _bad("moves is missing: the moves of your solution, like [[0, \"N\"], [2, \"E\"]]")
@@ -494,6 +519,8 @@ def trainer_routes() -> list[Route]:
         who = await t.store.player(player)
         if who is not None and who.name is not None:
             raise ApiError(409, "claimed", f"you are already {who.name}; log out to claim another name")
+        if await t.store.player_by_name(A.legacy_key(name)) is not None:  # an account from before 0004
+            raise ApiError(409, "name_taken", f"the name {name!r} is taken; choose another (or log in)")
         hashed = await asyncio.to_thread(A.hash_password, password)
         if not await t.store.claim(player, name, key, hashed):
             raise ApiError(409, "name_taken", f"the name {name!r} is taken; choose another (or log in)")
@@ -501,19 +528,27 @@ def trainer_routes() -> list[Route]:
 
     async def login(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         body = await _body(request)
-        _, key = A.check_name(body.get("name"))
+        name, key = A.check_name(body.get("name"))
         password = body.get("password")
         if not isinstance(password, str) or not password:
             raise _bad("password is missing")
         now = t.now()
-        if not t.logins.allowed(key, now):
-            raise ApiError(429, "too_many", "too many failed logins for this name; wait ten minutes")
-        who = await t.store.player_by_name(key)
-        ok = who is not None and who.password_hash is not None and \
-            await asyncio.to_thread(A.verify_password, who.password_hash, password)
+        address = A.address_key(request.client.host if request.client is not None else "unknown")
+        wait = t.logins.wait(key, address, now)
+        if wait > 0:
+            seconds = max(1, round(wait))
+            raise ApiError(429, "too_many", f"too many failed logins from your address: try again in {seconds} s",
+                           headers={"Retry-After": str(seconds)})
+        who = await t.store.player_by_name(key) or await t.store.player_by_name(A.legacy_key(name))
+        # An unknown name costs one argon2 verification too: the time of the answer does not
+        # tell which names are claimed.
+        stored = who.password_hash if who is not None and who.password_hash else A.dummy_hash()
+        ok = await asyncio.to_thread(A.verify_password, stored, password) and who is not None \
+            and who.password_hash is not None
         if not ok or who is None:
-            t.logins.failed(key, now)
+            t.logins.failed(key, address, now)
             raise ApiError(401, "bad_login", "wrong name or password")
+        t.logins.succeeded(key, address)
         # What this browser did before logging in (anonymously) is not lost: it joins the account.
         merged = await t.store.merge_into(player, who.id) if player is not None else {"games": 0, "plays": 0}
         return {"player": {"id": who.id, "name": who.name}, "merged": merged, "_cookie": t.signer.sign(who.id, now)}
@@ -523,11 +558,11 @@ def trainer_routes() -> list[Route]:
         return {"ok": True, "_logout": True}
 
     return [
-        Route("/api/puzzles/daily", endpoint(daily)),
+        Route("/api/puzzles/daily", endpoint(daily, create=True)),
         Route("/api/puzzles/next", endpoint(next_puzzle, create=True, costly=True)),
-        Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint, create=True), methods=["POST"]),
-        Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt, create=True), methods=["POST"]),
-        Route("/api/puzzles/{game}/{code}", endpoint(by_code, costly=True)),
+        Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint), methods=["POST"]),
+        Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt), methods=["POST"]),
+        Route("/api/puzzles/{game}/{code}", endpoint(by_code, create=True, costly=True)),
         Route("/api/trainer/me", endpoint(me)),
         Route("/api/trainer/streak", endpoint(streak, create=True), methods=["POST"]),
         Route("/api/trainer/claim", endpoint(claim, create=True), methods=["POST"]),

@@ -68,6 +68,7 @@ puzzles = sa.Table(
     sa.Column("plays", sa.Integer, nullable=False),
     sa.Column("source", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("themes", sa.Text, nullable=True),  # "|theme|theme|" (migration 0004)
 )
 daily = sa.Table(
     "trainer_daily", metadata,
@@ -197,6 +198,12 @@ class TrainerStore:
                                                            profiles.c.game.in_(games)).values(player_id=player_id))
                 await conn.execute(history.update().where(history.c.player_id == anonymous_id,
                                                           history.c.game.in_(games)).values(player_id=player_id))
+            # A puzzle the account was served but never attempted, which this browser did attempt:
+            # the attempt wins (opening a puzzle records it as served).
+            done_here = sa.select(plays.c.puzzle_id).where(plays.c.player_id == anonymous_id,
+                                                           plays.c.result.is_not(None))
+            await conn.execute(plays.delete().where(plays.c.player_id == player_id, plays.c.result.is_(None),
+                                                    plays.c.puzzle_id.in_(done_here)))
             played = sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id)
             moved = await conn.execute(plays.update().where(plays.c.player_id == anonymous_id,
                                                             plays.c.puzzle_id.not_in(played))
