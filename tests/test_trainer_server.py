@@ -259,3 +259,45 @@ def test_the_pool_is_made_in_the_background(db: str, monkeypatch: pytest.MonkeyP
         assert counts == [2, 2, 2]
         p = c.get("/api/puzzles/next", params={"game": "pyramids", "length": 4}).json()
         assert _optimal(p) == 4 and p["mode"] == "rated"
+
+
+def test_migration_0004_keys_claimed_names_by_their_look_alike_form(tmp_path: Path) -> None:
+    """Names claimed under the old key (case-folded) are keyed by the look-alike form; of two
+    that are now one name, the older keeps it and the later still logs in by its exact name."""
+    import sqlite3
+
+    from alembic import command
+    from alembic.config import Config
+
+    from ricochet.server.storage import MIGRATIONS
+    from ricochet.server.trainer_auth import hash_password
+
+    path = tmp_path / "old.db"
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", f"sqlite:///{path}")
+    import sqlalchemy as sa
+    engine = sa.create_engine(f"sqlite:///{path}")
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003")
+    with sqlite3.connect(path) as db:
+        for pid, name, created, password in (("p1", "Carol950", 1.0, "correct horse"),
+                                             ("p2", "\u0421arol950", 2.0, "other horse"),
+                                             ("p3", "Dave", 3.0, "correct horse")):
+            db.execute("INSERT INTO trainer_players (id, name, name_key, password_hash, created) VALUES (?, ?, ?, ?, ?)",
+                       (pid, name, name.casefold(), hash_password(password), created))
+    engine.dispose()
+    with client(f"sqlite+aiosqlite:///{path}") as c:  # the server migrates to the head at start
+        for name, password, who in (("CAROL95O", "correct horse", "Carol950"),
+                                    ("\u0421arol950", "correct horse", "Carol950"),
+                                    ("\u0421arol950", "other horse", "\u0421arol950"), ("dave", "correct horse", "Dave")):
+            r = c.post("/api/trainer/login", json={"name": name, "password": password})
+            assert r.status_code == 200 and r.json()["player"]["name"] == who, (name, r.text)
+        c.cookies.clear()
+        c.get("/api/puzzles/daily", params={"game": "micro-robots"})
+        r = c.post("/api/trainer/claim", json={"name": "\u0441arol950", "password": "correct horse"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+    with sqlite3.connect(path) as db:
+        keys = dict(db.execute("SELECT id, name_key FROM trainer_players WHERE id IN ('p1', 'p2', 'p3')"))
+    assert len(keys["p1"]) == len(keys["p3"]) == 32 and keys["p2"] == "\u0441arol950"  # the later keeps its old key

@@ -539,13 +539,19 @@ def trainer_routes() -> list[Route]:
             seconds = max(1, round(wait))
             raise ApiError(429, "too_many", f"too many failed logins from your address: try again in {seconds} s",
                            headers={"Retry-After": str(seconds)})
-        who = await t.store.player_by_name(key) or await t.store.player_by_name(A.legacy_key(name))
+        # The account keyed by the look-alike form, and one keyed by the exact name (an account
+        # from before migration 0004 whose name became a look-alike of an older one), if any.
+        found = [await t.store.player_by_name(A.legacy_key(name)), await t.store.player_by_name(key)]
+        candidates = list({p.id: p for p in found if p is not None and p.password_hash}.values())
+        who = None
         # An unknown name costs one argon2 verification too: the time of the answer does not
         # tell which names are claimed.
-        stored = who.password_hash if who is not None and who.password_hash else A.dummy_hash()
-        ok = await asyncio.to_thread(A.verify_password, stored, password) and who is not None \
-            and who.password_hash is not None
-        if not ok or who is None:
+        for cand in candidates or [None]:
+            stored = cand.password_hash if cand is not None and cand.password_hash else A.dummy_hash()
+            if await asyncio.to_thread(A.verify_password, stored, password) and cand is not None:
+                who = cand
+                break
+        if who is None:
             t.logins.failed(key, address, now)
             raise ApiError(401, "bad_login", "wrong name or password")
         t.logins.succeeded(key, address)
