@@ -301,3 +301,71 @@ def test_migration_0004_keys_claimed_names_by_their_look_alike_form(tmp_path: Pa
     with sqlite3.connect(path) as db:
         keys = dict(db.execute("SELECT id, name_key FROM trainer_players WHERE id IN ('p1', 'p2', 'p3')"))
     assert len(keys["p1"]) == len(keys["p3"]) == 32 and keys["p2"] == "\u0441arol950"  # the later keeps its old key
+
+
+def test_long_puzzles_come_from_the_pool_made_ahead_never_from_the_request(
+        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ricochet Robots 14 to 21 moves: served from the shipped puzzles at once; a request never
+    makes one (generation is not even called), and once they are all played the answer says so."""
+    import json
+    from importlib import resources
+
+    from ricochet.server import trainer_api
+
+    def no_generation(game: str, length: int, *args: Any) -> Any:
+        raise AssertionError(f"a {length}-move {game} puzzle was generated on request")
+
+    monkeypatch.setattr(trainer_api, "generate_bounded", no_generation)
+    doc = json.loads((resources.files("ricochet") / "data" / "trainer-long.json").read_text(encoding="utf-8"))
+    by_length: dict[int, set[str]] = {}
+    for p in doc["puzzles"]:
+        by_length.setdefault(p["optimal"], set()).add(p["code"])
+    length = min(by_length, key=lambda n: (len(by_length[n]), -n))
+    with client(db) as c:
+        assert c.get("/api/trainer/me").json()["games"]["ricochet-robots"]["lengths"] == [2, 21]
+        for _ in by_length[length]:
+            r = c.get("/api/puzzles/next", params={"game": "ricochet-robots", "length": length})
+            assert r.status_code == 200, r.text
+            p = r.json()
+            assert p["code"] in by_length[length] and "optimal" not in p
+            out = _solve(c, p, [])
+            assert out["optimal"] == length and out["rated"]
+        r = c.get("/api/puzzles/next", params={"game": "ricochet-robots", "length": length})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "no_puzzle"
+        assert "made ahead of time" in r.json()["error"]["message"]
+        r = c.get("/api/puzzles/next", params={"game": "ricochet-robots", "length": 22})
+        assert r.status_code == 400 and "from 2 to 21" in r.json()["error"]["message"]
+
+
+def test_a_theme_is_served_on_request_and_told_after_the_attempt(db: str) -> None:
+    from ricochet.trainer import generate
+    from ricochet.trainer.themes import themes
+
+    with client(db) as c:
+        trainer = c.app.state.trainer  # type: ignore[attr-defined]
+        made = [generate("micro-robots", n, "via", seed=f"theme:{n}") for n in (3, 4, 5)]
+        for tp in made:
+            assert tp is not None
+            c.portal.call(trainer._store_new, tp, "pool")
+        wanted = themes(made[1])[0]  # by-color, by-number or mixed: the via style has them all
+        p = c.get("/api/puzzles/next", params={"game": "micro-robots", "theme": wanted})
+        assert p.status_code == 200, p.text
+        assert "themes" not in p.json()  # before the attempt, themes would tell part of hint 2
+        out = _solve(c, p.json(), [])
+        assert wanted in out["themes"] and out["facts"]["via"] is True
+        r = c.get("/api/puzzles/next", params={"game": "micro-robots", "theme": "diagonal"})
+        assert r.status_code == 400 and "theme must be one of" in r.json()["error"]["message"]
+        assert "via" in c.get("/api/trainer/me").json()["games"]["micro-robots"]["themes"]
+
+
+def test_the_rating_history_has_a_time_axis(db: str) -> None:
+    with client(db, now=NOW) as c:
+        p = c.get("/api/puzzles/daily", params={"game": "micro-robots"}).json()
+        _solve(c, p, _solution(p))
+        h = c.get("/api/trainer/history", params={"game": "micro-robots"}).json()
+        assert h["game"] == "micro-robots" and len(h["history"]) == 1
+        point = h["history"][0]
+        assert point["at"] == NOW and point["time"] == "2026-03-14T12:00:00+00:00"
+        assert c.get("/api/trainer/me", params={"game": "micro-robots"}).json()["history"] == h["history"]
+        r = c.get("/api/trainer/history", params={"limit": 0})
+        assert r.status_code == 400 and "limit must be from 1" in r.json()["error"]["message"]

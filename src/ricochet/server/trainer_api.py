@@ -32,6 +32,7 @@ from ..trainer import daily as D
 from ..trainer.glicko2 import Rating, update_pair
 from ..trainer.puzzles import (
     GAMES,
+    ON_DEMAND,
     TrainerError,
     TrainerPuzzle,
     check_attempt,
@@ -42,6 +43,7 @@ from ..trainer.puzzles import (
     solution_paths,
 )
 from ..trainer.scoring import length_for_rating, rating_for_length, score, share_text, streak_length
+from ..trainer.themes import THEMES, check_theme, facts, themes
 from . import trainer_auth as A
 from .bodies import BodyTooBig, read_body
 from .limits import Buckets
@@ -60,6 +62,11 @@ NEW_PUZZLE_RD = 300.0
 POOL_DELAY = 20.0
 POOL_PAUSE = 0.5
 """Seconds before the pool starts, and between two of its puzzles."""
+LONG_POOL = 12
+"""Long Ricochet Robots puzzles (14 to 21 moves) per length the background climbs towards."""
+LONG_ROUNDS = 60
+LONG_ROUND_SECONDS = 60.0
+"""At most this many climbs of this many seconds each, after the pool (a 21-move puzzle may stay rare)."""
 POOL_LENGTHS: dict[str, tuple[int, ...]] = {
     "ricochet-robots": (3, 4, 5, 6, 7, 8, 9, 10, 11), "pyramids": (2, 3, 4, 5, 6, 7, 8, 9),
     "micro-robots": (1, 2, 3, 4, 5, 6)}
@@ -121,6 +128,7 @@ class Trainer:
         self.pool = self.options.pool if self.options.pool is not None else (2 if real_worker else 0)
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._shipped: asyncio.Task[None] | None = None
 
     @property
     def signer(self) -> A.CookieSigner:
@@ -132,6 +140,8 @@ class Trainer:
     async def start(self) -> None:
         # Made now, not on the first login: the first unknown name must cost no more than the others.
         self._spawn(asyncio.to_thread(_warm_auth))
+        self._shipped = asyncio.ensure_future(self._store_shipped())
+        self._tasks.add(self._shipped)
         if self.pool > 0:
             self._spawn(self._fill_pool())
 
@@ -157,8 +167,12 @@ class Trainer:
 
     # -- puzzles made in the worker ------------------------------------------------------------------
     async def _make(self, game: str, length: int, style: str | None, seed: str) -> TrainerPuzzle | None:
+        """A new puzzle of that length made on request, or ``None`` when it could not be made in
+        time — at once for lengths past :data:`ON_DEMAND` (made ahead of time only)."""
         _, length, style = check_spec(game, length, style)
         assert length is not None
+        if length > ON_DEMAND[game]:
+            return None
         budget = self.options.generate_budget
         job = Job(("trainer", "generate", game, length, style, seed), generate_bounded,
                   (game, length, style, seed, budget))
@@ -167,6 +181,39 @@ class Trainer:
     async def _store_new(self, tp: TrainerPuzzle, source: str) -> StoredPuzzle:
         rating = Rating(rating_for_length(tp.game, tp.optimal), NEW_PUZZLE_RD, 0.06)
         return await self.store.add_puzzle(tp, rating, source, self.now())
+
+    async def _store_shipped(self) -> None:
+        """The long puzzles shipped with the package, stored once (a request for a long length
+        waits for this, a fraction of a second at start, never for a puzzle to be made)."""
+        from ..trainer.long import shipped
+
+        try:
+            for tp in await asyncio.to_thread(shipped):
+                await self._store_new(tp, "long")
+            await self.store.fill_themes()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the trainer's shipped long puzzles could not be stored")
+
+    async def _grow_long(self) -> None:
+        """Long Ricochet Robots puzzles climbed for in the worker, a minute at a time, until every
+        long length has :data:`LONG_POOL` (or :data:`LONG_ROUNDS` climbs were made)."""
+        from ..trainer.long import LONG_LENGTHS, climb
+
+        game = "ricochet-robots"
+        lo, hi = LONG_LENGTHS
+        for k in range(LONG_ROUNDS):
+            counts = [await self.store.count_puzzles(game, n) for n in range(lo, hi + 1)]
+            if min(counts) >= LONG_POOL:
+                return
+            style = ("classic", "diagonals")[k % 2]
+            seed = f"pool:{secrets.token_hex(4)}"
+            job = Job(("trainer", "long", style, seed), climb, (style, (lo, hi), seed, LONG_ROUND_SECONDS))
+            for tp in await asyncio.wait_for(self.solver.run(job), LONG_ROUND_SECONDS + 120):
+                if await self.store.count_puzzles(game, tp.optimal) < LONG_POOL:
+                    await self._store_new(tp, "long")
+            await asyncio.sleep(POOL_PAUSE)
 
     async def _fill_pool(self) -> None:
         """A few puzzles of every length, made one at a time in the worker, gently: after
@@ -181,6 +228,7 @@ class Trainer:
                         if tp is not None:
                             await self._store_new(tp, "pool" if tp.optimal == length else "rated")
                         await asyncio.sleep(POOL_PAUSE)
+            await self._grow_long()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -257,27 +305,44 @@ class Trainer:
                 "score": play.score, "hints": play.hints, "assisted": play.hints > 0, "rating": rating,
                 "rated": rating is not None,
                 "solution": [list(m) for m in tp.solution], "paths": solution_paths(tp),
+                "themes": themes(tp, f := facts(tp)), "facts": f,
                 "share": share_text(tp.game, number, play.result, play.length, tp.optimal, play.hints)}
 
-    async def next_rated(self, player: str, game: str, length: int | None, style: str | None) -> StoredPuzzle:
+    async def next_rated(self, player: str, game: str, length: int | None, style: str | None,
+                         theme: str | None = None) -> StoredPuzzle:
         pending = await self.store.pending(player, game, "rated")
         if pending is not None:
             sp = await self.store.puzzle(pending)
             if sp is not None and (length is None or sp.puzzle.optimal == length) and \
-                    (style is None or sp.puzzle.style == style):
+                    (style is None or sp.puzzle.style == style) and (theme is None or theme in sp.themes):
                 return sp
         profile = await self.store.profile(player, game)
         r = profile.rating.rating
         want = length if length is not None else length_for_rating(game, r)
-        sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style)
-        if sp is None or (length is None and abs(sp.rating.rating - r) > NEAR):
+        if want > ON_DEMAND[game] and self._shipped is not None:
+            await asyncio.shield(self._shipped)  # long puzzles come from the store only
+        sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style, theme=theme)
+        if sp is None or (length is None and theme is None and abs(sp.rating.rating - r) > NEAR):
             tp = await self._make(game, want, style, secrets.token_hex(8))
             if tp is not None:
-                sp = await self._store_new(tp, "rated")
+                made = await self._store_new(tp, "rated")
+                if theme is None or theme in made.themes:  # a new puzzle of another theme waits for others
+                    sp = made
         if sp is None:
-            raise ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
+            if theme is not None:
+                raise ApiError(503, "no_puzzle", f"no {game} puzzle with the theme {theme} that you have not "
+                                                 "played is ready; try another theme, or later")
+            raise self._none_of(game, want)
         await self.store.start_play(player, sp.puzzle.id, game, "rated", self.now())
         return sp
+
+    @staticmethod
+    def _none_of(game: str, want: int) -> ApiError:
+        if want > ON_DEMAND[game]:
+            return ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves that you have not played is ready: "
+                                              f"puzzles past {ON_DEMAND[game]} moves are made ahead of time, in the "
+                                              "background; try another length, or later")
+        return ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
 
     async def start_streak(self, player: str, game: str) -> dict[str, Any]:
         profile = await self.store.profile(player, game)
@@ -297,13 +362,15 @@ class Trainer:
                 await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
                 return sp
         want = streak_length(game, streak.current)
+        if want > ON_DEMAND[game] and self._shipped is not None:
+            await asyncio.shield(self._shipped)
         sp = await self.store.nearest_unplayed(player, game, rating_for_length(game, want), length=want)
         if sp is None:
             tp = await self._make(game, want, None, secrets.token_hex(8))
             if tp is not None and tp.optimal == want:
                 sp = await self._store_new(tp, "rated")
         if sp is None:
-            raise ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
+            raise self._none_of(game, want)
         await self.store.set_profile(player, game, replace(profile, streak=streak.serve(sp.puzzle.id)), self.now())
         await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
         return sp
@@ -376,7 +443,7 @@ class Trainer:
         from ..trainer.puzzles import LENGTHS, STYLES
         from .trainer_store import NEW_PROFILE
 
-        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g])} for g in GAMES}
+        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g]), "themes": list(THEMES[g])} for g in GAMES}
         if player is None:
             return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": [],
                     "games": games}
@@ -480,8 +547,11 @@ def trainer_routes() -> list[Route]:
         elif mode == "rated":
             length = _int_param(request, "length")
             style = request.query_params.get("style") or None
+            theme = request.query_params.get("theme") or None
             check_spec(game, length, style)
-            sp = await t.next_rated(player, game, length, style)
+            if theme is not None:
+                check_theme(game, theme)
+            sp = await t.next_rated(player, game, length, style, theme)
         else:
             raise _bad(f"mode must be rated or streak, got {mode!r}")
         return await t.served(sp, player, mode)
@@ -505,6 +575,14 @@ def trainer_routes() -> list[Route]:
 
     async def me(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         return await t.me(player, _game_param(request))
+
+    async def history(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = _game_param(request)
+        limit = _int_param(request, "limit")
+        if limit is not None and not 1 <= limit <= 5000:
+            raise _bad(f"limit must be from 1 to 5000, got {limit}")
+        points = await t.store.history(player, game, limit or 500) if player is not None else []
+        return {"game": game, "history": points}
 
     async def streak(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         body = await _body(request)
@@ -570,6 +648,7 @@ def trainer_routes() -> list[Route]:
         Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt), methods=["POST"]),
         Route("/api/puzzles/{game}/{code}", endpoint(by_code, create=True, costly=True)),
         Route("/api/trainer/me", endpoint(me)),
+        Route("/api/trainer/history", endpoint(history)),
         Route("/api/trainer/streak", endpoint(streak, create=True), methods=["POST"]),
         Route("/api/trainer/claim", endpoint(claim, create=True), methods=["POST"]),
         Route("/api/trainer/login", endpoint(login), methods=["POST"]),

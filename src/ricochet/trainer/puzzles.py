@@ -48,6 +48,7 @@ __all__ = [
     "BASE_LENGTH",
     "GAMES",
     "LENGTHS",
+    "ON_DEMAND",
     "RULES",
     "STYLES",
     "Attempt",
@@ -56,6 +57,7 @@ __all__ = [
     "TrainerPuzzle",
     "check_attempt",
     "from_code",
+    "from_solution",
     "generate",
     "hint",
     "puzzle_id",
@@ -70,8 +72,12 @@ STYLES: dict[str, tuple[str, ...]] = {
     "micro-robots": ("shortest", "via"),
 }
 """Each game's styles, the first the default."""
-LENGTHS: dict[str, tuple[int, int]] = {"ricochet-robots": (2, 13), "pyramids": (2, 12), "micro-robots": (1, 10)}
-"""The optimal lengths that can be asked for, per game (longer ones are too rare to find on demand)."""
+LENGTHS: dict[str, tuple[int, int]] = {"ricochet-robots": (2, 21), "pyramids": (2, 12), "micro-robots": (1, 10)}
+"""The optimal lengths that can be asked for, per game.  Ricochet Robots puzzles from
+:data:`ON_DEMAND` moves on are too rare to draw at random: the server serves them from
+puzzles made ahead of time (:mod:`.long`), never makes them on request."""
+ON_DEMAND: dict[str, int] = {"ricochet-robots": 13, "pyramids": 12, "micro-robots": 10}
+"""The longest optimal length made on request (drawn at random, :func:`generate`)."""
 BASE_LENGTH: dict[str, int] = {"ricochet-robots": 7, "pyramids": 5, "micro-robots": 3}
 """The optimal length a 1500-rated newcomer is served first (about the median of random puzzles)."""
 RULES: dict[str, Rules] = {
@@ -349,6 +355,32 @@ def from_code(game: str, code: str, *, time_limit: float | None = 20.0) -> Train
     if not sol.solved or sol.length is None or sol.length == 0:
         raise TrainerError(f"code: this puzzle has no solution the trainer can use ({sol.reason or sol.status})")
     return _finish_grid(game, style, pz, sol.length, sol.moves)
+
+
+def from_solution(game: str, style: str, code: str, solution: Sequence[Any]) -> TrainerPuzzle:
+    """A puzzle made ahead of time (``ricochet/data/trainer-long.json``): its code and an
+    optimal solution found and checked when it was made.  The solution is replayed by the
+    engine (it must solve the puzzle); its optimality is the maker's (cheap: no solving).
+
+    >>> tp = from_code("ricochet-robots", "1A3B4A2A.r52ge9bdey0e.y63")
+    >>> from_solution(tp.game, tp.style, tp.code, tp.solution) == tp
+    True
+    """
+    check_spec(game, None, style)
+    if game == "micro-robots":
+        raise TrainerError("game: Micro Robots puzzles are made on request")
+    parsed = parse_code(code)
+    if not isinstance(parsed, Puzzle):
+        raise TrainerError(f"code: {code!r} is a position without a target")
+    pz = Puzzle(parsed.position, parsed.target, parsed.active)
+    try:
+        moves = solution_from_json([list(m) for m in solution], pz.position)
+    except NotationError as e:
+        raise TrainerError(f"solution: {e}") from None
+    verdict = check_solution(pz, moves, RULES[game])
+    if not verdict.ok or not moves:
+        raise TrainerError(f"solution: it does not solve {code} ({verdict.failure.message if verdict.failure else 'no moves'})")
+    return _finish_grid(game, style, pz, verdict.cost, moves)
 
 
 # -- attempts ------------------------------------------------------------------------------------------
