@@ -244,8 +244,12 @@ def test_the_pool_is_made_in_the_background(db: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(trainer_api, "POOL_DELAY", 0.0)
     monkeypatch.setattr(trainer_api, "POOL_PAUSE", 0.0)
     monkeypatch.setattr(trainer_api, "POOL_LENGTHS", {"ricochet-robots": (5,), "pyramids": (4,), "micro-robots": (3,)})
+    # then climbing for long puzzles, in slices: here "long" is 8 moves or more, two slices of 3 s
+    from ricochet.trainer import long
+    monkeypatch.setattr(long, "LONG_LENGTHS", (8, 21))
+    monkeypatch.setattr(trainer_api, "LONG_SLICES", 2)
     app = create_app(db, now=lambda: NOW, realtime=False, solver=SolverService("thread"), bots=False,
-                     trainer=TrainerOptions(secret=SECRET, pool=2))
+                     trainer=TrainerOptions(secret=SECRET, pool=2, generate_budget=3.0))
     with TestClient(app) as c:
         store = app.state.trainer.store
         deadline = time.time() + 30
@@ -259,6 +263,11 @@ def test_the_pool_is_made_in_the_background(db: str, monkeypatch: pytest.MonkeyP
         assert counts == [2, 2, 2]
         p = c.get("/api/puzzles/next", params={"game": "pyramids", "length": 4}).json()
         assert _optimal(p) == 4 and p["mode"] == "rated"
+        climbed = 0
+        while time.time() < deadline + 30 and not climbed:
+            climbed = sum(c.portal.call(store.count_puzzles, "ricochet-robots", n, "long") for n in range(8, 22))
+            time.sleep(0.2)
+        assert climbed >= 1
 
 
 def test_migration_0004_keys_claimed_names_by_their_look_alike_form(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 
 from ricochet.trainer import generate, hint
-from ricochet.trainer.long import LONG_LENGTHS, climb, shipped
+from ricochet.trainer.long import LONG_LENGTHS, climb, climb_slice, new_climb, shipped
 from ricochet.trainer.puzzles import RULES, TrainerError, check_attempt, from_code, from_solution
 from ricochet.trainer.themes import THEME_PATTERN, check_theme, facts, packed, themes, unpacked
 
@@ -87,3 +87,14 @@ def test_climbing_keeps_only_exact_puzzles_of_the_range() -> None:
     for tp in found[:3]:
         assert 8 <= tp.optimal <= 21 and tp.style == "classic"
         assert check_attempt(tp, [list(m) for m in tp.solution]).result == "optimal"
+
+
+def test_a_climb_goes_on_across_slices() -> None:
+    state = new_climb("diagonals", "slices")
+    found, state = climb_slice(state, (7, 21), 2.0, solve_limit=1.0)
+    assert state.style == "diagonals" and (state.code is None or state.code.startswith(("1", "2", "3", "4")))
+    more, after = climb_slice(state, (7, 21), 2.0, solve_limit=1.0)
+    assert after.rng != state.rng  # the climb went on from where it stood
+    assert all(7 <= tp.optimal <= 21 and tp.style == "diagonals" for tp in found + more)
+    with pytest.raises(ValueError, match="style must be classic or diagonals"):
+        new_climb("random", 1)

@@ -64,9 +64,9 @@ POOL_PAUSE = 0.5
 """Seconds before the pool starts, and between two of its puzzles."""
 LONG_POOL = 12
 """Long Ricochet Robots puzzles (14 to 21 moves) per length the background climbs towards."""
-LONG_ROUNDS = 60
-LONG_ROUND_SECONDS = 60.0
-"""At most this many climbs of this many seconds each, after the pool (a 21-move puzzle may stay rare)."""
+LONG_SLICES = 2000
+"""At most this many climbing slices (of ``generate_budget`` seconds each, after the pool): a 21-move
+puzzle may stay rare, and the background must stop some day."""
 POOL_LENGTHS: dict[str, tuple[int, ...]] = {
     "ricochet-robots": (3, 4, 5, 6, 7, 8, 9, 10, 11), "pyramids": (2, 3, 4, 5, 6, 7, 8, 9),
     "micro-robots": (1, 2, 3, 4, 5, 6)}
@@ -197,20 +197,25 @@ class Trainer:
             log.exception("the trainer's shipped long puzzles could not be stored")
 
     async def _grow_long(self) -> None:
-        """Long Ricochet Robots puzzles climbed for in the worker, a minute at a time, until every
-        long length has :data:`LONG_POOL` (or :data:`LONG_ROUNDS` climbs were made)."""
-        from ..trainer.long import LONG_LENGTHS, climb
+        """Long Ricochet Robots puzzles climbed for in the worker until every long length has
+        :data:`LONG_POOL` (or :data:`LONG_SLICES` slices were spent), one style after the other.
+        A slice lasts no longer than a puzzle made on request may take: a request waits behind
+        at most one slice, never behind a whole climb."""
+        from ..trainer.long import LONG_LENGTHS, climb_slice, new_climb
 
         game = "ricochet-robots"
         lo, hi = LONG_LENGTHS
-        for k in range(LONG_ROUNDS):
+        budget = self.options.generate_budget
+        states = {style: new_climb(style, secrets.token_hex(4)) for style in ("classic", "diagonals")}
+        for k in range(LONG_SLICES):
             counts = [await self.store.count_puzzles(game, n) for n in range(lo, hi + 1)]
             if min(counts) >= LONG_POOL:
                 return
-            style = ("classic", "diagonals")[k % 2]
-            seed = f"pool:{secrets.token_hex(4)}"
-            job = Job(("trainer", "long", style, seed), climb, (style, (lo, hi), seed, LONG_ROUND_SECONDS))
-            for tp in await asyncio.wait_for(self.solver.run(job), LONG_ROUND_SECONDS + 120):
+            style = ("classic", "diagonals")[(k // 8) % 2]  # eight slices of a style, then the other
+            job = Job(("trainer", "long", style, k, secrets.token_hex(4)), climb_slice,
+                      (states[style], (lo, hi), budget))
+            found, states[style] = await asyncio.wait_for(self.solver.run(job), budget + 60)
+            for tp in found:
                 if await self.store.count_puzzles(game, tp.optimal) < LONG_POOL:
                     await self._store_new(tp, "long")
             await asyncio.sleep(POOL_PAUSE)

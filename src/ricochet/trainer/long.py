@@ -21,14 +21,17 @@ import json
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from ..generate import random_puzzle
+from ..notation import parse_code, puzzle_code
 from ..position import Position, Robot
 from ..puzzle import Puzzle
 from .puzzles import RULES, TrainerPuzzle, _finish_grid
 
-__all__ = ["LONG_LENGTHS", "climb", "shipped"]
+__all__ = ["LONG_LENGTHS", "ClimbState", "climb", "climb_slice", "new_climb", "shipped"]
 
 LONG_LENGTHS = (14, 21)
 """The lengths (inclusive) served only from puzzles made ahead of time."""
@@ -56,6 +59,19 @@ def _score(pz: Puzzle, limit: float, max_moves: int) -> tuple[int, bool, object]
     return -1, True, sol
 
 
+@dataclass(frozen=True)
+class ClimbState:
+    """Where a climb stands between two slices (picklable: it goes to and from a worker)."""
+
+    style: str
+    rng: tuple[Any, ...]
+    code: str | None = None
+    """The placement climbed from (``None``: start on a new board)."""
+    score: int = 0
+    best: int = 0
+    since: int = 0
+
+
 def climb(style: str, lengths: tuple[int, int], seed: object, time_budget: float, *, solve_limit: float = 8.0,
           stale: int = 40, found: Callable[[TrainerPuzzle], None] | None = None) -> list[TrainerPuzzle]:
     """Ricochet Robots puzzles of ``style`` (``classic`` or ``diagonals``) whose
@@ -65,21 +81,50 @@ def climb(style: str, lengths: tuple[int, int], seed: object, time_budget: float
     Each solve may take ``solve_limit`` seconds (a timeout gives a lower bound,
     which still guides the climb but is never kept); a climb restarts on a new
     board and chip after ``stale`` steps without a longer puzzle (more once it is
-    past 13 moves).  ``found`` is
-    called with each new puzzle as it is found (a long search can save as it
-    goes).  The same seed on an idle machine gives the same puzzles; which
-    solves time out depends on the machine."""
+    past 13 moves).  ``found`` is called with each new puzzle as it is found (a
+    long search can save as it goes).  The same seed on an idle machine gives
+    the same puzzles; which solves time out depends on the machine."""
+    out, _ = climb_slice(new_climb(style, seed), lengths, time_budget, solve_limit=solve_limit, stale=stale, found=found)
+    return out
+
+
+def new_climb(style: str, seed: object) -> ClimbState:
+    """A climb's start (:func:`climb_slice` goes on from it)."""
+    if style not in ("classic", "diagonals"):
+        raise ValueError(f"style must be classic or diagonals, got {style!r}")
+    return ClimbState(style, random.Random(f"trainer:long:{style}:{seed}").getstate())
+
+
+def climb_slice(state: ClimbState, lengths: tuple[int, int], seconds: float, *, solve_limit: float = 8.0,
+                stale: int = 40, found: Callable[[TrainerPuzzle], None] | None = None,
+                ) -> tuple[list[TrainerPuzzle], ClimbState]:
+    """:func:`climb` for ``seconds`` from ``state``: the puzzles found and where to go on from.
+    The server climbs in slices no longer than a puzzle made on request may take, so a
+    request never waits behind a long climb in the worker."""
     lo, hi = lengths
-    rng = random.Random(f"trainer:long:{style}:{seed}")
-    deadline = time.monotonic() + time_budget
+    style = state.style
+    rng = random.Random()
+    rng.setstate(state.rng)
+    deadline = time.monotonic() + seconds
     faces = "AB" if style == "classic" else "CD"
     out: dict[str, TrainerPuzzle] = {}
+
+    def limit() -> float:  # a solve never runs far past the slice
+        return max(0.5, min(solve_limit, deadline - time.monotonic()))
+
+    pz: Puzzle | None = None
+    if state.code is not None:
+        parsed = parse_code(state.code)
+        assert isinstance(parsed, Puzzle)
+        pz = Puzzle(parsed.position, parsed.target, parsed.active)
+    score, best, since = state.score, state.best, state.since
     while time.monotonic() < deadline:
-        start = random_puzzle(rng, RULES[_GAME], faces=faces)
-        pz = Puzzle(start.position, start.target, start.active)
+        if pz is None:
+            start = random_puzzle(rng, RULES[_GAME], faces=faces)
+            pz = Puzzle(start.position, start.target, start.active)
+            score, _, _ = _score(pz, limit(), hi)
+            best, since = score, 0
         free = _free(pz)
-        score, _, _ = _score(pz, solve_limit, hi)
-        best, since = score, 0
         # A climb that got long gets more patience: each move above 13 adds ``stale`` steps.
         while since < stale * (1 + max(0, best - 13)) and time.monotonic() < deadline:
             cells = [r.cell for r in pz.position.robots]
@@ -94,7 +139,7 @@ def climb(style: str, lengths: tuple[int, int], seed: object, time_budget: float
             cells[i] = cand
             robots = tuple(Robot(r.color, c) for r, c in zip(pz.position.robots, cells, strict=True))
             new = Puzzle(Position(pz.position.board, robots), pz.target, pz.active)
-            s, exact, sol = _score(new, solve_limit, hi)
+            s, exact, sol = _score(new, limit(), hi)
             if exact and lo <= s <= hi:
                 tp = _finish_grid(_GAME, style, new, s, sol.moves)  # type: ignore[attr-defined]
                 if tp.id not in out:
@@ -107,7 +152,10 @@ def climb(style: str, lengths: tuple[int, int], seed: object, time_budget: float
                 pz, score = new, s
             else:
                 since += 1
-    return list(out.values())
+        if since >= stale * (1 + max(0, best - 13)):
+            pz = None  # stale: the next climb starts on a new board
+    after = ClimbState(style, rng.getstate(), None if pz is None else puzzle_code(pz), score, best, since)
+    return list(out.values()), after
 
 
 def shipped() -> list[TrainerPuzzle]:
