@@ -8,6 +8,14 @@ styles in turn, every find appended to ``--found`` (JSON Lines) as it comes::
 
     nice -n 10 .venv/bin/python benchmarks/trainer_long.py search --minutes 40 --found /tmp/long.jsonl
 
+or climbing on from the longest found so far (``--start-from``, ``--start-min``).
+
+Re-solve: positions found for other rules (``benchmarks/hard.jsonl``: plain rules, where the
+trainer's rules can only lengthen a solution) under the trainer's rules, the exact 14 to 21 appended
+to ``--found``::
+
+    nice -n 10 .venv/bin/python benchmarks/trainer_long.py resolve benchmarks/hard.jsonl --found /tmp/long.jsonl
+
 Pack: up to ``--per-length`` puzzles of each length and style from one or more
 found files, each re-solved and checked (the solver with no clock, so the
 optimum is exact), into ``src/ricochet/data/trainer-long.json`` with its
@@ -48,6 +56,21 @@ def search(args: argparse.Namespace) -> int:
             f.write(json.dumps(line) + "\n")
         print(f"[{time.monotonic() - t0:7.1f}s] {tp.optimal:2d} moves {tp.style} {tp.code}", flush=True)
 
+    if args.start_from is not None:  # climb on from the longest puzzles found before
+        from ricochet.trainer.long import ClimbState, climb_slice, new_climb
+
+        rows = [json.loads(line) for line in args.start_from.read_text(encoding="utf-8").splitlines() if line.strip()]
+        starts = [r for r in rows if r["optimal"] >= args.start_min]
+        while time.monotonic() < deadline and starts:
+            for k, row in enumerate(starts):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                rng = new_climb(row["style"], f"{args.seed}:{k}").rng
+                state = ClimbState(row["style"], rng, row["code"], row["optimal"], row["optimal"], 0)
+                climb_slice(state, LONG_LENGTHS, min(left, args.slice * 60), solve_limit=args.solve_limit, found=save)
+        print(f"done: {count} puzzles in {time.monotonic() - t0:.0f} s", flush=True)
+        return 0
     round_no = 0
     while time.monotonic() < deadline:
         for style in ("classic", "diagonals"):
@@ -58,6 +81,31 @@ def search(args: argparse.Namespace) -> int:
                   solve_limit=args.solve_limit, found=save)
         round_no += 1
     print(f"done: {count} puzzles in {time.monotonic() - t0:.0f} s", flush=True)
+    return 0
+
+
+def resolve(args: argparse.Namespace) -> int:
+    from ricochet.notation import puzzle_code, puzzle_from_json
+    from ricochet.puzzle import Puzzle
+    from ricochet.solver import solve
+
+    lo, hi = LONG_LENGTHS
+    for line in Path(args.file).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        raw = puzzle_from_json(json.loads(line))
+        pz = Puzzle(raw.position, raw.target, raw.active)
+        t = time.monotonic()
+        sol = solve(pz, RULES["ricochet-robots"], max_moves=hi, time_limit=args.solve_limit)
+        took = time.monotonic() - t
+        code = puzzle_code(pz)
+        print(f"{json.loads(line)['id']}: {sol.status} {sol.length} in {took:.0f} s", flush=True)
+        if sol.solved and sol.length is not None and lo <= sol.length <= hi:
+            tp = from_code("ricochet-robots", code, time_limit=None)
+            row = {"style": tp.style, "code": tp.code, "optimal": tp.optimal, "seed": f"resolve:{Path(args.file).name}",
+                   "found_after_s": round(took, 1)}
+            with open(args.found, "a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
     return 0
 
 
@@ -84,8 +132,10 @@ def pack(args: argparse.Namespace) -> int:
         if tp.optimal != row["optimal"] or not LONG_LENGTHS[0] <= tp.optimal <= LONG_LENGTHS[1]:
             print(f"skipped {code}: optimal {tp.optimal}, the search said {row['optimal']}")
             continue
+        seed = str(row.get("seed", ""))
         chosen[key].append({"style": tp.style, "code": tp.code, "optimal": tp.optimal,
-                            "solution": [list(m) for m in tp.solution]})
+                            "solution": [list(m) for m in tp.solution],
+                            "found_by": seed if seed.startswith("resolve:") else f"climb, seed {seed}"})
         same_length.add((board, target, key[1]))
         same_chip[(board, target)] = same_chip.get((board, target), 0) + 1
         print(f"{tp.optimal:2d} {tp.style:9s} {code} re-solved in {time.monotonic() - t:.1f} s", flush=True)
@@ -93,8 +143,9 @@ def pack(args: argparse.Namespace) -> int:
     doc = {
         "provenance": {
             "made_by": "benchmarks/trainer_long.py (search, then pack)",
-            "method": "hill-climbing robot placements on random real boards (ricochet.trainer.long.climb); "
-                      "every optimum re-solved exactly by ricochet.solver with no time limit",
+            "method": "hill-climbing robot placements on random real boards (ricochet.trainer.long.climb), "
+                      "and the plain-rules positions of benchmarks/hard.jsonl solved under the trainer's rules "
+                      "(found_by says which); every optimum re-solved exactly by ricochet.solver with no time limit",
             "rules": {"must_ricochet": RULES["ricochet-robots"].must_ricochet,
                       "no_straight_back": RULES["ricochet-robots"].no_straight_back},
             "packed": dt.date.today().isoformat(),
@@ -119,11 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--seed", default="2026")
     s.add_argument("--solve-limit", type=float, default=8.0, help="seconds per solve while climbing")
     s.add_argument("--found", type=Path, required=True)
+    s.add_argument("--start-from", type=Path, default=None,
+                   help="climb on from the puzzles of this found file (at least --start-min moves)")
+    s.add_argument("--start-min", type=int, default=19)
+    r = sub.add_parser("resolve", help="solve a JSON Lines file's puzzles under the trainer's rules")
+    r.add_argument("file", type=Path)
+    r.add_argument("--solve-limit", type=float, default=300.0)
+    r.add_argument("--found", type=Path, required=True)
     p = sub.add_parser("pack", help="re-solve finds and write the shipped data file")
     p.add_argument("found", nargs="+", type=Path)
     p.add_argument("--per-length", type=int, default=6, help="puzzles kept per length and style (default 6)")
     args = ap.parse_args(argv)
-    return search(args) if args.command == "search" else pack(args)
+    return {"search": search, "resolve": resolve, "pack": pack}[args.command](args)
 
 
 if __name__ == "__main__":
