@@ -118,14 +118,14 @@ def pack(args: argparse.Namespace) -> int:
                 seen.setdefault(row["code"], row)
     chosen: dict[tuple[str, int], list[dict[str, object]]] = {}
     # A climb meets many near-twins (one robot moved): at most one per board and target per length,
-    # and two per board and target in all, so the puzzles differ.
+    # and three per board and target in all, so the puzzles differ.
     same_length: set[tuple[str, str, int]] = set()
     same_chip: dict[tuple[str, str], int] = {}
     for code, row in sorted(seen.items(), key=lambda kv: (-kv[1]["optimal"], kv[0])):  # type: ignore[index, operator]
         key = (str(row["style"]), int(row["optimal"]))  # type: ignore[call-overload]
         board, _, target = code.split(".")
         if len(chosen.setdefault(key, [])) >= args.per_length or (board, target, key[1]) in same_length \
-                or same_chip.get((board, target), 0) >= 2:
+                or same_chip.get((board, target), 0) >= 3:
             continue
         t = time.monotonic()
         tp = from_code("ricochet-robots", code, time_limit=None)  # exact: the solver with no clock
