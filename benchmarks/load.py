@@ -400,7 +400,7 @@ class Worker:
         """The room's board: the fixed tiles, or the Pyramids towers of its public state."""
         if room.game != "pyramids":
             return self.board
-        from ricochet.games.pyramids import Tower, board_of
+        from ricochet.games.pyramids.setup import Tower, board_of
 
         key = tuple(sorted((t["cell"][0], t["cell"][1]) for t in state["towers"]))
         board = self.tower_boards.get(key)

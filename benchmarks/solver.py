@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/solver.py [--quick] [--sets asp,random,hard] [--jobs N]
 
 The same code runs as ``ricochet bench`` (``./run bench``); it lives in
-:func:`ricochet.bench_cli.run_benchmark`.  See ``benchmarks/README.md``.
+:func:`ricochet.cli.bench.run_benchmark`.  See ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -20,14 +20,7 @@ except ImportError:  # run from a checkout without the package installed
 
 from ricochet.cli import main, reexec_with_huge_pages
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-HARD = HERE / "hard.jsonl"
-
 if __name__ == "__main__":
-    argv = sys.argv[1:]
-    if not any(a == "--data" or a.startswith("--data=") for a in argv):
-        argv += ["--data", str(DATA)]
-    if not any(a == "--hard" or a.startswith("--hard=") for a in argv):
-        argv += ["--hard", str(HARD)]
+    argv = sys.argv[1:]  # the sets are the package's own (ricochet.datasets) unless --data/--hard say
     reexec_with_huge_pages(["bench", *argv])  # returns only if it cannot (or need not)
     sys.exit(main(["bench", *argv]))

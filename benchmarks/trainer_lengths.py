@@ -35,30 +35,35 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from ricochet.solver import solve, warm_up
 from ricochet.trainer import generate
+from ricochet.trainer.grid import GridSpec
 from ricochet.trainer.long import climb
-from ricochet.trainer.puzzles import GAMES, ON_DEMAND, RULES, STYLES, MicroPuzzle, _candidate
+from ricochet.trainer.puzzles import GAMES, ON_DEMAND, STYLES
+from ricochet.trainer.spec import spec_of
 
 LENGTHS = range(2, 22)
 
 
 def stream(game: str, style: str, seed: int, seconds: float) -> dict[int, float]:
-    """Random candidates solved in full for ``seconds``: when each length was first seen."""
+    """Random candidates solved in full (up to 21 moves) for ``seconds``: when each length was
+    first seen.  The game's own draw (its spec) with a length cap of 21."""
+    spec = spec_of(game)
     rng = random.Random(f"bench:stream:{game}:{seed}")
     first: dict[int, float] = {}
     t0 = time.perf_counter()
     while (left := seconds - (time.perf_counter() - t0)) > 0:
-        cand = _candidate(game, style, rng)
-        if isinstance(cand, MicroPuzzle):
-            n = len(cand.optimal_route()) - 1
-        elif cand is not None:
-            if cand.active is not None and cand.position.robots[cand.active].cell == cand.target:
+        if isinstance(spec, GridSpec):
+            cand = spec.candidate(style, rng)
+            if cand is None or (cand.active is not None and cand.position.robots[cand.active].cell == cand.target):
                 continue
-            sol = solve(cand, RULES[game], max_moves=21, time_limit=left)
+            sol = solve(cand, spec.rules, max_moves=21, time_limit=left)
             if not sol.solved or sol.length is None:
                 continue
             n = sol.length
         else:
-            continue
+            tp = spec.draw(style, rng, 21, left)
+            if tp is None:
+                continue
+            n = tp.optimal
         first.setdefault(n, time.perf_counter() - t0)
     return first
 
@@ -91,7 +96,7 @@ def main() -> None:
                 def seen(tp: object, t0: float = t0, first: dict[int, float] = first) -> None:
                     first.setdefault(tp.optimal, time.perf_counter() - t0)  # type: ignore[attr-defined]
 
-                climb(style, (ON_DEMAND[game] + 1, 21), f"bench:{seed}", args.climb, found=seen)
+                climb(game, style, (ON_DEMAND[game] + 1, 21), f"bench:{seed}", args.climb, found=seen)
             else:
                 first = stream(game, style, seed, args.stream)
             for length in range(ON_DEMAND[game] + 1, 22):

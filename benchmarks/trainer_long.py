@@ -10,11 +10,11 @@ styles in turn, every find appended to ``--found`` (JSON Lines) as it comes::
 
 or climbing on from the longest found so far (``--start-from``, ``--start-min``).
 
-Re-solve: positions found for other rules (``benchmarks/hard.jsonl``: plain rules, where the
+Re-solve: positions found for other rules (``ricochet/data/sets/hard.jsonl``: plain rules, where the
 trainer's rules can only lengthen a solution) under the trainer's rules, the exact 14 to 21 appended
 to ``--found``::
 
-    nice -n 10 .venv/bin/python benchmarks/trainer_long.py resolve benchmarks/hard.jsonl --found /tmp/long.jsonl
+    nice -n 10 .venv/bin/python benchmarks/trainer_long.py resolve src/ricochet/data/sets/hard.jsonl --found /tmp/long.jsonl
 
 Pack: up to ``--per-length`` puzzles of each length and style from one or more
 found files, each re-solved and checked (the solver with no clock, so the
@@ -36,8 +36,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from ricochet.trainer.long import LONG_LENGTHS, climb
-from ricochet.trainer.puzzles import RULES, TrainerPuzzle, from_code
+from ricochet.trainer.long import climb, long_lengths
+from ricochet.trainer.puzzles import TrainerPuzzle, from_code
+from ricochet.trainer.spec import spec_of
+
+GAME = "ricochet-robots"
+LONG_LENGTHS = long_lengths(GAME) or (14, 21)
+RULES = spec_of(GAME).rules  # type: ignore[attr-defined]
 
 DATA = ROOT / "src" / "ricochet" / "data" / "trainer-long.json"
 
@@ -50,7 +55,7 @@ def search(args: argparse.Namespace) -> int:
     def save(tp: TrainerPuzzle) -> None:
         nonlocal count
         count += 1
-        line = {"style": tp.style, "code": tp.code, "optimal": tp.optimal, "seed": args.seed,
+        line = {"game": tp.game, "style": tp.style, "code": tp.code, "optimal": tp.optimal, "seed": args.seed,
                 "found_after_s": round(time.monotonic() - t0, 1)}
         with open(args.found, "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
@@ -66,8 +71,8 @@ def search(args: argparse.Namespace) -> int:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     break
-                rng = new_climb(row["style"], f"{args.seed}:{k}").rng
-                state = ClimbState(row["style"], rng, row["code"], row["optimal"], row["optimal"], 0)
+                rng = new_climb(GAME, row["style"], f"{args.seed}:{k}").rng
+                state = ClimbState(GAME, row["style"], rng, row["code"], row["optimal"], row["optimal"], 0)
                 climb_slice(state, LONG_LENGTHS, min(left, args.slice * 60), solve_limit=args.solve_limit, found=save)
         print(f"done: {count} puzzles in {time.monotonic() - t0:.0f} s", flush=True)
         return 0
@@ -77,7 +82,7 @@ def search(args: argparse.Namespace) -> int:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            climb(style, LONG_LENGTHS, f"{args.seed}:{round_no}", min(left, args.slice * 60),
+            climb(GAME, style, LONG_LENGTHS, f"{args.seed}:{round_no}", min(left, args.slice * 60),
                   solve_limit=args.solve_limit, found=save)
         round_no += 1
     print(f"done: {count} puzzles in {time.monotonic() - t0:.0f} s", flush=True)
@@ -96,13 +101,13 @@ def resolve(args: argparse.Namespace) -> int:
         raw = puzzle_from_json(json.loads(line))
         pz = Puzzle(raw.position, raw.target, raw.active)
         t = time.monotonic()
-        sol = solve(pz, RULES["ricochet-robots"], max_moves=hi, time_limit=args.solve_limit)
+        sol = solve(pz, RULES, max_moves=hi, time_limit=args.solve_limit)
         took = time.monotonic() - t
         code = puzzle_code(pz)
         print(f"{json.loads(line)['id']}: {sol.status} {sol.length} in {took:.0f} s", flush=True)
         if sol.solved and sol.length is not None and lo <= sol.length <= hi:
-            tp = from_code("ricochet-robots", code, time_limit=None)
-            row = {"style": tp.style, "code": tp.code, "optimal": tp.optimal, "seed": f"resolve:{Path(args.file).name}",
+            tp = from_code(GAME, code, time_limit=None)
+            row = {"game": GAME, "style": tp.style, "code": tp.code, "optimal": tp.optimal, "seed": f"resolve:{Path(args.file).name}",
                    "found_after_s": round(took, 1)}
             with open(args.found, "a", encoding="utf-8") as f:
                 f.write(json.dumps(row) + "\n")
@@ -128,12 +133,12 @@ def pack(args: argparse.Namespace) -> int:
                 or same_chip.get((board, target), 0) >= 3:
             continue
         t = time.monotonic()
-        tp = from_code("ricochet-robots", code, time_limit=None)  # exact: the solver with no clock
+        tp = from_code(GAME, code, time_limit=None)  # exact: the solver with no clock
         if tp.optimal != row["optimal"] or not LONG_LENGTHS[0] <= tp.optimal <= LONG_LENGTHS[1]:
             print(f"skipped {code}: optimal {tp.optimal}, the search said {row['optimal']}")
             continue
         seed = str(row.get("seed", ""))
-        chosen[key].append({"style": tp.style, "code": tp.code, "optimal": tp.optimal,
+        chosen[key].append({"game": tp.game, "style": tp.style, "code": tp.code, "optimal": tp.optimal,
                             "solution": [list(m) for m in tp.solution],
                             "found_by": seed if seed.startswith("resolve:") else f"climb, seed {seed}"})
         same_length.add((board, target, key[1]))
@@ -144,10 +149,9 @@ def pack(args: argparse.Namespace) -> int:
         "provenance": {
             "made_by": "benchmarks/trainer_long.py (search, then pack)",
             "method": "hill-climbing robot placements on random real boards (ricochet.trainer.long.climb), "
-                      "and the plain-rules positions of benchmarks/hard.jsonl solved under the trainer's rules "
+                      "and the plain-rules positions of ricochet/data/sets/hard.jsonl solved under the trainer's rules "
                       "(found_by says which); every optimum re-solved exactly by ricochet.solver with no time limit",
-            "rules": {"must_ricochet": RULES["ricochet-robots"].must_ricochet,
-                      "no_straight_back": RULES["ricochet-robots"].no_straight_back},
+            "rules": {"must_ricochet": RULES.must_ricochet, "no_straight_back": RULES.no_straight_back},
             "packed": dt.date.today().isoformat(),
             "sources": [Path(p).name for p in args.found],
         },

@@ -3,6 +3,7 @@ server (uvicorn) in a thread of the test process on a free port."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -65,3 +66,41 @@ def served(app: Any, timeout: float = 30.0) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+class SkipClock:
+    """The server's clock in browser tests: real time plus the seconds skipped, so that a test
+    jumps over a sand clock, a pause or a grace period instead of sleeping through it (what
+    happens at the deadline is the same; only the waiting goes).  Give it to ``create_app(now=…)``
+    and set :attr:`app`; it learns the server's event loop from its first call there.  Not
+    attached to a server (a test run against ``RICOCHET_WEB_URL``), :meth:`skip` does nothing and
+    the tests wait in real time."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+        self.app: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def __call__(self) -> float:
+        if self.loop is None:
+            with contextlib.suppress(RuntimeError):
+                self.loop = asyncio.get_running_loop()
+        return time.time() + self.offset
+
+    def skip(self, room_id: str) -> float:
+        """Move the clock to the room's next deadline (its game clock or a seat's grace), if
+        it has one, and wake its ticker: the seconds skipped."""
+        if self.app is None or self.loop is None:
+            return 0.0
+
+        async def jump() -> float:
+            room = self.app.state.manager.rooms.get(room_id)
+            deadline = room.next_deadline() if room is not None else None
+            if deadline is None:
+                return 0.0
+            gap = max(0.0, deadline - self())
+            self.offset += gap
+            room.wake.set()
+            return gap
+
+        return asyncio.run_coroutine_threadsafe(jump(), self.loop).result(timeout=30)

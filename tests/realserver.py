@@ -135,18 +135,25 @@ class ServerProcess:
 
 
 class Probe:
-    """An honest player in a room of its own, in another process, while an attack runs:
-    :meth:`stop` returns the round trips (seconds) of its pings, bids and chat lines."""
+    """An honest player in a room of its own, in another process, while an attack runs.
 
-    def __init__(self, port: int, source: str, min_seconds: float = 3.0) -> None:
-        self.until = time.monotonic() + min_seconds  # at least this long: enough round trips for a p99
+    It first plays ``quiet_seconds`` with nothing else going on: those round trips are
+    :attr:`baseline`, the same machine's speed measured in the same test, against which the
+    attack's round trips are judged (a ratio, not an absolute time: a busy machine slows both).
+    :meth:`stop` returns the round trips (seconds) of its pings, bids and chat lines since."""
+
+    def __init__(self, port: int, source: str, min_seconds: float = 3.0, quiet_seconds: float = 1.5) -> None:
         self.proc = subprocess.Popen([sys.executable, __file__, str(port), source], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=dict(os.environ,
                                                                                  PYTHONPATH=str(ROOT / "src")))
-        assert self.proc.stdout is not None
+        assert self.proc.stdin is not None and self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line.strip() == "ready", f"the probe did not start: {line!r}"
-        self.until = time.monotonic() + min_seconds
+        time.sleep(quiet_seconds)
+        self.proc.stdin.write("mark\n")  # what follows is measured under the attack
+        self.proc.stdin.flush()
+        self.baseline: list[float] = []
+        self.until = time.monotonic() + min_seconds  # at least this long: enough round trips for a p99
 
     def stop(self) -> list[float]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -154,8 +161,9 @@ class Probe:
         self.proc.stdin.write("stop\n")
         self.proc.stdin.flush()
         out = json.loads(self.proc.stdout.readline())
-        self.proc.wait(timeout=10)
+        self.proc.wait(timeout=30)
         assert not out["errors"], out["errors"]
+        self.baseline = out["baseline"]
         return out["latencies"]  # type: ignore[no-any-return]
 
     def __enter__(self) -> Self:
@@ -172,7 +180,8 @@ async def _probe(port: int, source: str) -> None:
     bid (or a chat line once bids run out); meanwhile four spectators of the room ping eight
     times a second each (within their own rate limit): every round trip is timed."""
     loop = asyncio.get_running_loop()
-    stop = asyncio.ensure_future(loop.run_in_executor(None, sys.stdin.readline))
+    mark = asyncio.ensure_future(loop.run_in_executor(None, sys.stdin.readline))  # "mark": the attack starts
+    stop = asyncio.ensure_future(mark_then_stop(mark))
     _, _, created = http(port, "POST", "/api/rooms", {"name": "probe", "min_players": 1, "clock_seconds": 600},
                          source=source)
     rid = created["room_id"]
@@ -186,13 +195,14 @@ async def _probe(port: int, source: str) -> None:
         await w.connect()
         await w.hello(spectate=True)
     latencies: list[float] = []
+    baseline: list[float] = []
     errors: list[str] = []
 
     async def timed(who: RicochetClient, send: Any, answer: Any) -> None:
         t = time.monotonic()
         await send
         got = await who.wait_for(lambda m: m.get("type") == "error" or answer(m))
-        latencies.append(time.monotonic() - t)
+        (latencies if mark.done() else baseline).append(time.monotonic() - t)
         if got["type"] == "error":
             errors.append(f"{got['code']}: {got['message']}")
 
@@ -221,7 +231,13 @@ async def _probe(port: int, source: str) -> None:
     await asyncio.gather(play(), *(watch(w) for w in watchers))
     for x in (c, *watchers):
         await x.close()
-    print(json.dumps({"latencies": latencies, "errors": errors}), flush=True)
+    print(json.dumps({"latencies": latencies, "baseline": baseline, "errors": errors}), flush=True)
+
+
+async def mark_then_stop(mark: asyncio.Future[str]) -> str:
+    """The probe's second line on stdin ("stop"), read once the first ("mark") came."""
+    await mark
+    return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
 
 
 if __name__ == "__main__":

@@ -13,14 +13,12 @@ from ricochet.notation import NotationError, parse_ascii, parse_ascii_board, par
 from ricochet.rules import GAME
 from test_notation_code import boards, positions, puzzles
 
-SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+SEED_003 = Path(__file__).resolve().parent / "data" / "seed-003-figures.txt"
 
 
 def seed_003() -> str:
-    found = sorted(SEEDS.glob("003_*.txt"))
-    if not found:
-        pytest.skip(f"seed 003 is absent from {SEEDS}")
-    return found[0].read_text()
+    """Seed 003's figures (the set-ups and the worked example), quoted in ``tests/data``."""
+    return SEED_003.read_text(encoding="utf-8")
 
 
 def split_side_by_side(band: list[str]) -> list[str]:
@@ -104,7 +102,7 @@ def test_seed_003_worked_example() -> None:
     assert pos.board.wall_segments() == []  # no walls but the border
     assert parse_ascii(figures[0]) == puzzle  # the figure's first picture is the start
 
-    rules = Rules.preset("pyramids")
+    rules = Rules()
     moves = parse_solution("y N, r N, y E, y S, r E", pos)
     for k, move in enumerate(moves, 1):
         pos, _ = pos.play(move, rules)

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from ricochet import Board, Robot
-from ricochet.bench_cli import _peers_module, load_peers, run_benchmark
 from ricochet.board import Diagonal
 from ricochet.cli import CliError
+from ricochet.cli.bench import _peers_module, load_peers, run_benchmark
 from ricochet.geometry import Direction
 from ricochet.position import Move, Position
 from ricochet.puzzle import Puzzle, check_solution
@@ -247,7 +247,7 @@ def test_bench_interleaves_a_per_puzzle_peer(monkeypatch: pytest.MonkeyPatch) ->
     """An ``interleaved`` peer (the C solver) takes each puzzle right after our own solve of
     it, so that a slow spell of the machine hits both sides of the ratio."""
     import ricochet.solver as solver_package
-    from ricochet.bench_cli import _bench_set, format_peers
+    from ricochet.cli.bench import _bench_set, format_peers
     from ricochet.generate import random_puzzles
 
     calls: list[tuple[str, str]] = []
@@ -278,7 +278,7 @@ def test_bench_times_ours_with_cold_tables_in_every_round() -> None:
     """The loop a peer is compared with starts with no board's tables built, even after other
     rounds solved the same set: the caches hold a whole set (and forked workers inherit them),
     and the C solver builds its tables on every call."""
-    from ricochet.bench_cli import _bench_set
+    from ricochet.cli.bench import _bench_set
     from ricochet.generate import random_puzzles
     from ricochet.solver import solve
     from ricochet.solver.tables import search_tables
@@ -301,7 +301,7 @@ def test_bench_times_ours_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
     waits for it, not ``Solution.seconds`` (which leaves out the call's first and last
     microseconds): time spent in the call outside the search counts."""
     import ricochet.solver as solver_package
-    from ricochet.bench_cli import _bench_set
+    from ricochet.cli.bench import _bench_set
     from ricochet.generate import random_puzzles
 
     real = solver_package.solve

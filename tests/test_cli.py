@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from ricochet import Board, Position, Puzzle, Robot, cli
+from ricochet import Board, Position, Puzzle, Robot, cli, datasets
 from ricochet.cli import main
+from ricochet.cli import shared as cli_io
 from ricochet.notation import dumps_puzzle, parse_code, puzzle_code
 
-ASP = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "asp2015.jsonl"  # ../shared beside the checkout
+ASP = datasets.path("asp2015")
 CENTRE = {(7, 7), (8, 7), (7, 8), (8, 8)}
-needs_asp = pytest.mark.skipif(not ASP.exists(), reason=f"{ASP} is absent")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -107,7 +107,6 @@ def test_show_json_line_ascii_file_and_stdin(capsys: pytest.CaptureFixture[str],
     assert status == 0 and out.strip() == puzzle_code(tiny)
 
 
-@needs_asp
 def test_show_jsonl_first_index_and_id(capsys: pytest.CaptureFixture[str]) -> None:
     lines = ASP.read_text().splitlines()
     ids = [json.loads(line)["id"] for line in lines[:3]]
@@ -122,7 +121,6 @@ def test_show_jsonl_first_index_and_id(capsys: pytest.CaptureFixture[str]) -> No
 
 
 # -- board ----------------------------------------------------------------------------------------
-@needs_asp
 def test_board_json_matches_the_asp_board(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "board", "--tiles", "1A,3B,4A,2A", "--json")
     assert status == 0
@@ -297,10 +295,10 @@ def test_add_command(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Mon
     monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
 
     def build(parser: argparse.ArgumentParser) -> None:
-        cli.add_source_arguments(parser)
+        cli_io.add_source_arguments(parser)
 
     def count_robots(args: argparse.Namespace) -> int:
-        cli.out(str(len(cli.load_puzzle(args).position.robots)))
+        cli_io.out(str(len(cli_io.load_puzzle(args).position.robots)))
         return 0
 
     cli.add_command("robots", "count robots", build, count_robots)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ricochet.micro import SHIPPED, Arrangement, MicroBoard, reachable_exactly
+from ricochet.games.micro_robots.engine import SHIPPED, Arrangement, MicroBoard, reachable_exactly
 
 
 def ricochet(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from ricochet import Position, Puzzle, Rules, check_solution, cli
-from ricochet.games.pyramids import COLORS, LAYOUTS, PYRAMIDS
+from ricochet import Position, Puzzle, Rules, check_solution
+from ricochet.cli import shared as cli
+from ricochet.games.pyramids.deal import deal
+from ricochet.games.pyramids.game import PYRAMIDS
+from ricochet.games.pyramids.setup import COLORS, LAYOUTS
 from ricochet.games.table import Join, Start
-from ricochet.generate import random_pyramids
 from ricochet.notation import (
     parse_ascii,
     parse_code,
@@ -26,7 +28,6 @@ from ricochet.notation import (
     solution_from_json,
 )
 from ricochet.rules import GAME, PLAIN
-from ricochet.rules import PYRAMIDS as PYRAMIDS_RULES
 from test_ascii import seed_figures
 from test_cli import assert_input_error, run
 
@@ -91,7 +92,7 @@ def test_solve_a_diagram_prints_the_five_move_optimum(capsys: pytest.CaptureFixt
     puzzle = the_puzzle(example)
     moves = solution_from_json(obj["solution"], puzzle.position)
     # Replayed with the engine under Ricochet Pyramids' rules: the goal tower is passed through.
-    verdict = check_solution(puzzle, moves, PYRAMIDS_RULES)
+    verdict = check_solution(puzzle, moves, PLAIN)
     assert verdict.ok and verdict.cost == 5
     assert verdict.position.robots[puzzle.active].cell == (6, 2) == puzzle.target
 
@@ -136,15 +137,16 @@ def test_code_and_interchange_line_work_the_same(capsys: pytest.CaptureFixture[s
 
 
 # -- which rules --------------------------------------------------------------------------------
-def test_a_board_with_towers_gets_the_pyramids_rules_unless_told(example: Path, tmp_path: Path) -> None:
+def test_a_board_with_towers_is_played_by_plain_rules_unless_told(example: Path, tmp_path: Path) -> None:
     puzzle = the_puzzle(example)
-    assert cli.load(str(example)).rules == PYRAMIDS_RULES
+    assert PLAIN.goal_tower_passthrough  # plain play on a board with towers is Ricochet Pyramids' rule
+    assert cli.load(str(example)).rules == PLAIN
     assert cli.load(str(example), rules=GAME).rules == GAME  # --rules wins
-    # A puzzle's own rules key adds to the board's rules.
+    # A puzzle's own rules key adds to them.
     obj = {**puzzle_to_json(puzzle), "rules": {"must_ricochet": True}}
     path = tmp_path / "one.json"
     path.write_text(json.dumps(obj), encoding="utf-8")
-    assert cli.load(str(path)).rules == PYRAMIDS_RULES.with_options(must_ricochet=True)
+    assert cli.load(str(path)).rules == PLAIN.with_options(must_ricochet=True)
     # A board without towers stays plain.
     plain = {**obj, "towers": []}
     path.write_text(json.dumps(plain), encoding="utf-8")
@@ -188,7 +190,7 @@ def test_random_pyramids_round_trips_through_solve(capsys: pytest.CaptureFixture
     assert status == 0 and all(a["optimal_ok"] for a in answers)
     for line, a in zip(lines, answers, strict=True):
         p = puzzle_from_json(json.loads(line))
-        assert check_solution(p, solution_from_json(a["solution"], p.position), PYRAMIDS_RULES).ok
+        assert check_solution(p, solution_from_json(a["solution"], p.position), PLAIN).ok
     # The same seed, the same puzzles; the code and the JSON line are the same puzzle.
     assert run(capsys, "random", "--game", "pyramids", "--seed", "7", "--count", "4", "--format", "json")[1] \
         == "\n".join(lines) + "\n"
@@ -198,22 +200,22 @@ def test_random_pyramids_round_trips_through_solve(capsys: pytest.CaptureFixture
 
 
 def test_random_pyramids_is_the_games_own_deal() -> None:
-    deal = random_pyramids(random.Random(11), layout="easy", min_moves=5)
-    p = deal.puzzle
+    dealt = deal(random.Random(11), layout="easy", min_moves=5)
+    p = dealt.puzzle
     assert sorted(p.position.board.towers) == sorted(LAYOUTS["easy"])
-    assert sorted((t.top, t.bottom) for t in deal.towers) == sorted((a, b) for a in COLORS[:3] for b in COLORS[:3])
+    assert sorted((t.top, t.bottom) for t in dealt.towers) == sorted((a, b) for a in COLORS[:3] for b in COLORS[:3])
     # The goal: the small pyramid names the robot, the medium on the large the tower.
-    tower = next(t for t in deal.towers if t.cell == p.target)
-    assert (tower.top, tower.bottom) == (deal.goal.top, deal.goal.bottom)
-    assert p.position.robots[p.active].color == deal.goal.robot
-    assert p.optimal is not None and p.optimal >= 5 and p.rules == PYRAMIDS_RULES
+    tower = next(t for t in dealt.towers if t.cell == p.target)
+    assert (tower.top, tower.bottom) == (dealt.goal.top, dealt.goal.bottom)
+    assert p.position.robots[p.active].color == dealt.goal.robot
+    assert p.optimal is not None and p.optimal >= 5 and p.rules == PLAIN
     # A game seeded as the id says deals the same first round (robots, goal) through the server's path.
     n = int(p.id.rsplit("-", 1)[1])
     options = PYRAMIDS.normalize_options({"layout": "easy", "min_moves": 5, "min_players": 1})
     state = PYRAMIDS.new(PYRAMIDS.config(options, n))
     for action in (Join("a", "A"), Start("a")):
         state, _ = PYRAMIDS.apply(state, action, 0.0)
-    assert state.towers == deal.towers and state.round.start.robots == p.position.robots
+    assert state.towers == dealt.towers and state.round.start.robots == p.position.robots
 
 
 def test_random_pyramids_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,4 +286,4 @@ def test_a_robot_on_a_tower_is_named(capsys: pytest.CaptureFixture[str], tmp_pat
     moves = parse_solution("r S, r N", p.position)
     assert isinstance(p.position, Position)
     verdict = check_solution(p, moves)
-    assert verdict.position.robots[0].cell == (1, 2) and Rules.preset("pyramids") == p.rules
+    assert verdict.position.robots[0].cell == (1, 2) and Rules() == p.rules

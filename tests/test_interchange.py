@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 
-from ricochet import Board, Direction, Move, Position, Puzzle, Robot, check_solution
+from ricochet import Board, Direction, Move, Position, Puzzle, Robot, check_solution, datasets
 from ricochet.notation import (
     NotationError,
     board_from_json,
@@ -25,12 +24,10 @@ from ricochet.notation import (
 from ricochet.rules import GAME, PLAIN
 from test_notation_code import boards, puzzles
 
-ASP = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "asp2015.jsonl"
+ASP = datasets.path("asp2015")
 
 
 def asp_lines() -> list[str]:
-    if not ASP.exists():
-        pytest.skip(f"{ASP} is absent")
     return ASP.read_text().splitlines()
 
 

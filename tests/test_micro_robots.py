@@ -13,7 +13,18 @@ from hypothesis import strategies as st
 
 from gametable import GameTable
 from ricochet.games import GameError
-from ricochet.games.micro_robots import (
+from ricochet.games.micro_robots.engine import (
+    SHIPPED,
+    Arrangement,
+    MicroBoard,
+    MicroError,
+    best_route,
+    exact_route,
+    reachable_exactly,
+    route_of_length,
+    shortest_route,
+)
+from ricochet.games.micro_robots.game import (
     CHIPS,
     MICRO_ROBOTS,
     Announce,
@@ -22,19 +33,8 @@ from ricochet.games.micro_robots import (
     MicroConfig,
     MoveRobot,
     TargetRolled,
-    best_route,
-    exact_route,
 )
 from ricochet.games.table import Join, Leave
-from ricochet.micro import (
-    SHIPPED,
-    Arrangement,
-    MicroBoard,
-    MicroError,
-    reachable_exactly,
-    route_of_length,
-    shortest_route,
-)
 
 G = MICRO_ROBOTS
 

@@ -15,13 +15,11 @@ from hypothesis import strategies as st
 
 from gametable import GameTable
 from ricochet.games import GameError, get_game
-from ricochet.games.bidding import Demonstrate, GiveUp, PlaceBid, TurnClock
+from ricochet.games.bidding.round import Demonstrate, GiveUp, PlaceBid, TurnClock
 from ricochet.games.events import encode
 from ricochet.games.interface import ConfigError
 from ricochet.games.jobs import Answer
-from ricochet.games.pyramids import (
-    COLORS,
-    LAYOUTS,
+from ricochet.games.pyramids.game import (
     PYRAMIDS,
     CheckGoal,
     GameStarted,
@@ -30,9 +28,8 @@ from ricochet.games.pyramids import (
     MoveTower,
     PyramidsConfig,
     SetLayout,
-    Tower,
-    surrounded,
 )
+from ricochet.games.pyramids.setup import COLORS, LAYOUTS, Tower, surrounded
 from ricochet.games.table import Join, Start, Tx
 from ricochet.geometry import Direction
 from ricochet.notation import parse_ascii, parse_solution
@@ -282,7 +279,7 @@ def test_seed_worked_example_played_at_a_table(table):
     assert t.state.history[-1].result == "won" and t.state.scores == {"ann": 1, "bob": 0}
     red = t.state.robots[t.state.position.index_of("red")]
     assert red.cell == puzzle.target  # "place the robot (small pyramid) on top of the goal tower"
-    assert t.state.player("ann").chips[0].name == "red on red on yellow"
+    assert t.state.player("ann").won[0].name == "red on red on yellow"
 
 
 def test_robot_on_a_former_goal_moves_off_and_is_stopped_by_it_on_the_way_back():

@@ -14,20 +14,9 @@ from hypothesis import strategies as st
 
 from gametable import GameTable
 from ricochet.games import GameError
-from ricochet.games.rambots import (
-    RAMBOTS,
-    Compile,
-    Instruction,
-    Obj,
-    Piece,
-    RamConfig,
-    SetGoals,
-    SetProgram,
-    Table,
-    execute,
-)
 from ricochet.games.rambots.bot import goal_stack_for, plan_program
-from ricochet.games.rambots.engine import COLORS, order_key, why_first
+from ricochet.games.rambots.engine import COLORS, Instruction, Obj, Piece, Table, execute, order_key, why_first
+from ricochet.games.rambots.game import RAMBOTS, Compile, RamConfig, SetGoals, SetProgram
 from ricochet.games.table import Join, Leave
 
 G = RAMBOTS

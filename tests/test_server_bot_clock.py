@@ -5,7 +5,7 @@ import asyncio
 import time
 from types import SimpleNamespace
 
-from ricochet.games import bidding_bot as bots
+from ricochet.games.bidding import bot as bots
 
 
 class FakeClient:

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from ricochet.games import GAMES
-from ricochet.games.pyramids import Tower
-from ricochet.server.rooms import Session
+from ricochet.games.pyramids.setup import Tower
+from ricochet.server.session import Session
 from test_server_harness import Harness, Player
 
 
@@ -117,7 +117,7 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
     with Harness(tmp_path) as h2:
         h2.t = t + 1
         room = h2.loaded(rid)
-        assert room.kind.name == "pyramids" and room.version == version
+        assert room.game.name == "pyramids" and room.version == version
         ann2 = h2.connect(rid)
         w = ann2.hello(seat_token=tokens[0], since=version)
         assert w["missed"] == [] and w["state"]["robots"] == before["robots"]
@@ -142,7 +142,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
 
     def spy(self: Session, text: str) -> None:
         checked["texts"] += 1
-        for secret in self.room.kind.secrets(self.room.state):
+        for secret in self.room.game.secrets(self.room.state):
             if secret.owner is not None and secret.owner == self.player:
                 continue
             checked["secrets"] += 1
@@ -153,7 +153,8 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
         deliver(self, text)
 
     monkeypatch.setattr(Session, "deliver", spy)
-    rid = h.room(game=game, bots=[{"level": "perfect"}, {"level": "expert"}])
+    levels = GAMES[game].bot_levels  # the game's own, the strongest last
+    rid = h.room(game=game, bots=[{"level": levels[-1]}, {"level": levels[-2] if len(levels) > 1 else levels[-1]}])
     ann = h.join(rid, "Ann")
     watcher = h.connect(rid)
     watcher.hello(spectate=True)
@@ -179,13 +180,12 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
     # the spy does catch a secret sent to someone else
     room = h.manager.rooms[rid]
     session = next(s for s in room.sessions if s.player is None)
-    Session.deliver(session, json.dumps({"oops": room.kind.secrets(room.state)[0].value}))
+    Session.deliver(session, json.dumps({"oops": room.game.secrets(room.state)[0].value}))
     assert len(leaks) == 1
 
 
 def _micro_route(state: dict[str, Any], n: int | None = None) -> list[list[int]]:
-    from ricochet.games.micro_robots import best_route, exact_route
-    from ricochet.micro import MicroBoard, Space
+    from ricochet.games.micro_robots.engine import MicroBoard, Space, best_route, exact_route
 
     board = MicroBoard(tuple(tuple(Space(c["color"], c["number"]) for c in row) for row in state["board"]))
     rnd = state["round"]

@@ -29,7 +29,10 @@ from typing import Any
 import pytest
 
 from realserver import ROOT, Probe, ServerProcess, client, http, percentile
-from ricochet.games import Bid, GiveUp, Join, ReportSolution, Start, get_game
+from ricochet.games import get_game
+from ricochet.games.bidding.round import GiveUp, PlaceBid
+from ricochet.games.ricochet_robots.game import ReportSolution
+from ricochet.games.table import Join, Start
 from ricochet.geometry import Direction
 from ricochet.position import Move
 from ricochet.server import protocol as P
@@ -42,6 +45,10 @@ LIMITS = ("rooms_per_minute=6", "room_burst=5", "max_lobby_rooms=30", "max_rooms
           "max_connections=450", "hello_seconds=1.5", "idle_seconds=2", "lobby_ttl_seconds=4", "sweep_seconds=0.5",
           "replay_page=500", "socket_burst=60")  # HTTP pacing: the defaults (item 9)
 P99 = 0.100
+"""The floor of the probe's allowed p99 under an attack (seconds)."""
+SLOWDOWN = 8.0
+"""How many times its own quiet p99 the probe's p99 may grow under an attack: an attack that
+stalls the server's loop (a blocking read, a synchronous parse of megabytes) takes it far past."""
 STORED_ROOMS = 3000
 OPTIONS = P.normalize_options({"name": "earlier run", "tiles": "1A,2A,3A,4A", "clock_seconds": 60,
                                "intermission_seconds": 5})
@@ -84,7 +91,7 @@ def _play(rounds: int, t0: float) -> list[dict[str, Any]]:
         for n in range(99, 1, -1):
             for p in ("p1", "p2"):
                 t += 0.01
-                do(Bid(p, n))
+                do(PlaceBid(p, n))
         t = state.round.clock_deadline + 0.01
         state, events = kind.tick(state, t)
         out.extend(events)
@@ -143,10 +150,16 @@ def quiet_log(server: ServerProcess) -> None:
         assert bad not in text, text[-3000:]
 
 
-def assert_p99(latencies: list[float]) -> None:
-    assert len(latencies) >= 8, latencies
-    p99 = percentile(latencies, 99)
-    assert p99 < P99, f"p99 {p99 * 1000:.0f} ms over {len(latencies)} round trips: {sorted(latencies)[-5:]}"
+def assert_p99(latencies: list[float], probe: Probe) -> None:
+    """The honest probe's p99 round trip under the attack stays within :data:`SLOWDOWN` times
+    its p99 before the attack (measured in this test, on this machine, as busy as it is), or
+    within :data:`P99`, whichever is larger: a ratio with a floor, never an absolute bound
+    alone (the absolute goal, under load from many clients, is benchmarks/load.py's)."""
+    assert len(latencies) >= 8 and len(probe.baseline) >= 8, (latencies, probe.baseline)
+    p99, quiet = percentile(latencies, 99), percentile(probe.baseline, 99)
+    allowed = max(P99, SLOWDOWN * quiet)
+    assert p99 < allowed, (f"p99 {p99 * 1000:.0f} ms over {len(latencies)} round trips, allowed {allowed * 1000:.0f} ms "
+                           f"(quiet p99 {quiet * 1000:.0f} ms): {sorted(latencies)[-5:]}")
 
 
 def create(world: World, source: str, **options: Any) -> str:
@@ -225,7 +238,7 @@ def test_1_request_bodies_are_limited_while_reading(world: World) -> None:
     assert max(took_a, took_s, took_o, took_h) < 3.0
     assert max(sent_a, sent_s, sent_h) < 200 * mib  # the server hung up long before the end
     assert rss1 - rss0 < 16 * 1024, f"server RSS grew by {(rss1 - rss0) / 1024:.1f} MiB"
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n1: 413 after {took_a * 1000:.0f} ms (announced) / {took_s * 1000:.0f} ms (streamed); the client pushed "
           f"{sent_a / mib:.1f} / {sent_s / mib:.1f} MiB before the hang-up; server RSS {rss0 / 1024:.0f} -> "
           f"{rss1 / 1024:.0f} MiB; probe p99 {percentile(latencies, 99) * 1000:.1f} ms")
@@ -282,7 +295,7 @@ def test_2_rooms_are_bounded_evicted_and_loaded_lazily(world: World) -> None:
     status, _, body = http(port, "GET", f"/api/rooms/{world.stored[7]}")
     assert status == 200 and [p["name"] for p in body["players"]] == ["Ann", "Bob"]
     quiet_log(s)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n2: up in {s.up_after:.1f} s with {STORED_ROOMS} unfinished rooms stored, 0 loaded; {made} rooms made "
           f"before 503; at most {peak} rooms in memory while 150 were read; probe p99 "
           f"{percentile(latencies, 99) * 1000:.1f} ms")
@@ -363,7 +376,7 @@ def test_3_the_event_log_cannot_be_inflated(world: World) -> None:
     assert biggest < 8 * 1024  # no message carries a growing bid list
     assert pongs <= 100 + 50 * 2.5 < sent, (sent, pongs)  # the address's budget: 100 at once, then 50/s
     quiet_log(world.server)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n3: 10 connections on one seat for 3 s: {acks} accepted, {limited} rate-limited, {closed} closed, "
           "1 bid_placed event; "
           f"biggest broadcast {biggest} B; 20 spectators of one address: {pongs} of {sent} pings answered in 2 s; probe p99 "
@@ -445,7 +458,7 @@ def test_4_replay_is_paged_linear_and_off_the_event_loop(world: World) -> None:
     assert len(solved) == 6 and all(set(e) == {"type", "round", "optimal", "at"} for e in solved)
     assert "solution" not in json.dumps([e["event"] for e in entries])
     assert max(sizes) < 3 * 1024 * 1024
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n4: {world.long_events} events; 4 replays at once in {took:.2f} s, pages of {max(sizes) / 1024:.0f} KiB "
           f"(once 39 MB whole); probe p99 {percentile(latencies, 99) * 1000:.1f} ms")
 
@@ -484,7 +497,7 @@ def test_5_deeply_nested_json_is_bad_json_everywhere(world: World, tmp_path: Pat
                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}, timeout=60, check=False)
     assert cli.returncode == 2 and "nested too deeply" in cli.stderr and "internal error" not in cli.stderr
     quiet_log(world.server)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n5: socket: {err['message']!r}; POST: {posts[0][0]}; ricochet solve: exit {cli.returncode}; "
           f"probe p99 {percentile(latencies, 99) * 1000:.1f} ms")
 
@@ -596,7 +609,7 @@ def test_6_connections_are_bounded_and_checked(world: World) -> None:
         time.sleep(0.1)
     assert s.health()["connections"] == 0
     quiet_log(s)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n6: no hello: closed {out['hello_close']} after {out['hello_after']:.2f} s; 51st connection of an address: "
           f"{out['address_close']}; 451st of the server: {out['full_close']}; other origin: {out['origin']}; "
           f"POST text/plain: 415; probe p99 {percentile(latencies, 99) * 1000:.1f} ms")
@@ -685,7 +698,7 @@ def test_7_seats_expire_are_removable_and_bounded(world: World) -> None:
     assert out["lobby_players"] == 1
     assert out["game_players"] == P.MAX_PLAYERS_PER_GAME and set(out["game_codes"]) == {"full"}
     quiet_log(world.server)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n7: seat freed {out['grace'][1]:.1f} s after the drop (grace 5 s); removed: close {out['removed_close']}, "
           f"token {out['revoked']}; 70 lobby visitors -> {out['lobby_players']} player; 30 guests in a game -> "
           f"{out['game_players']} players, {len(out['game_codes'])} refused; probe p99 "
@@ -734,7 +747,7 @@ def test_8_clean_logs_and_a_said_shutdown(world: World, tmp_path: Path) -> None:
         latencies = probe.stop()
     assert n == 400
     quiet_log(world.server)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     # SIGTERM (and SIGINT): every client is told "server_restarting", then the close (1012)
     other = ServerProcess(tmp_path)
     try:
@@ -823,9 +836,10 @@ def test_9_a_request_flood_is_paced_and_its_refusals_held(world: World) -> None:
         assert body["error"]["code"] == "rate_limited" and headers["connection"] == "close"
     else:
         assert status == 200 and refusal["after"] > 1.0, refusal
-    assert max(honest) < 0.1, honest  # another address is not held up
+    # Another address is not held up: answered as fast as the probe's own quiet round trips allow.
+    assert max(honest) < max(P99, SLOWDOWN * percentile(probe.baseline, 99)), (honest, probe.baseline)
     quiet_log(world.server)
-    assert_p99(latencies)
+    assert_p99(latencies, probe)
     print(f"\n9: {served + refused} answers to one address in {took:.1f} s with 100 in flight: {served} served, "
           f"{refused} refused; another address: slowest {max(honest) * 1000:.0f} ms; "
           f"probe p99 {percentile(latencies, 99) * 1000:.1f} ms")

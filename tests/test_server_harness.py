@@ -17,11 +17,10 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from ricochet.board import Board, Target
-from ricochet.games import GameConfig
+from ricochet.games.ricochet_robots.game import GameConfig, puzzle_from_view
 from ricochet.position import Robot
 from ricochet.rules import Rules
 from ricochet.server.app import create_app
-from ricochet.server.bots import puzzle_from_view
 from ricochet.server.limits import ServerLimits
 from ricochet.server.protocol import config_for, game_seed
 from ricochet.server.solving import SolverService

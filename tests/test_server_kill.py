@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ricochet.games.pyramids import puzzle_from_view
+from ricochet.games.pyramids.game import puzzle_from_view
 from ricochet.server.client import RicochetClient
 from ricochet.solver import solve
 
@@ -122,8 +122,7 @@ def test_kill_9_mid_demonstration_and_resume(tmp_path: Path) -> None:
 
 
 def test_kill_9_mid_micro_robots_demonstration_and_resume(tmp_path: Path) -> None:
-    from ricochet.games.micro_robots import best_route
-    from ricochet.micro import MicroBoard, Space
+    from ricochet.games.micro_robots.engine import MicroBoard, Space, best_route
 
     port, db, log = _free_port(), tmp_path / "kill.db", tmp_path / "server.log"
     ws = f"ws://127.0.0.1:{port}/ws/"
@@ -180,7 +179,7 @@ def test_kill_9_mid_micro_robots_demonstration_and_resume(tmp_path: Path) -> Non
 def test_kill_9_during_rambots_execution_resumes_at_the_same_instruction(tmp_path: Path) -> None:
     """Issue: "kill -9 during the execution phase → restart → the room resumes at the same instruction with
     nothing lost or replayed twice"."""
-    from ricochet.games.rambots import Instruction, Piece
+    from ricochet.games.rambots.engine import Instruction, Piece
 
     port, db, log = _free_port(), tmp_path / "kill.db", tmp_path / "server.log"
     ws = f"ws://127.0.0.1:{port}/ws/"

@@ -86,15 +86,17 @@ def test_http_requests_over_the_rate_wait_then_are_refused() -> None:
     statuses = sorted(s for s, _, _ in flood)
     assert statuses == [200] * 4 + [429] * 2  # two at once, two after 0.1 s and 0.2 s, two refused
     served = sorted(t for s, t, _ in flood if s == 200)
-    assert served[1] < 0.09 and 0.09 < served[2] and 0.19 < served[3] < 1.0, served
+    # Times are judged against each other, not against a clock bound (a busy machine delays all of
+    # them): two at once, then one each 0.1 s (lower bounds: they cannot be met without waiting).
+    assert served[1] < served[2] - 0.05 and 0.09 < served[2] and 0.19 < served[3], served
     refused = [r for s, _, r in flood if s == 429]
     for r in refused:
         assert r.json()["error"]["code"] == "rate_limited"
         assert "at most 10 per second after 2" in r.json()["error"]["message"]
         assert r.headers["connection"] == "close" and int(r.headers["retry-after"]) >= 1
     refused_at = sorted(t for s, t, _ in flood if s == 429)
-    assert 0.24 < refused_at[0] < 1.0  # a refusal is held for the longest wait (a flooder's loop slows down)
-    assert other[0][0] == 200 and other[0][1] < 0.09  # the other address was not held up
+    assert 0.24 < refused_at[0]  # a refusal is held for the longest wait (a flooder's loop slows down)
+    assert other[0][0] == 200 and other[0][1] < served[2]  # the other address was not paced by the flood
 
 
 def test_socket_opens_over_the_rate_are_closed_before_the_handshake() -> None:
@@ -118,10 +120,10 @@ def test_socket_opens_over_the_rate_are_closed_before_the_handshake() -> None:
 
 def test_the_listening_socket_keeps_receive_buffers_small() -> None:
     """``ricochet serve`` binds its own socket: the connections it accepts inherit a small
-    receive buffer (see ``serve_cli.RECEIVE_BUFFER``), and a taken port is a clear error."""
+    receive buffer (see ``ricochet.cli.serve.RECEIVE_BUFFER``), and a taken port is a clear error."""
     import socket
 
-    from ricochet.server.serve_cli import RECEIVE_BUFFER, listening_socket
+    from ricochet.cli.serve import RECEIVE_BUFFER, listening_socket
 
     sock = listening_socket("127.0.0.1", 0)
     try:

@@ -227,9 +227,9 @@ def test_unusable_database_says_why(tmp_path: Path) -> None:
 def test_cancelled_action_still_folds_what_was_stored(tmp_path: Path) -> None:
     """An action cancelled while its events wait for the writer: once stored they are folded too,
     so the room's version stays the log's and the next action appends after it."""
-    from ricochet.games import Start
+    from ricochet.games.table import Start
     from ricochet.server import protocol as P
-    from ricochet.server.rooms import RoomManager
+    from ricochet.server.manager import RoomManager
     from ricochet.server.solving import SolverService
 
     async def go() -> None:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from ricochet import datasets
 from ricochet.cli import main
 from ricochet.notation import read_jsonl, solution_from_json
 from ricochet.puzzle import Puzzle, check_solution
 
-ASP = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "asp2015.jsonl"  # ../shared beside the checkout
-pytestmark = pytest.mark.skipif(not ASP.exists(), reason="the ASP 2015 data set is not here")
+ASP = datasets.path("asp2015")
 
 
 def asp_lines(n: int = 3) -> list[str]:
@@ -139,7 +139,7 @@ def long_file_lines(count: int, bad_at: int) -> list[str]:
 def test_a_long_file_is_read_on_several_processes_as_it_is_read_here() -> None:
     """Past PARALLEL_READ_MIN lines a file is parsed in chunks by forked
     processes: the same puzzles, line numbers and messages as read in one."""
-    from ricochet.solve_cli import PARALLEL_READ_MIN, READ_CHUNK, _Lines
+    from ricochet.cli.solve import PARALLEL_READ_MIN, READ_CHUNK, _Lines
 
     count = max(PARALLEL_READ_MIN, 2 * READ_CHUNK) + 40
     lines = long_file_lines(count, bad_at=READ_CHUNK + 30)  # (in the second chunk)
@@ -153,7 +153,7 @@ def test_a_long_file_is_read_on_several_processes_as_it_is_read_here() -> None:
 
 
 def test_a_long_file_on_two_processes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from ricochet.solve_cli import PARALLEL_READ_MIN
+    from ricochet.cli.solve import PARALLEL_READ_MIN
 
     count = PARALLEL_READ_MIN + 100
     path = tmp_path / "long.jsonl"
@@ -172,6 +172,7 @@ _BUG_SCRIPT = """
 import sys
 import ricochet.solver.api as api
 import ricochet.solver.batch as batch
+from ricochet import datasets
 from ricochet.cli import main
 
 real = api.solve
@@ -228,9 +229,9 @@ def test_interrupting_a_batch_ends_its_workers(tmp_path: Path) -> None:
     first = proc.stdout.readline()  # the batch is under way
     assert json.loads(first)["moves"] is not None
     os.killpg(proc.pid, signal.SIGINT)
-    t0 = time.monotonic()
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and time.monotonic() - t0 < 10
+    out, err = proc.communicate(timeout=120)
+    # It stopped where it was: the batch was not finished first (however busy the machine).
+    assert proc.returncode == 130 and 1 + len(out.splitlines()) < len(ASP.read_text().splitlines()), out
     assert "Traceback" not in err
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
@@ -248,6 +249,7 @@ import sys
 import ricochet.solver
 import ricochet.solver.api
 import ricochet.solver.batch
+from ricochet import datasets
 from ricochet.cli import main
 
 real = ricochet.solver.solve
@@ -292,7 +294,7 @@ def test_spare_cores_become_threads(tmp_path: Path, picks: list[object], argv: l
     import subprocess
     import sys
 
-    hard = sorted(Path(__file__).resolve().parents[1].joinpath("benchmarks", "hard.jsonl")
+    hard = sorted(datasets.path("hard")
                   .read_text(encoding="utf-8").splitlines(), key=lambda ln: json.loads(ln)["optimal"])
     lines = [random_line(k) if isinstance(k, str) else hard[int(k)] for k in picks]  # type: ignore[call-overload]
     path, log = tmp_path / "few.jsonl", tmp_path / "threads.log"
@@ -316,7 +318,7 @@ def test_standard_input_from_a_file_is_scheduled_as_a_file(tmp_path: Path, redir
     import subprocess
     import sys
 
-    hard = sorted(Path(__file__).resolve().parents[1].joinpath("benchmarks", "hard.jsonl")
+    hard = sorted(datasets.path("hard")
                   .read_text(encoding="utf-8").splitlines(), key=lambda ln: json.loads(ln)["optimal"])
     path, log = tmp_path / "two.jsonl", tmp_path / "threads.log"
     path.write_text("\n".join(hard[:2]) + "\n", encoding="utf-8")
@@ -442,7 +444,7 @@ def test_bench_quick(capsys: pytest.CaptureFixture[str]) -> None:
 def test_trivial_puzzles_on_new_boards_rebuild_their_tables() -> None:
     """The bench's trivial-puzzle figure solves each with every table cache cleared
     (a board not seen before), the first TRIVIAL_COUNT of them."""
-    from ricochet.bench_cli import TRIVIAL_COUNT, trivial_new_board_micros
+    from ricochet.cli.bench import TRIVIAL_COUNT, trivial_new_board_micros
     from ricochet.generate import random_puzzles
     from ricochet.solver import solve, tables
 
@@ -489,7 +491,7 @@ def test_bench_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
     """The bench's model of solve_many: tasks in order, each to the worker that is free
     first, plus a round trip per task; a long task at the end of the list ends late."""
-    from ricochet.bench_cli import model_batch
+    from ricochet.cli.bench import model_batch
 
     seconds = [1.0, 1.0, 1.0, 3.0]
     assert model_batch([[3], [0], [1], [2]], seconds, 2, per_task=0.0) == 3.0  # longest first

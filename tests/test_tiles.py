@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from ricochet import datasets
 from ricochet.board import Board, Diagonal, Target
 from ricochet.geometry import Direction
 from ricochet.tiles import (
@@ -24,8 +24,7 @@ from ricochet.tiles import (
     tile,
 )
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-ASP = SHARED / "data" / "asp2015.jsonl"
+ASP = datasets.path("asp2015")
 ASP_TILES = ("1A", "3B", "4A", "2A")
 
 
@@ -92,7 +91,6 @@ def test_tile_errors_are_value_errors() -> None:
 
 
 # -- assembly ---------------------------------------------------------------------
-@pytest.mark.skipif(not ASP.exists(), reason=f"shared data not found at {ASP}")
 def test_asp2015_board_masks() -> None:
     """NW 1A, NE 3B, SE 4A, SW 2A gives the walls of every ASP 2015 instance
     exactly, in every cell outside the 2×2 centre."""
@@ -108,7 +106,6 @@ def test_asp2015_board_masks() -> None:
                 assert board.walls[i] == mask, f"{row['id']}: cell {cell} has {board.walls[i]}, file says {mask}"
 
 
-@pytest.mark.skipif(not ASP.exists(), reason=f"shared data not found at {ASP}")
 def test_identify_asp_board_by_walls() -> None:
     row = json.loads(ASP.read_text().splitlines()[0])
     board = Board(16, 16, tuple(row["walls"]))

@@ -8,12 +8,12 @@ from datetime import date
 
 import pytest
 
+from ricochet.games.micro_robots.trainer import MicroPuzzle
 from ricochet.trainer import daily_puzzle, generate, glicko2
 from ricochet.trainer.daily import daily_number, parse_date
 from ricochet.trainer.puzzles import (
     GAMES,
     STYLES,
-    MicroPuzzle,
     TrainerError,
     check_attempt,
     from_code,

@@ -245,8 +245,8 @@ def test_the_pool_is_made_in_the_background(db: str, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(trainer_api, "POOL_PAUSE", 0.0)
     monkeypatch.setattr(trainer_api, "POOL_LENGTHS", {"ricochet-robots": (5,), "pyramids": (4,), "micro-robots": (3,)})
     # then climbing for long puzzles, in slices: here "long" is 8 moves or more, two slices of 3 s
-    from ricochet.trainer import long
-    monkeypatch.setattr(long, "LONG_LENGTHS", (8, 21))
+    from ricochet.trainer.spec import spec_of
+    monkeypatch.setattr(type(spec_of("ricochet-robots")), "longest_on_request", 7)
     monkeypatch.setattr(trainer_api, "LONG_SLICES", 2)
     app = create_app(db, now=lambda: NOW, realtime=False, solver=SolverService("thread"), bots=False,
                      trainer=TrainerOptions(secret=SECRET, pool=2, generate_budget=3.0))

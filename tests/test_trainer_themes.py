@@ -9,9 +9,10 @@ from importlib import resources
 import pytest
 
 from ricochet.trainer import generate, hint
-from ricochet.trainer.long import LONG_LENGTHS, climb, climb_slice, new_climb, shipped
-from ricochet.trainer.puzzles import RULES, TrainerError, check_attempt, from_code, from_solution
-from ricochet.trainer.themes import THEME_PATTERN, check_theme, facts, packed, themes, unpacked
+from ricochet.trainer.long import climb, climb_slice, long_lengths, new_climb, shipped
+from ricochet.trainer.puzzles import TrainerError, check_attempt, from_code, from_solution
+from ricochet.trainer.spec import spec_of
+from ricochet.trainer.themes import check_theme, facts, packed, theme_names, themes, unpacked
 
 
 def test_themes_of_a_known_solution() -> None:
@@ -31,7 +32,7 @@ def test_facts_agree_with_the_solution_and_its_hints(game: str, style: str) -> N
         tp = generate(game, 4, style, seed=f"themes:{seed}")
         assert tp is not None
         f, tags = facts(tp), themes(tp)
-        assert all(THEME_PATTERN[game].match(t) for t in tags), tags
+        assert all(check_theme(game, t) == t for t in tags), tags
         assert unpacked(packed(tags)) == tags
         if game == "micro-robots":
             kinds = hint(tp, 2)["kinds"]  # what each move goes by, as hint 2 tells it
@@ -43,7 +44,7 @@ def test_facts_agree_with_the_solution_and_its_hints(game: str, style: str) -> N
         assert f["helper_moves"] == sum(r != robots[-1] for r in robots)
         assert ("solo" in tags) == (f["helper_moves"] == 0) != ("helpers" in tags)
         if game == "ricochet-robots":  # must ricochet: the robot that finishes has turned at least once
-            assert RULES[game].must_ricochet and f["ricochets"] >= 1
+            assert spec_of(game).rules.must_ricochet and f["ricochets"] >= 1  # type: ignore[attr-defined]
         wire = hint(tp, 4)["paths"]
         deflects = sum("deflect" in (s.get("event") or "") for p in wire for s in p["steps"])
         assert f["diagonal_bounces"] == deflects and ("diagonal" in tags) == (deflects > 0)
@@ -52,7 +53,8 @@ def test_facts_agree_with_the_solution_and_its_hints(game: str, style: str) -> N
 
 def test_a_theme_asked_for_is_checked() -> None:
     assert check_theme("ricochet-robots", "ricochets-5") == "ricochets-5"
-    for game, bad in (("ricochet-robots", "robots-5"), ("pyramids", "diagonal"), ("micro-robots", "solo"),
+    assert "via" in theme_names("micro-robots") and "helpers" in theme_names("pyramids")
+    for game, bad in (("ricochet-robots", "robots-0"), ("pyramids", "by-color"), ("micro-robots", "solo"),
                       ("ricochet-robots", "%"), ("ricochet-robots", 3)):
         with pytest.raises(TrainerError, match="theme must be one of"):
             check_theme(game, bad)
@@ -64,7 +66,8 @@ def test_the_shipped_long_puzzles_are_real_and_say_where_they_come_from() -> Non
     assert doc["provenance"]["rules"] == {"must_ricochet": True, "no_straight_back": True}
     puzzles = shipped()
     assert len(puzzles) == len(doc["puzzles"]) >= 5
-    lo, hi = LONG_LENGTHS
+    assert long_lengths("ricochet-robots") == (14, 21) and long_lengths("pyramids") is None
+    lo, hi = 14, 21
     for tp, raw in zip(puzzles, doc["puzzles"], strict=True):
         assert lo <= tp.optimal == raw["optimal"] <= hi and tp.code == raw["code"]
         assert check_attempt(tp, [list(m) for m in tp.solution]).result == "optimal"
@@ -82,7 +85,7 @@ def test_a_stored_solution_must_solve_its_puzzle() -> None:
 
 def test_climbing_keeps_only_exact_puzzles_of_the_range() -> None:
     # A short climb for 8 to 21 moves (14+ takes longer than a test should): what it keeps is exact.
-    found = climb("classic", (8, 21), "test", 5.0, solve_limit=2.0)
+    found = climb("ricochet-robots", "classic", (8, 21), "test", 5.0, solve_limit=2.0)
     assert found
     for tp in found[:3]:
         assert 8 <= tp.optimal <= 21 and tp.style == "classic"
@@ -90,11 +93,13 @@ def test_climbing_keeps_only_exact_puzzles_of_the_range() -> None:
 
 
 def test_a_climb_goes_on_across_slices() -> None:
-    state = new_climb("diagonals", "slices")
+    state = new_climb("ricochet-robots", "diagonals", "slices")
     found, state = climb_slice(state, (7, 21), 2.0, solve_limit=1.0)
     assert state.style == "diagonals" and (state.code is None or state.code.startswith(("1", "2", "3", "4")))
     more, after = climb_slice(state, (7, 21), 2.0, solve_limit=1.0)
     assert after.rng != state.rng  # the climb went on from where it stood
     assert all(7 <= tp.optimal <= 21 and tp.style == "diagonals" for tp in found + more)
-    with pytest.raises(ValueError, match="style must be classic or diagonals"):
-        new_climb("random", 1)
+    with pytest.raises(TrainerError, match="style must be one of classic, diagonals"):
+        new_climb("ricochet-robots", "random", 1)
+    with pytest.raises(TrainerError, match="cannot be climbed"):
+        new_climb("micro-robots", "shortest", 1)

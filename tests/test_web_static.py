@@ -1,9 +1,11 @@
-"""The static front end (src/ricochet/web): files load, modules parse, translations
-match, and user data never goes through innerHTML."""
+"""The static front end (src/ricochet/web, and each game's web folder, served at
+/static/games/<name>/): files load, modules parse, imports resolve as the browser
+resolves them (by URL), translations match, and user data never goes through innerHTML."""
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 import subprocess
@@ -12,9 +14,36 @@ from pathlib import Path
 
 import pytest
 
-WEB = Path(__file__).resolve().parents[1] / "src" / "ricochet" / "web"
-JS = sorted(WEB.rglob("*.js"))  # the shell and web/games/<name>/
+SRC = Path(__file__).resolve().parents[1] / "src" / "ricochet"
+WEB = SRC / "web"
 NODE = shutil.which("node")
+
+
+def _game_folders() -> dict[str, Path]:
+    """Each built-in game's web folder by the URL it is served at (``/static/games/<name>``)."""
+    from ricochet.games import GAMES
+
+    return {f"/static/games/{name}": g.web_dir for name, g in GAMES.items() if g.web_dir is not None}
+
+
+FOLDERS = {**_game_folders(), "/static": WEB}
+"""URL prefix → folder on disk (the games' before the shell's, as the server mounts them)."""
+JS = sorted([*WEB.rglob("*.js"), *(p for folder in _game_folders().values() for p in folder.glob("*.js"))])
+CSS = sorted([*WEB.rglob("*.css"), *(p for folder in _game_folders().values() for p in folder.glob("*.css"))])
+
+
+def url_of(path: Path) -> str:
+    for prefix, folder in FOLDERS.items():
+        if folder in path.parents:
+            return f"{prefix}/{path.relative_to(folder).as_posix()}"
+    raise AssertionError(f"{path} is served nowhere")
+
+
+def file_of(url: str) -> Path | None:
+    for prefix, folder in FOLDERS.items():
+        if url.startswith(prefix + "/"):
+            return folder / url.removeprefix(prefix + "/")
+    return None
 
 
 class _Refs(HTMLParser):
@@ -34,8 +63,11 @@ class _Refs(HTMLParser):
 
 
 def test_web_files_exist() -> None:
-    for name in ("index.html", "app.js", "board.js", "net.js", "i18n.js", "ui.js", "style.css"):
+    for name in ("index.html", "app.js", "svg.js", "gridboard.js", "bidding.js", "net.js", "i18n.js", "ui.js",
+                 "style.css", "games/index.js"):
         assert (WEB / name).is_file(), name
+    for prefix, folder in _game_folders().items():
+        assert (folder / "game.js").is_file() and (folder / "strings.js").is_file(), prefix
 
 
 def test_index_references_existing_files() -> None:
@@ -50,16 +82,19 @@ def test_index_references_existing_files() -> None:
 
 
 def _name(path: Path) -> str:
-    return str(path.relative_to(WEB))
+    return url_of(path)
 
 
 @pytest.mark.parametrize("path", JS, ids=_name)
 def test_module_imports_resolve(path: Path) -> None:
+    # As the browser does: relative to the module's URL (a game's folder is served at
+    # /static/games/<name>/ wherever its package is), to a file that is served.
     source = path.read_text(encoding="utf-8")
     for spec in re.findall(r"""^\s*import\s[^;]*?from\s+["']([^"']+)["']""", source, re.MULTILINE | re.DOTALL):
         assert spec.startswith(("./", "../")), f"{_name(path)}: bare import {spec!r} (no build step, no packages)"
-        target = (path.parent / spec).resolve()
-        assert target.is_file() and WEB in target.parents, f"{_name(path)} imports missing {spec}"
+        url = posixpath.normpath(posixpath.join(posixpath.dirname(url_of(path)), spec))
+        target = file_of(url)
+        assert target is not None and target.is_file(), f"{_name(path)} imports missing {spec} ({url})"
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
@@ -71,23 +106,50 @@ def test_module_syntax(path: Path) -> None:
     assert run.returncode == 0, f"{path.name}: {run.stderr}"
 
 
-def _strings(lang: str) -> dict[str, str]:
-    """The STRINGS[lang] table of i18n.js, read by node (the real parser) when available."""
+def _tables() -> dict[str, dict[str, dict[str, str]]]:
+    """Every table of strings, read by node (the real parser): the shell's (i18n.js), the
+    bidding panel's and each game's (a module's default export {en, fr})."""
     if NODE is None:
         pytest.skip("node is not installed")
-    script = ("import(process.argv[1]).then(m => process.stdout.write(JSON.stringify(m.STRINGS)))")
-    run = subprocess.run([NODE, "-e", script, (WEB / "i18n.js").as_uri()], capture_output=True, text=True, timeout=30,
-                         check=False)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)[lang]
+    sources = {"i18n.js": (WEB / "i18n.js", "STRINGS"), "bidding-strings.js": (WEB / "bidding-strings.js", "default")}
+    for prefix, folder in _game_folders().items():
+        sources[f"{prefix}/strings.js"] = (folder / "strings.js", "default")
+    out = {}
+    for name, (path, export) in sources.items():
+        script = f"import(process.argv[1]).then(m => process.stdout.write(JSON.stringify(m[{export!r}])))"
+        run = subprocess.run([NODE, "-e", script, path.as_uri()], capture_output=True, text=True, timeout=30,
+                             check=False)
+        assert run.returncode == 0, run.stderr
+        out[name] = json.loads(run.stdout)
+    return out
+
+
+def _strings(lang: str) -> dict[str, str]:
+    """Every string of ``lang`` the site can show (all tables together)."""
+    merged: dict[str, str] = {}
+    for table in _tables().values():
+        merged.update(table[lang])
+    return merged
 
 
 def test_i18n_same_keys_and_placeholders() -> None:
-    en, fr = _strings("en"), _strings("fr")
-    assert set(en) == set(fr), f"only en: {sorted(set(en) - set(fr))}; only fr: {sorted(set(fr) - set(en))}"
-    for key in en:
-        assert set(re.findall(r"\{\w+\}", en[key])) == set(re.findall(r"\{\w+\}", fr[key])), key
-        assert fr[key].strip(), key
+    seen: dict[str, str] = {}
+    for name, table in _tables().items():
+        en, fr = table["en"], table["fr"]
+        assert set(en) == set(fr), f"{name}: only en: {sorted(set(en) - set(fr))}; only fr: {sorted(set(fr) - set(en))}"
+        for key in en:
+            assert set(re.findall(r"\{\w+\}", en[key])) == set(re.findall(r"\{\w+\}", fr[key])), f"{name}: {key}"
+            assert fr[key].strip(), f"{name}: {key}"
+            assert key not in seen, f"{key} is in {seen.get(key)} and {name}"
+            seen[key] = name
+
+
+def test_every_game_says_its_name_and_rules() -> None:
+    en = _strings("en")
+    for prefix in _game_folders():
+        name = prefix.rsplit("/", 1)[1]
+        for key in (f"game.{name}", f"lobby.game.{name}", f"{name}:lobby.how.text"):
+            assert key in en, key
 
 
 def test_french_uses_the_words_of_the_rules() -> None:
@@ -101,7 +163,7 @@ def test_keys_used_in_code_exist() -> None:
     en = _strings("en")
     for path in JS:
         for key in re.findall(r"""\bt\(\s*["']([a-z_]+(?:\.[A-Za-z_-]+)+)["']""", path.read_text(encoding="utf-8")):
-            assert key in en, f"{path.name}: t({key!r}) has no translation"
+            assert key in en, f"{_name(path)}: t({key!r}) has no translation"
 
 
 def test_no_inner_html_with_data() -> None:
@@ -112,6 +174,7 @@ def test_no_inner_html_with_data() -> None:
             assert not pattern.search(line), f"{path.name}:{n}: {line.strip()}"
 
 
-def test_css_braces_balance() -> None:
-    css = re.sub(r"/\*.*?\*/", "", (WEB / "style.css").read_text(encoding="utf-8"), flags=re.DOTALL)
+@pytest.mark.parametrize("path", CSS, ids=_name)
+def test_css_braces_balance(path: Path) -> None:
+    css = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
     assert css.count("{") == css.count("}")

@@ -16,8 +16,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from .board import DIAGONAL_COLORS, Board, Diagonal, Target
 from .geometry import DIRECTIONS, MAX_SIZE, MIN_SIZE, Cell, Direction
@@ -26,12 +24,8 @@ from .puzzle import Puzzle
 from .rules import PLAIN, Rules
 from .tiles import CHIPS, arrangements, assemble, format_arrangement, identify, parse_arrangement
 
-if TYPE_CHECKING:
-    from .games.pyramids import Goal, Tower
-
 __all__ = [
     "BASE_COLORS",
-    "PyramidsDeal",
     "puzzle_colors",
     "random_arrangement",
     "random_board",
@@ -39,7 +33,6 @@ __all__ = [
     "random_puzzle",
     "random_puzzle_from_id",
     "random_puzzles",
-    "random_pyramids",
 ]
 
 BASE_COLORS: tuple[str, ...] = ("red", "green", "blue", "yellow")
@@ -297,57 +290,3 @@ def random_puzzles(seed: int, count: int, rules: Rules = PLAIN, faces: str = "AB
     rng = random.Random(seed)
     return [random_puzzle(rng, rules, faces=faces) for _ in range(count)]
 
-
-# -- Ricochet Pyramids ----------------------------------------------------------------------
-@dataclass(frozen=True)
-class PyramidsDeal:
-    """A random Ricochet Pyramids puzzle and what the puzzle formats do not keep:
-    the towers' colours and the goal tree drawn (robot, tower top and bottom)."""
-
-    puzzle: Puzzle
-    """Rules ``pyramids``; ``optimal`` from the game's own solver check (None if it gave up)."""
-    towers: tuple[Tower, ...]
-    goal: Goal
-    draws: int
-    """Goals drawn, the accepted one included (the others were unsolvable or too easy)."""
-
-
-def random_pyramids(rng: random.Random, *, colors: int = 3, layout: str = "random",
-                    min_moves: int = 3) -> PyramidsDeal:
-    """A random Ricochet Pyramids puzzle dealt exactly as a game of
-    :mod:`ricochet.games.pyramids` deals its first round: towers of every colour
-    pair on ``layout`` (``random``, or the seed's ``easy`` and ``hard`` cells with
-    colours dealt at random), one robot per colour on empty squares, a goal drawn
-    from the three pools and checked by the solver, redrawn while it is
-    unsolvable or solvable in fewer than ``min_moves`` (after 30 draws any
-    solvable goal stands, as in the game).
-
-    It plays that game, alone at the table, up to its first open round: the
-    deal is the game's own code, not a copy.  The game's seed is a number ``n``
-    drawn from ``rng``; the id ``pyramids-<layout>-<colors>c-<min_moves>m-<n>``
-    names all of it.  Bad options raise :class:`ValueError`.
-
-    >>> deal = random_pyramids(random.Random(3), min_moves=4)
-    >>> deal.puzzle.optimal >= 4 and len(deal.towers) == 9 and deal.puzzle.target in deal.puzzle.position.board.towers
-    True
-    """
-    from .games.pyramids import PYRAMIDS, PyramidsRound
-    from .games.table import Join, Start
-
-    n = rng.getrandbits(32)
-    options = PYRAMIDS.normalize_options({"colors": colors, "layout": layout, "min_moves": min_moves,
-                                          "min_players": 1, "intermission_seconds": 0})
-    config = PYRAMIDS.config(options, n)
-    state = PYRAMIDS.new(config)
-    for action in (Join("dealer", "dealer"), Start("dealer")):
-        state, _ = PYRAMIDS.apply(state, action, 0.0)
-    # The game's solver check of each goal, run here as the server runs it in its worker.
-    while jobs := PYRAMIDS.jobs(state):
-        job = jobs[0]
-        assert job.to_action is not None, "a goal check always answers the game"
-        state, _ = PYRAMIDS.apply(state, job.to_action(job.fn(*job.args)), 0.0)
-    rnd = state.round
-    assert isinstance(rnd, PyramidsRound) and rnd.open and rnd.check is not None, "the game opened no round"
-    puzzle = replace(rnd.puzzle.with_rules(config.rules), optimal=rnd.check.optimal,
-                     id=f"pyramids-{layout}-{colors}c-{min_moves}m-{n}")
-    return PyramidsDeal(puzzle, state.towers, rnd.goal, rnd.draw)

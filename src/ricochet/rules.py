@@ -9,10 +9,6 @@ True
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .board import Board
 
 
 @dataclass(frozen=True)
@@ -33,11 +29,12 @@ class Rules:
     transparent: bool = False
     """The transparent robot is in play (seed 002 variant)."""
     goal_tower_passthrough: bool = True
-    """Ricochet Pyramids: the current goal tower does not block."""
+    """A board's towers block robots except the goal tower of the round, which robots slide
+    across (Ricochet Pyramids' rule; plain play: boards with towers are played by it)."""
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """A named preset: ``plain``, ``game``, ``game+transparent`` or ``pyramids``."""
+        """A named preset: ``plain``, ``game`` or ``game+transparent``."""
         try:
             return PRESETS[name]
         except KeyError:
@@ -69,30 +66,6 @@ PRESETS: dict[str, Rules] = {
     "plain": Rules(),
     "game": Rules(must_ricochet=True, no_straight_back=True, silver=True),
     "game+transparent": Rules(must_ricochet=True, no_straight_back=True, silver=True, transparent=True),
-    "pyramids": Rules(),
 }
 PLAIN = PRESETS["plain"]
 GAME = PRESETS["game"]
-PYRAMIDS = PRESETS["pyramids"]
-
-
-def rules_for(board: Board) -> Rules:
-    """The rules a board is played by when none are named: Ricochet Pyramids'
-    on a board with towers (only that game has them), else plain.
-
-    >>> from ricochet.board import Board
-    >>> rules_for(Board.build(8, 8, towers=[(1, 1)])) == PYRAMIDS
-    True
-    """
-    return PYRAMIDS if board.towers else PLAIN
-
-
-def rebase(rules: Rules, base: Rules) -> Rules:
-    """``rules`` read on top of plain, moved onto ``base``: the switches that
-    differ from plain (a file's own ``rules`` key) applied to ``base``.
-
-    >>> rebase(Rules(no_straight_back=True), GAME.with_options(no_straight_back=False)) == GAME
-    True
-    """
-    plain = PLAIN.to_dict()
-    return base.with_options(**{k: v for k, v in rules.to_dict().items() if v != plain[k]})

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from .board import Board, Diagonal, Target
+from .errors import RicochetError
 from .geometry import DIRECTIONS, Cell, Direction
 
 __all__ = [
@@ -66,8 +67,10 @@ CHIPS: tuple[tuple[str, str], ...] = tuple(
 _FACE_SETS = {"AB": "AB", "CD": "CD", "ANY": "ABCD"}
 
 
-class TileError(ValueError):
+class TileError(RicochetError):
     """A bad tile name or arrangement; the message says what and what is allowed."""
+
+    default_code = "tile"
 
 
 @dataclass(frozen=True)

@@ -6,66 +6,28 @@ return; a game's state is a fold over its events.
 
 * :mod:`ricochet.games.interface` — the contract (:class:`Game`) the server,
   storage, replay, bots and web shell rely on;
+* :mod:`ricochet.games.registry` — which games there are (:data:`GAMES`,
+  :func:`get_game`): the built-in ones and those that plug themselves in;
 * :mod:`ricochet.games.table` — seats, host, start and end, shared by every game;
-* :mod:`ricochet.games.bidding` — the shared bidding round (bids, never-raise,
-  the timer, demonstration order and tie-breaks, demonstrations);
-* :mod:`ricochet.games.ricochet_robots` — Ricochet Robots (seeds 000, 004);
-* :mod:`ricochet.games.pyramids` — Ricochet Pyramids (seed 003);
-* :mod:`ricochet.games.micro_robots` — Micro Robots (seed 002), a race to announce;
-* :mod:`ricochet.games.rambots` — RAMbots (seed 001): secret programs run all at once.
-
-:func:`get_game` finds a game by its name; :data:`GAMES` lists them all.
+  :mod:`~ricochet.games.events`, :mod:`~ricochet.games.options`,
+  :mod:`~ricochet.games.messages`, :mod:`~ricochet.games.jobs`,
+  :mod:`~ricochet.games.seat_bot` — the other pieces games share;
+* :mod:`ricochet.games.bidding` — the bidding round two games share;
+* one package per game: :mod:`~ricochet.games.ricochet_robots` (seeds 000, 004),
+  :mod:`~ricochet.games.pyramids` (seed 003), :mod:`~ricochet.games.micro_robots`
+  (seed 002, a race to announce), :mod:`~ricochet.games.rambots` (seed 001, secret
+  programs run all at once).  ``docs/new-game.md`` says what a new game writes.
 """
 
 from __future__ import annotations
 
-from .bidding import MAX_BID, MIN_BID
 from .interface import ConfigError, Game, GameError, Job, OptionsError, Query, Secret
-from .micro_robots import MICRO_ROBOTS
-from .pyramids import PYRAMIDS
-from .rambots import RAMBOTS
-from .ricochet_robots import (
-    EVENT_TYPES,
-    RICOCHET_ROBOTS,
-    Bid,
-    Demonstrate,
-    EndGame,
-    Event,
-    GameConfig,
-    GameState,
-    GiveUp,
-    Join,
-    Leave,
-    ReportSolution,
-    Start,
-    TurnClock,
-    apply,
-    event_from_dict,
-    fold,
-    new_game,
-    tick,
-)
+from .registry import GAMES, get_game, load_all, register
 
-GAMES: dict[str, Game] = {g.name: g for g in (RICOCHET_ROBOTS, PYRAMIDS, MICRO_ROBOTS, RAMBOTS)}
-"""Every game of the site by name, in the order the lobby lists them."""
-DEFAULT_GAME = RICOCHET_ROBOTS.name
+__all__ = ["DEFAULT_GAME", "GAMES", "ConfigError", "Game", "GameError", "Job", "OptionsError", "Query", "Secret",
+           "get_game", "register"]
 
+load_all()  # last but one: a plug-in's module imports the names above
 
-def get_game(name: object) -> Game:
-    """The game called ``name``; :class:`OptionsError` lists the known names otherwise.
-
-    >>> get_game("pyramids").title
-    'Ricochet Pyramids'
-    """
-    game = GAMES.get(name) if isinstance(name, str) else None
-    if game is None:
-        raise OptionsError(f"game must be one of {', '.join(GAMES)}, got {name!r}")
-    return game
-
-
-__all__ = [
-    "DEFAULT_GAME", "EVENT_TYPES", "GAMES", "MAX_BID", "MIN_BID", "Bid", "ConfigError", "Demonstrate", "EndGame",
-    "Event", "Game", "GameConfig", "GameError", "GameState", "GiveUp", "Job", "Join", "Leave", "OptionsError",
-    "Query", "ReportSolution", "Secret", "Start", "TurnClock", "apply", "event_from_dict", "fold", "get_game",
-    "new_game", "tick",
-]
+DEFAULT_GAME = next(iter(GAMES))
+"""The game of a room whose options name none: the first built-in game (``ricochet-robots``)."""

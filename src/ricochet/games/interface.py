@@ -18,7 +18,10 @@ fills in :class:`Game` with pure code (no I/O, no clock: time is handed in):
 * computations the game needs from the shell (the solver), run off the event
   loop: :meth:`Game.jobs`;
 * bots: :meth:`Game.make_bot`, strategies that play through the same protocol
-  as people.
+  as people;
+* its parts of the other shells, imported only when asked: :meth:`Game.trainer`
+  (solo puzzles) and :meth:`Game.cli` (the command line).  Its web module lives in
+  the folder :attr:`Game.web_dir`.
 
 The actions every game shares (taking and leaving a seat, starting, ending)
 and the seated players are in :mod:`ricochet.games.table`.
@@ -28,8 +31,10 @@ from __future__ import annotations
 
 import abc
 import enum
+import sys
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from ..errors import RicochetError
@@ -211,8 +216,8 @@ class Game(abc.ABC):
     # -- the table (shared by every game: see ricochet.games.table) ------------------------------
     @abc.abstractmethod
     def phase(self, state: Any) -> str:
-        """The game's phase (a :class:`~ricochet.games.table.Phase`: ``lobby``
-        before the start, ``over`` at the end)."""
+        """The game's phase, one of its own (a :class:`str` enum): ``lobby`` before
+        the start, ``over`` at the end, the game's names in between."""
 
     def status(self, state: Any) -> Status:
         """``lobby``, ``playing`` or ``over``."""
@@ -293,3 +298,24 @@ class Game(abc.ABC):
     def bot_name(self, level: str) -> str:
         """How a bot of that level is labelled after its name."""
         return level
+
+    # -- the game's parts of the other shells (imported when asked) --------------------------------
+    def trainer(self) -> Any:
+        """The game's part of the solo trainer (a :class:`ricochet.trainer.spec.TrainerSpec`),
+        or ``None``: the game has no single-player puzzles."""
+        return None
+
+    def cli(self) -> Any:
+        """The game's part of the command line (a :class:`ricochet.cli.hooks.GameCli`), or
+        ``None``: no command takes it."""
+        return None
+
+    @property
+    def web_dir(self) -> Path | None:
+        """The folder of the game's module of the web shell (``game.js``, its strings and
+        styles: the contract is ``ricochet/web/games/index.js``), served at
+        ``/static/games/<name>/``: by default the ``web`` folder beside the module that
+        defines the game; ``None`` without one (the game cannot be played in the browser)."""
+        source = getattr(sys.modules.get(type(self).__module__), "__file__", None)
+        folder = Path(source).parent / "web" if source else None
+        return folder if folder is not None and (folder / "game.js").is_file() else None

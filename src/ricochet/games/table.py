@@ -40,12 +40,12 @@ __all__ = [
     "GameResumed",
     "Join",
     "Leave",
-    "Phase",
     "PlayerJoined",
     "PlayerLeft",
     "PlayerState",
     "Start",
     "TableGame",
+    "TablePhase",
     "TableState",
     "Tx",
     "check_name",
@@ -145,54 +145,46 @@ TABLE_EVENTS: tuple[type[Event], ...] = (PlayerJoined, PlayerLeft, GameEnded, Ga
 # -- state -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PlayerState:
-    """A player: id, display name, whether seated now, what they won (in order:
-    Ricochet Robots chips, Ricochet Pyramids goals…); the score is how many."""
+    """A player: id, display name, whether seated now, and ``won``: what they won, in
+    order, as the game records it (one value per point); the score is how many."""
 
     id: str
     name: str
     seated: bool = True
-    chips: tuple[Any, ...] = ()
+    won: tuple[Any, ...] = ()
 
     @property
     def score(self) -> int:
-        return len(self.chips)
+        return len(self.won)
 
 
-class Phase(enum.StrEnum):
-    """Every phase of every game (a :class:`str` enum: ``state.phase == "bidding"``
-    works and it is written ``"bidding"`` in JSON).  ``lobby`` before the start,
-    ``over`` at the end; the games' own in between: the bidding games
-    ``thinking``, ``bidding``, ``demonstration``, ``intermission``; Micro Robots
-    ``racing``, ``demonstration``, ``intermission``; RAMbots ``goals``,
-    ``programming``, ``execution``."""
+class TablePhase(enum.StrEnum):
+    """The phases every game has: ``lobby`` before the start, ``over`` at the end.  A game
+    names its own phases in between with an enum of its own that has these two as well
+    (:attr:`TableState.phases`; a :class:`str` enum: ``state.phase == "lobby"`` works and it
+    is written ``"lobby"`` in JSON)."""
 
     LOBBY = "lobby"
-    THINKING = "thinking"
-    BIDDING = "bidding"
-    RACING = "racing"
-    DEMONSTRATION = "demonstration"
-    INTERMISSION = "intermission"
-    GOALS = "goals"
-    PROGRAMMING = "programming"
-    EXECUTION = "execution"
     OVER = "over"
 
     def __repr__(self) -> str:
-        return f"Phase.{self.name}"
+        return f"TablePhase.{self.name}"
 
 
 @dataclass(frozen=True)
 class TableState:
-    """The fields every game's state has.  ``phase`` (a :class:`Phase`) is
-    ``lobby`` before the start and ``over`` at the end; games name the phases
-    in between."""
+    """The fields every game's state has.  ``phase`` is one of the game's
+    :attr:`phases`: ``lobby`` before the start and ``over`` at the end; the game
+    names those in between."""
 
+    phases: ClassVar[type[enum.StrEnum]] = TablePhase
+    """The game's phases (an enum with ``lobby`` and ``over``); ``phase`` is always one of them."""
     config: Any
     version: int = 0
     """Number of events folded in."""
     time: float = 0.0
     """Time of the last event."""
-    phase: Phase = Phase.LOBBY
+    phase: str = TablePhase.LOBBY
     players: tuple[PlayerState, ...] = ()
     host: str | None = None
     winners: tuple[str, ...] = ()
@@ -201,8 +193,8 @@ class TableState:
     """Since when the clocks stand still (:class:`GamePaused`), or ``None``."""
 
     def __post_init__(self) -> None:
-        if type(self.phase) is not Phase:
-            object.__setattr__(self, "phase", Phase(self.phase))
+        if type(self.phase) is not self.phases:
+            object.__setattr__(self, "phase", self.phases(self.phase))
 
     def player(self, player_id: str) -> PlayerState | None:
         for p in self.players:
@@ -251,7 +243,7 @@ def evolve_table(s: Any, event: Event) -> Any | None:
             s = replace(s, host=next(iter(s.seated), None))
         return s
     if isinstance(event, GameEnded):
-        return replace(s, phase=Phase.OVER, winners=event.winners, end_reason=event.reason, paused_at=None)
+        return replace(s, phase="over", winners=event.winners, end_reason=event.reason, paused_at=None)
     if isinstance(event, GamePaused):
         return replace(s, paused_at=event.at)
     if isinstance(event, GameResumed):
@@ -418,7 +410,7 @@ class TableGame(Game):
     def event_from_dict(self, data: Mapping[str, Any]) -> Event:
         return event_from_dict(self.events, data)
 
-    def phase(self, state: Any) -> Phase:
+    def phase(self, state: Any) -> str:
         return state.phase  # type: ignore[no-any-return]
 
     def players(self, state: Any) -> tuple[PlayerState, ...]:

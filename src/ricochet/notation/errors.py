@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import RicochetError
 
-class NotationError(ValueError):
+
+class NotationError(RicochetError):
     """Text that cannot be read in a notation.
 
     The message says where (``line``, ``column``, ``field`` when known) and
@@ -15,6 +17,8 @@ class NotationError(ValueError):
     >>> str(NotationError("must be an integer", field="robots[2]", line=3))
     "line 3: field 'robots[2]': must be an integer"
     """
+
+    default_code = "notation"
 
     def __init__(self, detail: str, *, field: str | None = None, line: int | None = None,
                  column: int | None = None, puzzle_id: str | None = None) -> None:

@@ -1,6 +1,6 @@
 """The JSON forms of the library's values: one codec for boards, robots,
 moves and paths, used by the interchange format (:mod:`.interchange`), the
-games' events and views, the server and the web UI (``web/board.js`` reads the
+games' events and views, the server and the web UI (``web/gridboard.js`` reads the
 same shapes).
 
 - a cell is ``[x, y]``;
@@ -37,6 +37,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -182,9 +183,17 @@ def board_from_wire(obj: Any) -> Board:
     if len(set(openings)) != len(openings):
         raise NotationError("the same opening is listed twice", field="openings")
     try:
-        return Board(w, h, masks, blocked, tuple(targets), tuple(diagonals), frozenset(openings), towers)
+        return _board(w, h, masks, blocked, tuple(targets), tuple(diagonals), frozenset(openings), towers)
     except BoardError as e:
         raise _wrap(e, "walls") from None
+
+
+@functools.lru_cache(maxsize=256)
+def _board(*fields: Any) -> Board:
+    """One (immutable) :class:`Board` per description: a file's puzzles mostly share a few
+    boards, which are then checked once and share their solver tables by identity.  (A
+    description the board refuses raises each time: errors are not cached.)"""
+    return Board(*fields)
 
 
 def board_to_wire(board: Board) -> dict[str, Any]:

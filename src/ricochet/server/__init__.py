@@ -4,10 +4,11 @@ an event-sourced database (SQLAlchemy async; SQLite or PostgreSQL).
 * :mod:`.app` — :func:`create_app`, HTTP endpoints and the WebSocket.
 * :mod:`.protocol` — protocol v2 (``docs/protocol.md``): validation, message limits, room options.
 * :mod:`.limits` — what a server accepts from whom (rates, rooms, connections), and the rate buckets.
-* :mod:`.rooms` — rooms (state = fold of the log), sessions, the room manager (rooms loaded on use).
+* :mod:`.room` — a room (state = fold of the log); :mod:`.session` — one connection;
+  :mod:`.manager` — the rooms in use (loaded on use), connections, the server's bots.
+* :mod:`.refused` — the server's refusals.
 * :mod:`.storage` — the database and its migrations.
 * :mod:`.bots` — solver-backed bots; :mod:`.client` — the Python client.
-* :mod:`.serve_cli` — the ``ricochet serve`` command.
 """
 
 from __future__ import annotations

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
+from .refused import Refused
+
 __all__ = ["BodyTooBig", "read_body"]
 
 
-class BodyTooBig(Exception):
-    """A request body over the budget (``size``: its announced length, if any)."""
+class BodyTooBig(Refused):
+    """A request body over the budget (``size``: its announced length, if any; HTTP 413)."""
 
     def __init__(self, size: int | None) -> None:
-        super().__init__(size)
+        super().__init__("the request body is too big" + (f" ({size} bytes)" if size is not None else ""),
+                         "too_big", status=413)
         self.size = size
 
 

@@ -4,7 +4,7 @@ on a connection that speaks the protocol, like people.
 The server seats its own bots on an in-process connection
 (:func:`run_in_process_bot`); :func:`run_remote_bot` plays a seat of a
 server over a real WebSocket.  The strategies themselves are the games'
-(Ricochet Robots and Ricochet Pyramids: :mod:`ricochet.games.bidding_bot`).
+(:meth:`ricochet.games.Game.make_bot`).
 """
 
 from __future__ import annotations
@@ -15,16 +15,13 @@ import random
 from typing import TYPE_CHECKING
 
 from ..games import get_game
-from ..games.bidding_bot import LEVELS, BiddingBot, BotLevel
-from ..games.ricochet_robots import board_from_view, puzzle_from_view
 from .client import ClientError, InProcessTransport, RicochetClient
 from .solving import SolverService
 
 if TYPE_CHECKING:
-    from .rooms import RoomManager
+    from .manager import RoomManager
 
-__all__ = ["LEVELS", "BiddingBot", "BotLevel", "board_from_view", "puzzle_from_view", "run_in_process_bot",
-           "run_remote_bot"]
+__all__ = ["run_in_process_bot", "run_remote_bot"]
 
 log = logging.getLogger("ricochet.server")
 
@@ -35,7 +32,7 @@ async def run_in_process_bot(manager: RoomManager, room_id: str, seat_token: str
     if room is None:
         return
     client = RicochetClient(transport=InProcessTransport(manager, room_id))
-    bot = room.kind.make_bot(client, level, manager.solver.run, speed=manager.bot_speed,
+    bot = room.game.make_bot(client, level, manager.solver.run, speed=manager.bot_speed,
                              rng=random.Random(manager.rng.random()))
     try:
         await client.connect()

@@ -26,19 +26,24 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
+from ..errors import RicochetError
 from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
-    from .rooms import RoomManager, Session
+    from .manager import RoomManager
+    from .session import Session
 
 
-class ClientError(Exception):
-    """An ``error`` message from the server (``code``, ``message``) or a closed connection (``closed``)."""
+class ClientError(RicochetError):
+    """An ``error`` message from the server (its ``message`` and ``code``) or a closed
+    connection (code ``closed``)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class Transport(Protocol):
@@ -74,7 +79,7 @@ class WebSocketTransport:
         try:
             await self.ws.send(text)
         except ConnectionClosed as e:
-            raise ClientError("closed", f"the connection is closed ({e})") from None
+            raise ClientError(f"the connection is closed ({e})", "closed") from None
 
     async def recv(self) -> str | None:
         from websockets.exceptions import ConnectionClosed
@@ -92,7 +97,7 @@ class WebSocketTransport:
 
 
 class InProcessTransport:
-    """A connection straight into a room of a :class:`~ricochet.server.rooms.RoomManager`
+    """A connection straight into a room of a :class:`~ricochet.server.manager.RoomManager`
     running in this event loop: the same protocol, no socket (the server's own bots:
     it never keeps a room loaded, and its seat is never "away")."""
 
@@ -103,11 +108,11 @@ class InProcessTransport:
         self.session: Session | None = None
 
     async def connect(self) -> None:
-        from .rooms import Session
+        from .session import Session
 
         room = await self.manager.get_room(self.room_id)
         if room is None:
-            raise ClientError("no_room", f"there is no room {self.room_id}")
+            raise ClientError(f"there is no room {self.room_id}", "no_room")
         self.session = Session(self.manager, room, self._put, self._closed, bot=True)
 
     def _put(self, text: str) -> bool:
@@ -119,7 +124,7 @@ class InProcessTransport:
 
     async def send(self, text: str) -> None:
         if self.session is None or self.session.closed:
-            raise ClientError("closed", "the connection is closed")
+            raise ClientError("the connection is closed", "closed")
         await self.session.receive(text)
 
     async def recv(self) -> str | None:
@@ -182,11 +187,11 @@ class RicochetClient:
     async def recv(self, timeout: float | None = None) -> dict[str, Any]:
         """The next server message (state tracking applied); :class:`ClientError` ``closed`` at the end."""
         if self.closed:
-            raise ClientError("closed", "the connection is closed")
+            raise ClientError("the connection is closed", "closed")
         text = await (asyncio.wait_for(self.transport.recv(), timeout) if timeout else self.transport.recv())
         if text is None:
             self.closed = True
-            raise ClientError("closed", "the server closed the connection")
+            raise ClientError("the server closed the connection", "closed")
         msg: dict[str, Any] = json.loads(text)
         await self._track(msg)
         return msg
@@ -239,7 +244,7 @@ class RicochetClient:
             if pred(msg):
                 return msg
             if raise_errors and msg.get("type") == "error":
-                raise ClientError(msg["code"], msg["message"])
+                raise ClientError(msg["message"], msg["code"])
 
     async def hello(self, name: str | None = None, *, seat_token: str | None = None, since: int | None = None,
                     spectate: bool = False, timeout: float = 10.0) -> dict[str, Any]:

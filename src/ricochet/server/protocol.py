@@ -6,14 +6,14 @@ game's own messages (``bid``, ``move`` …) are passed on as parsed and the game
 checks them as it turns them into actions (:meth:`ricochet.games.Game.parse_action`).
 
 Pure functions and small values, no I/O: the rooms module feeds text in and
-gets either a clean message dict or a :class:`ProtocolError` whose ``code`` and
+gets either a clean message dict or a :class:`Refused` whose ``code`` and
 ``message`` go back to the client as an ``error`` message.
 
 >>> parse_message('{"type": "chat", "text": " gg ", "ref": 3}')
 {'type': 'chat', 'text': 'gg', 'ref': 3}
 >>> try:
 ...     parse_message('{"type": "fly"}')
-... except ProtocolError as e:
+... except Refused as e:
 ...     print(e.code)
 unknown_type
 """
@@ -33,6 +33,7 @@ from ..games import DEFAULT_GAME, GAMES, GameError, OptionsError, get_game
 from ..games.messages import whole
 from ..games.options import kind_of as _kind
 from ..games.table import check_name
+from .refused import Refused
 
 PROTOCOL_VERSION = 2
 PROTOCOLS = (1, 2)
@@ -61,19 +62,6 @@ SEAT_GRACE = (5, 3600)
 MISSED_LIMIT = 200
 """At most this many missed events are sent on resync; beyond that only the full state."""
 CHAT_HISTORY = 50
-BOT_LEVELS = ("beginner", "intermediate", "expert", "perfect")
-
-
-class ProtocolError(ValueError):
-    """A message the server refuses; ``code`` is the ``error`` message's code."""
-
-    def __init__(self, message: str, code: str = "bad_message") -> None:
-        super().__init__(message)
-        self.code = code
-
-    @property
-    def message(self) -> str:
-        return str(self)
 
 
 # -- text ---------------------------------------------------------------------------
@@ -86,13 +74,13 @@ def clean_text(value: object, field: str, limit: int, *, allow_empty: bool = Fal
     'Ann'
     """
     if not isinstance(value, str):
-        raise ProtocolError(f"{field} must be a text, got {_kind(value)}")
+        raise Refused(f"{field} must be a text, got {_kind(value)}")
     text = "".join(ch for ch in value if ch in "\n" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs"))
     text = text.strip()
     if not text and not allow_empty:
-        raise ProtocolError(f"{field} must not be empty")
+        raise Refused(f"{field} must not be empty")
     if len(text) > limit:
-        raise ProtocolError(f"{field} may have at most {limit} characters, got {len(text)}")
+        raise Refused(f"{field} may have at most {limit} characters, got {len(text)}")
     return text
 
 
@@ -106,16 +94,16 @@ def clean_name(value: object, field: str = "name", limit: int = MAX_NAME) -> str
     >>> clean_name("Ann\\nLee")
     Traceback (most recent call last):
     ...
-    ricochet.server.protocol.ProtocolError: name may not contain control characters or line breaks (U+000A)
+    ricochet.server.refused.Refused: name may not contain control characters or line breaks (U+000A)
     """
     if not isinstance(value, str):
-        raise ProtocolError(f"{field} must be a text, got {_kind(value)}")
+        raise Refused(f"{field} must be a text, got {_kind(value)}")
     try:
         text = check_name(value, field)
     except GameError as e:
-        raise ProtocolError(str(e)) from None
+        raise Refused(str(e)) from None
     if len(text) > limit:
-        raise ProtocolError(f"{field} may have at most {limit} characters, got {len(text)}")
+        raise Refused(f"{field} may have at most {limit} characters, got {len(text)}")
     return text
 
 
@@ -123,12 +111,12 @@ def _int(value: object, field: str, lo: int | None = None, hi: int | None = None
     try:
         return whole(value, field, lo, hi)
     except GameError as e:
-        raise ProtocolError(str(e)) from None
+        raise Refused(str(e)) from None
 
 
 def _bool(value: object, field: str) -> bool:
     if not isinstance(value, bool):
-        raise ProtocolError(f"{field} must be true or false, got {_kind(value)}")
+        raise Refused(f"{field} must be true or false, got {_kind(value)}")
     return value
 
 
@@ -142,17 +130,17 @@ def _none(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     if "protocol" not in msg:
-        raise ProtocolError(f"hello needs \"protocol\": {PROTOCOL_VERSION}", "protocol")
+        raise Refused(f"hello needs \"protocol\": {PROTOCOL_VERSION}", "protocol", close_code=4400)
     proto = msg["protocol"]
     if proto not in PROTOCOLS or isinstance(proto, bool):
-        raise ProtocolError(f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}: reload the page",
-                            "protocol")
+        raise Refused(f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}: reload the page",
+                      "protocol", close_code=4400)
     out["protocol"] = proto
     name = msg.get("name")
     out["name"] = None if name is None else clean_name(name)
     token = msg.get("seat_token")
     if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN):
-        raise ProtocolError(f"seat_token must be the text from your welcome message or null, got {_kind(token)}")
+        raise Refused(f"seat_token must be the text from your welcome message or null, got {_kind(token)}")
     out["seat_token"] = token
     since = msg.get("since")
     out["since"] = None if since is None else _int(since, "since", 0)
@@ -164,10 +152,12 @@ def _chat(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 
 def _add_bot(msg: Mapping[str, Any], out: dict[str, Any], game: str | None = None) -> None:
-    levels = get_game(game).bot_levels if game is not None else BOT_LEVELS
+    # Before the room is known: a level of some game (the room checks it is one of its game's).
+    levels = get_game(game).bot_levels if game is not None else tuple(
+        dict.fromkeys(lv for g in GAMES.values() for lv in g.bot_levels))
     level = msg.get("level", "intermediate")
     if level not in levels:
-        raise ProtocolError(f"level must be one of {', '.join(levels)}, got {level!r}")
+        raise Refused(f"level must be one of {', '.join(levels)}, got {level!r}")
     out["level"] = level
     name = msg.get("name")
     out["name"] = None if name is None else clean_name(name)
@@ -177,7 +167,7 @@ def _player_field(kind: str, whose: str) -> Validator:
     def check(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
         player = msg.get("player")
         if not isinstance(player, str) or not 0 < len(player) <= 16:
-            raise ProtocolError(f"{kind} needs \"player\": {whose} player id, got {_kind(player)}")
+            raise Refused(f"{kind} needs \"player\": {whose} player id, got {_kind(player)}")
         out["player"] = player
     return check
 
@@ -208,54 +198,57 @@ def message_types(game: str | None = None) -> dict[str, Validator]:
 
 
 def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
-    """The client's ``ref`` (echoed in errors and acks), or :class:`ProtocolError`."""
+    """The client's ``ref`` (echoed in errors and acks), or :class:`Refused`."""
     ref = msg.get("ref")
     if ref is None:
         return None
     if isinstance(ref, bool) or not isinstance(ref, str | int):
-        raise ProtocolError("ref must be a text or a whole number")
+        raise Refused("ref must be a text or a whole number")
     if isinstance(ref, str) and len(ref) > MAX_REF:
-        raise ProtocolError(f"ref may have at most {MAX_REF} characters")
+        raise Refused(f"ref may have at most {MAX_REF} characters")
     if isinstance(ref, int) and abs(ref) > 2**53:
-        raise ProtocolError("ref is too large a number")
+        raise Refused("ref is too large a number")
     return ref
 
 
 def parse_message(text: str | bytes, game: str | None = None) -> dict[str, Any]:
     """Validate one client frame for a room of ``game``: the clean message
     (``type``, its fields, ``ref`` if given; unknown extra fields are dropped)
-    or :class:`ProtocolError`.
+    or :class:`Refused`.
 
     On a refusal after the ``ref`` was read, the error carries it as ``ref``."""
     size = len(text.encode() if isinstance(text, str) else text)
     if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message too big: {size} bytes, at most {MAX_MESSAGE_BYTES}", "too_big")
+        raise Refused(f"message too big: {size} bytes, at most {MAX_MESSAGE_BYTES}", "too_big")
     try:
         msg = safejson.loads(text)
     except json.JSONDecodeError as e:
-        raise ProtocolError(f"not valid JSON: {e.msg} at character {e.pos}; send one JSON object per message",
+        raise Refused(f"not valid JSON: {e.msg} at character {e.pos}; send one JSON object per message",
                             "bad_json") from None
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("not valid JSON (not UTF-8 text): send one JSON object per message", "bad_json") from None
+        raise Refused("not valid JSON (not UTF-8 text): send one JSON object per message", "bad_json") from None
     if not isinstance(msg, dict):
-        raise ProtocolError(f"a message must be a JSON object, got {_kind(msg)}", "bad_json")
+        raise Refused(f"a message must be a JSON object, got {_kind(msg)}", "bad_json")
     ref = parse_ref(msg)
     kind = msg.get("type")
     known = message_types(game)
     check = known.get(kind) if isinstance(kind, str) else None
     if check is None:
-        err = ProtocolError(f"unknown message type {kind!r}; known: {', '.join(known)}", "unknown_type")
-        err.ref = ref  # type: ignore[attr-defined]
-        raise err
+        raise Refused(f"unknown message type {kind!r}; known: {', '.join(known)}", "unknown_type", ref=ref)
     out: dict[str, Any] = {"type": kind}
     try:
         check(msg, out)
-    except ProtocolError as e:
-        e.ref = ref  # type: ignore[attr-defined]
+    except Refused as e:
+        e.ref = ref
         raise
     if ref is not None:
         out["ref"] = ref
     return out
+
+
+def dumps(msg: Mapping[str, Any]) -> str:
+    """A server message as compact JSON text (UTF-8 kept as is)."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
 
 
 def error_message(code: str, message: str, ref: object = None) -> dict[str, Any]:
@@ -323,19 +316,19 @@ def normalize_options(raw: object) -> dict[str, Any]:
             opts["seat_grace_seconds"] = _int(opts["seat_grace_seconds"], "seat_grace_seconds", *SEAT_GRACE)
         bots = opts["bots"]
         if not isinstance(bots, list) or len(bots) > MAX_BOTS:
-            raise ProtocolError(f"bots must be a list of at most {MAX_BOTS} bots like {{\"level\": \"expert\"}}")
+            raise Refused(f"bots must be a list of at most {MAX_BOTS} bots like {{\"level\": \"expert\"}}")
         clean_bots = []
         for i, b in enumerate(bots):
             if isinstance(b, str):
                 b = {"level": b}
             if not isinstance(b, dict) or set(b) - {"level", "name"}:
-                raise ProtocolError(f"bots[{i}] must be an object like {{\"level\": \"expert\"}}")
+                raise Refused(f"bots[{i}] must be an object like {{\"level\": \"expert\"}}")
             out: dict[str, Any] = {}
             _add_bot(b, out, game.name)
             clean_bots.append({k: v for k, v in out.items() if v is not None})
         opts["bots"] = clean_bots
         opts.update(game.normalize_options(own))
-    except ProtocolError as e:
+    except Refused as e:
         raise OptionsError(str(e)) from None
     return opts
 

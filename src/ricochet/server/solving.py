@@ -18,7 +18,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
@@ -61,6 +61,23 @@ def _worker_init(parent: int, nice: int = 0) -> None:
     threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
 
 
+def _warm_worker() -> tuple[float, int]:
+    """In the worker: the solver's kernels loaded or compiled; (seconds, functions compiled)."""
+    from ..warm import select, warm
+
+    (report,) = warm(select(["solver"]))
+    return report.seconds, len(report.compiled)
+
+
+def _report_warm_up(done: Future[tuple[float, int]]) -> None:
+    if done.cancelled() or done.exception() is not None:
+        return  # the worker's failure shows at its first job
+    seconds, compiled = done.result()
+    if compiled:
+        log.warning("the solver's kernels were not in numba's cache: compiled at start in %.0f s "
+                    "(`ricochet warm` after installing does it once, ahead)", seconds)
+
+
 class SolverService:
     """Solve puzzles off the event loop, memoised.
 
@@ -94,11 +111,10 @@ class SolverService:
         return self._executor
 
     def warm_up(self) -> None:
-        """Start the worker and compile/load the kernels now rather than at the first chip."""
+        """Start the worker and load the kernels now (or compile them, in the background,
+        where numba's cache is cold: then say so once, since rounds wait for it)."""
         if self.solve_fn is None:
-            from ..solver import warm_up
-
-            self._pool().submit(warm_up)
+            self._pool().submit(_warm_worker).add_done_callback(_report_warm_up)
 
     def solve(self, puzzle: Puzzle) -> asyncio.Future[Answer]:
         """A future of the solver's answer (by the puzzle's rules); the same puzzle asked twice shares one search."""

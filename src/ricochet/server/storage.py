@@ -43,6 +43,8 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from ..errors import RicochetError
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 # The key of the PostgreSQL advisory lock that migrations hold: any fixed 64-bit number that no
 # other program on the same database uses ("ricochet" in ASCII).
@@ -168,8 +170,10 @@ class SeatRow:
     created: float
 
 
-class StorageError(RuntimeError):
+class StorageError(RicochetError, RuntimeError):
     """The database cannot be used; the message says which and why."""
+
+    default_code = "storage"
 
 
 @dataclass

@@ -43,7 +43,7 @@ from ..trainer.puzzles import (
     solution_paths,
 )
 from ..trainer.scoring import length_for_rating, rating_for_length, score, share_text, streak_length
-from ..trainer.themes import THEMES, check_theme, facts, themes
+from ..trainer.themes import check_theme, facts, theme_names, themes
 from . import trainer_auth as A
 from .bodies import BodyTooBig, read_body
 from .limits import Buckets
@@ -189,7 +189,7 @@ class Trainer:
 
         try:
             for tp in await asyncio.to_thread(shipped):
-                await self._store_new(tp, "long")
+                await self._store_new(tp, "shipped")
             await self.store.fill_themes()
         except asyncio.CancelledError:
             raise
@@ -197,28 +197,34 @@ class Trainer:
             log.exception("the trainer's shipped long puzzles could not be stored")
 
     async def _grow_long(self) -> None:
-        """Long Ricochet Robots puzzles climbed for in the worker until every long length has
-        :data:`LONG_POOL` (or :data:`LONG_SLICES` slices were spent), one style after the other.
-        A slice lasts no longer than a puzzle made on request may take: a request waits behind
-        at most one slice, never behind a whole climb."""
-        from ..trainer.long import LONG_LENGTHS, climb_slice, new_climb
+        """Long puzzles (past a game's ``longest_on_request``: Ricochet Robots' 14 to 21 moves)
+        climbed for in the worker until every long length has :data:`LONG_POOL` (or
+        :data:`LONG_SLICES` slices were spent), one style after another.  A slice lasts no
+        longer than a puzzle made on request may take: a request waits behind at most one
+        slice, never behind a whole climb."""
+        from ..trainer.long import climb_slice, long_lengths, new_climb
+        from ..trainer.puzzles import STYLES
 
-        game = "ricochet-robots"
-        lo, hi = LONG_LENGTHS
         budget = self.options.generate_budget
-        states = {style: new_climb(style, secrets.token_hex(4)) for style in ("classic", "diagonals")}
-        for k in range(LONG_SLICES):
-            counts = [await self.store.count_puzzles(game, n) for n in range(lo, hi + 1)]
-            if min(counts) >= LONG_POOL:
-                return
-            style = ("classic", "diagonals")[(k // 8) % 2]  # eight slices of a style, then the other
-            job = Job(("trainer", "long", style, k, secrets.token_hex(4)), climb_slice,
-                      (states[style], (lo, hi), budget))
-            found, states[style] = await asyncio.wait_for(self.solver.run(job), budget + 60)
-            for tp in found:
-                if await self.store.count_puzzles(game, tp.optimal) < LONG_POOL:
-                    await self._store_new(tp, "long")
-            await asyncio.sleep(POOL_PAUSE)
+        for game in GAMES:
+            span = long_lengths(game)
+            if span is None:
+                continue
+            lo, hi = span
+            styles = STYLES[game]
+            states = {style: new_climb(game, style, secrets.token_hex(4)) for style in styles}
+            for k in range(LONG_SLICES):
+                counts = [await self.store.count_puzzles(game, n) for n in range(lo, hi + 1)]
+                if min(counts) >= LONG_POOL:
+                    break
+                style = styles[(k // 8) % len(styles)]  # eight slices of a style, then the next
+                job = Job(("trainer", "long", game, style, k, secrets.token_hex(4)), climb_slice,
+                          (states[style], (lo, hi), budget))
+                found, states[style] = await asyncio.wait_for(self.solver.run(job), budget + 60)
+                for tp in found:
+                    if await self.store.count_puzzles(game, tp.optimal) < LONG_POOL:
+                        await self._store_new(tp, "long")
+                await asyncio.sleep(POOL_PAUSE)
 
     async def _fill_pool(self) -> None:
         """A few puzzles of every length, made one at a time in the worker, gently: after
@@ -448,7 +454,7 @@ class Trainer:
         from ..trainer.puzzles import LENGTHS, STYLES
         from .trainer_store import NEW_PROFILE
 
-        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g]), "themes": list(THEMES[g])} for g in GAMES}
+        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g]), "themes": list(theme_names(g))} for g in GAMES}
         if player is None:
             return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": [],
                     "games": games}

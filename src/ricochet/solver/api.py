@@ -398,6 +398,14 @@ def _warm_up_puzzle() -> Puzzle:
     return Puzzle(Position(Board.build(4, 4), (Robot("red", (0, 0)), Robot("blue", (3, 0)))), (2, 3), 0)
 
 
+def _warm_up_odd_puzzle() -> Puzzle:
+    """A tiny puzzle with a diagonal, a wall opening and a transparent robot (the warm-up)."""
+    from ..board import Board, Diagonal
+    from ..position import Position, Robot
+    board = Board.build(4, 4, diagonals=[Diagonal((1, 1), "green", "/")], openings=[((0, 2), "W")])
+    return Puzzle(Position(board, (Robot("red", (0, 0)), Robot("transparent", (3, 3)))), (2, 3), 0)
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) every kernel once per process.
 
@@ -417,6 +425,9 @@ def warm_up() -> None:
         _search(puzzle, Rules(), **{**_SOLVE_DEFAULTS, "max_states": max_states})
     effort_estimate(puzzle, Rules())
     kernel.tt_rehash(_new_tt(2), _new_tt(4), np.uint64(15), np.uint64(1))
+    # The tables of boards whose moves are not all straight (a diagonal, a wall opening) and of a
+    # transparent robot's passable walls have builders of their own.
+    _search(_warm_up_odd_puzzle(), Rules(), **_SOLVE_DEFAULTS)
 
 
 _threads_warmed_up = False

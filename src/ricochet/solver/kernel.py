@@ -74,6 +74,12 @@ TRANSPARENT = 5
 TT_MIN_REMAINING = 0
 # Blocker sets kept per cell and slack (kernel.blocker_sets); beyond, the cell's checks give up.
 MAX_SETS = 64
+# Constants passed from one compiled function to another as numpy integers, not Python ones: numba
+# compiles a callee once more for each literal argument it is given (Literal[int](0) beside int64),
+# which cost 10-15 s of a cold compile of the solver.
+ZERO = np.int64(0)
+ONE = np.int64(1)
+MAX_SETS_ARG = np.int64(MAX_SETS)
 # The sets of slack 1 and more cost a millisecond or more to build: by default (astar's
 # ``sets_full_after``) only after this many checks past level 0 (until then the solo
 # search runs unfiltered at slack 1, and the slack-0 sets are built cell by cell).
@@ -757,7 +763,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     scratch = np.empty(8, dtype=np.int64)
     # workspace of the transparent robot's search
     ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
-    stamp = 0
+    stamp = ZERO
 
     pos = pos0.copy()
     occ = np.zeros(N, dtype=np.uint8)
@@ -776,7 +782,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound, no_undo,
                  pstart, plen, pcyc, pcells, pheads, pdefl, mv)
     if tr >= 0:
-        n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound,
+        n, stamp = _gen_transparent(ZERO, n, pos, occ, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound,
                                     W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
                                     ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
                                     mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
@@ -1161,7 +1167,7 @@ def _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand,
     if c == target:
         cand[0, 0] = 0
         return 1
-    nc = 0
+    nc = ZERO
     if s > 0:
         first = table[s - 1, 0, c]
         cnt = table[s - 1, 1, c]
@@ -1203,7 +1209,7 @@ def _keep_minimal(cand, nc, rows, m, width, max_sets):
     ``rows`` from row ``m`` on (room for ``min(nc, max_sets)`` needed):
     smallest first, each unless a kept one is inside it.  Their count, or -1
     when there are more than ``max_sets``."""
-    kept = 0
+    kept = ZERO
     for size in range(width + 1):
         for i in range(nc):
             if cand[i, 0] != size:
@@ -1292,7 +1298,7 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
     increasing hdist."""
     table = np.zeros((slacks, 2, N), dtype=np.int32)
     rows = np.empty((1024, set_columns(R, max_level)), dtype=np.int32)
-    m = 0
+    m = ZERO
     order = _by_distance(np.arange(N), hdist)
     for s in range(slacks):
         rows, m = _build_cells(s, order, t, target, hdist, pstart, plen, pcells, R, max_level, table, rows, m,
@@ -1359,9 +1365,10 @@ def sets_near(seed, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, 
                     closure[n] = e
                     n += 1
     cells = _by_distance(closure[:n], hdist)
-    qrows, m = _build_cells(0, cells, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows, m, MAX_SETS)
+    qrows, m = _build_cells(ZERO, cells, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows, m,
+                            MAX_SETS_ARG)
     for c in cells:
-        _cell_union(qtab, qrows, unions, 0, c)
+        _cell_union(qtab, qrows, unions, ZERO, c)
     return qrows, m
 
 
@@ -1582,7 +1589,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     c_rules = np.empty((2, M), dtype=np.int64)
     c_tu, c_th = c_rules[0], c_rules[1]
     ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
-    stamp = 0
+    stamp = ZERO
     empty_moves = np.zeros((3, 0), dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
@@ -1596,7 +1603,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     # come up (sets_near), then every slack for every cell after sets_full_after checks.
     qtab = np.zeros((0, 2, 1), dtype=np.int32)
     qrows = np.zeros((1, 1), dtype=np.int32)
-    q_used = 0
+    q_used = ZERO
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 on demand, 2: every slack
     checks = 0
@@ -1626,10 +1633,10 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     F = f0
     expanded = 0
     goal_cost = max_cost + 1
-    goal_par = -1
-    goal_r = 0
-    goal_d = 0
-    goal_e = 0
+    goal_par = -ONE
+    goal_r = ZERO
+    goal_d = ZERO
+    goal_e = ZERO
     # The growing arrays are reassigned only out here: numba reference-counts
     # an array variable at every assignment, and an assignment inside the
     # hot loop costs counting on every pass (≈15 % of the time).  Each pass
@@ -1737,7 +1744,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
                          pstart, plen, pcyc, pcells, pheads, pdefl, mv)
             if tr >= 0:
-                n, stamp = _gen_transparent(0, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
+                n, stamp = _gen_transparent(ZERO, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
                                             W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
                                             ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
                                             mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
@@ -1837,13 +1844,13 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             if checks > sets_full_after:
                 sets_stage = 2
                 qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, max_level,
-                                           MAX_SETS)
+                                           MAX_SETS_ARG)
                 unions = set_unions(qtab, qrows, N)
             else:
                 sets_stage = 1
                 qtab = np.full((1, 2, N), UNBUILT, dtype=np.int32)
                 qrows = np.empty((256, set_columns(R, max_level)), dtype=np.int32)
-                q_used = 0
+                q_used = ZERO
                 unions = np.zeros((1, N, (N + 63) // 64), dtype=np.uint64)
             continue
         if need_cell >= 0:

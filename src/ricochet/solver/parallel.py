@@ -386,7 +386,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     # (highest g) and newest on top, the order of kernel.astar (in the last
     # layer a goal then comes early).
     pool = np.empty(1024, dtype=np.int64)
-    pooled = 0
+    pooled = kernel.ZERO
     while True:
         best = 0
         for w in range(1, P):
@@ -443,12 +443,12 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
         if pooled <= serial_below:
             cursor[0] = 0
             cursor[1] = pooled
-            nit[0], done = _work(F, pool, cursor, 0, 1, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
+            nit[0], done = _work(F, pool, cursor, kernel.ZERO, kernel.ONE, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
                                  pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
                                  rec, hm, hmask, counter, items[0], head[0], queued[0], nit[0], block[0], pos[0], occ[0],
                                  mv[0], ws[0], ck[0], goal[0], W, H, xy, lines[0])
             expanded[0, 0] += done
-            pooled = 0
+            pooled = kernel.ZERO
             continue
         share = min(batch, (pooled + P - 1) // P)
         base = max(0, pooled - P * share)

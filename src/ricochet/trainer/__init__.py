@@ -1,9 +1,12 @@
-"""Solo training: rated puzzles for Ricochet Robots, Ricochet Pyramids and
-Micro Robots, the puzzle of the day, graded hints, streaks and Glicko-2.
+"""Solo training: rated puzzles of every game that has a trainer spec, the puzzle of
+the day, graded hints, streaks and Glicko-2.  It knows no game: each game's own part
+is its spec (``games/<name>/trainer.py``, :meth:`ricochet.games.Game.trainer`).
 
 Pure code (no I/O, no clock): the server (:mod:`ricochet.server.trainer_api`)
 stores players, puzzles and attempts and runs the CPU work in its worker.
 
+* :mod:`.spec` — what a game tells the trainer (:class:`~.spec.TrainerSpec`);
+  :mod:`.grid` — the shared part of the specs of the library's engine's games;
 * :mod:`.glicko2` — Glickman's Glicko-2, for players and puzzles;
 * :mod:`.puzzles` — puzzles of a requested optimal length and style, their
   codes, attempts checked by the engine, hints;

@@ -15,22 +15,12 @@ import datetime as _dt
 from datetime import date
 
 from .puzzles import TrainerError, TrainerPuzzle, check_spec, generate
+from .spec import spec_of
 
 __all__ = ["EPOCH", "daily_number", "daily_puzzle", "daily_spec", "parse_date"]
 
 EPOCH = date(2026, 1, 1)
 """Daily puzzle #1."""
-WEEK_LENGTHS: dict[str, tuple[int, ...]] = {
-    # Monday … Sunday
-    "ricochet-robots": (4, 5, 6, 7, 8, 9, 10),
-    "pyramids": (3, 4, 5, 6, 7, 8, 9),
-    "micro-robots": (2, 3, 3, 4, 4, 5, 6),
-}
-WEEK_STYLES: dict[str, tuple[str, ...]] = {
-    "ricochet-robots": ("classic",) * 5 + ("diagonals",) * 2,
-    "pyramids": ("easy", "random", "random", "random", "random", "hard", "hard"),
-    "micro-robots": ("shortest",) * 5 + ("via",) * 2,
-}
 
 
 def daily_number(day: date) -> int:
@@ -39,10 +29,9 @@ def daily_number(day: date) -> int:
 
 
 def daily_spec(game: str, day: date) -> tuple[int, str]:
-    """The optimal length and style of that day's puzzle."""
+    """The optimal length and style of that day's puzzle (the game's week: :attr:`TrainerSpec.week`)."""
     check_spec(game)
-    wd = day.weekday()
-    return WEEK_LENGTHS[game][wd], WEEK_STYLES[game][wd]
+    return spec_of(game).week[day.weekday()]
 
 
 def daily_puzzle(game: str, day: date) -> TrainerPuzzle:

@@ -1,13 +1,15 @@
-"""Long Ricochet Robots puzzles (14 to 21 moves) found by hill-climbing.
+"""Long puzzles found by hill-climbing: Ricochet Robots' 14 to 21 moves.
 
-Random positions almost never need more than 13 moves (under the trainer's
-rules, about one in a few thousand needs 14), so drawing candidates until one
-has the wanted length (:func:`ricochet.trainer.puzzles.generate`) takes
+Random positions almost never need more than 13 moves (under Ricochet Robots'
+trainer rules, about one in a few thousand needs 14), so drawing candidates until
+one has the wanted length (:func:`ricochet.trainer.puzzles.generate`) takes
 minutes for 14 moves and practically forever beyond.  Instead :func:`climb`
-keeps a board and a chip and moves one robot at a time, keeping a change
-when the optimal length does not drop, and restarts on a new board when it
-stops improving: every puzzle it meets whose exact optimal length lies in
-the wanted range is kept.
+keeps a board and a target (a game's own random candidate, :class:`~.grid.GridSpec`)
+and moves one robot at a time, keeping a change when the optimal length does not
+drop, and restarts on a new board when it stops improving: every puzzle it meets
+whose exact optimal length lies in the wanted range is kept.  It knows no game:
+any game of the library's engine can climb (``longest_on_request`` of its spec
+says from which length on it must).
 
 This is slow work (seconds per solve at these lengths): the server runs it in
 the background, niced, and ships puzzles found ahead of time
@@ -25,30 +27,45 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from ..generate import random_puzzle
 from ..notation import parse_code, puzzle_code
 from ..position import Position, Robot
 from ..puzzle import Puzzle
-from .puzzles import RULES, TrainerPuzzle, _finish_grid
+from .grid import GridSpec
+from .spec import TrainerError, TrainerPuzzle, spec_of
 
-__all__ = ["LONG_LENGTHS", "ClimbState", "climb", "climb_slice", "new_climb", "shipped"]
+__all__ = ["ClimbState", "climb", "climb_slice", "long_lengths", "new_climb", "shipped"]
 
-LONG_LENGTHS = (14, 21)
-"""The lengths (inclusive) served only from puzzles made ahead of time."""
-_GAME = "ricochet-robots"
+
+def long_lengths(game: str) -> tuple[int, int] | None:
+    """The lengths (inclusive) of ``game`` served only from puzzles made ahead of time (``None``: none).
+
+    >>> long_lengths("ricochet-robots"), long_lengths("micro-robots")
+    ((14, 21), None)
+    """
+    spec = spec_of(game)
+    lo, hi = spec.longest_on_request + 1, spec.lengths[1]
+    return (lo, hi) if lo <= hi and isinstance(spec, GridSpec) else None
+
+
+def _grid(game: str) -> GridSpec:
+    spec = spec_of(game)
+    if not isinstance(spec, GridSpec):
+        raise TrainerError(f"game: {game} puzzles cannot be climbed for (not of the library's engine)")
+    return spec
 
 
 def _free(pz: Puzzle) -> list[tuple[int, int]]:
     board = pz.position.board
-    taken = set(board.blocked) | {t.cell for t in board.targets} | {d.cell for d in board.diagonals}
-    return [c for c in board.cells() if c not in taken]
+    taken = set(board.blocked) | set(board.towers) | {t.cell for t in board.targets} | {
+        d.cell for d in board.diagonals}
+    return [c for c in board.cells() if c not in taken and c != pz.target]
 
 
-def _score(pz: Puzzle, limit: float, max_moves: int) -> tuple[int, bool, object]:
+def _score(spec: GridSpec, pz: Puzzle, limit: float, max_moves: int) -> tuple[int, bool, Any]:
     """``(length or lower bound, exact?, solution)``; a placement beyond ``max_moves`` scores -1."""
     from ..solver import solve
 
-    sol = solve(pz, RULES[_GAME], max_moves=max_moves, time_limit=limit)
+    sol = solve(pz, spec.rules, max_moves=max_moves, time_limit=limit)
     if sol.solved and sol.length:
         return sol.length, True, sol
     if sol.status == "timeout":
@@ -63,6 +80,7 @@ def _score(pz: Puzzle, limit: float, max_moves: int) -> tuple[int, bool, object]
 class ClimbState:
     """Where a climb stands between two slices (picklable: it goes to and from a worker)."""
 
+    game: str
     style: str
     rng: tuple[Any, ...]
     code: str | None = None
@@ -72,11 +90,12 @@ class ClimbState:
     since: int = 0
 
 
-def climb(style: str, lengths: tuple[int, int], seed: object, time_budget: float, *, solve_limit: float = 8.0,
-          stale: int = 40, found: Callable[[TrainerPuzzle], None] | None = None) -> list[TrainerPuzzle]:
-    """Ricochet Robots puzzles of ``style`` (``classic`` or ``diagonals``) whose
-    optimal length under the trainer's rules lies in ``lengths`` (inclusive),
-    found by hill-climbing robot placements for ``time_budget`` seconds.
+def climb(game: str, style: str, lengths: tuple[int, int], seed: object, time_budget: float, *,
+          solve_limit: float = 8.0, stale: int = 40,
+          found: Callable[[TrainerPuzzle], None] | None = None) -> list[TrainerPuzzle]:
+    """Puzzles of ``game`` (one of the library's engine) in ``style`` whose optimal
+    length under its trainer rules lies in ``lengths`` (inclusive), found by
+    hill-climbing robot placements for ``time_budget`` seconds.
 
     Each solve may take ``solve_limit`` seconds (a timeout gives a lower bound,
     which still guides the climb but is never kept); a climb restarts on a new
@@ -84,15 +103,17 @@ def climb(style: str, lengths: tuple[int, int], seed: object, time_budget: float
     past 13 moves).  ``found`` is called with each new puzzle as it is found (a
     long search can save as it goes).  The same seed on an idle machine gives
     the same puzzles; which solves time out depends on the machine."""
-    out, _ = climb_slice(new_climb(style, seed), lengths, time_budget, solve_limit=solve_limit, stale=stale, found=found)
+    out, _ = climb_slice(new_climb(game, style, seed), lengths, time_budget, solve_limit=solve_limit, stale=stale, found=found)
     return out
 
 
-def new_climb(style: str, seed: object) -> ClimbState:
-    """A climb's start (:func:`climb_slice` goes on from it)."""
-    if style not in ("classic", "diagonals"):
-        raise ValueError(f"style must be classic or diagonals, got {style!r}")
-    return ClimbState(style, random.Random(f"trainer:long:{style}:{seed}").getstate())
+def new_climb(game: str, style: str, seed: object) -> ClimbState:
+    """A climb's start (:func:`climb_slice` goes on from it); a :class:`TrainerError` names a
+    game that cannot climb or a style it does not have."""
+    spec = _grid(game)
+    if style not in spec.styles:
+        raise TrainerError(f"style must be one of {', '.join(spec.styles)} for {game}, got {style!r}")
+    return ClimbState(game, style, random.Random(f"trainer:long:{game}:{style}:{seed}").getstate())
 
 
 def climb_slice(state: ClimbState, lengths: tuple[int, int], seconds: float, *, solve_limit: float = 8.0,
@@ -102,11 +123,10 @@ def climb_slice(state: ClimbState, lengths: tuple[int, int], seconds: float, *, 
     The server climbs in slices no longer than a puzzle made on request may take, so a
     request never waits behind a long climb in the worker."""
     lo, hi = lengths
-    style = state.style
+    spec, style = _grid(state.game), state.style
     rng = random.Random()
     rng.setstate(state.rng)
     deadline = time.monotonic() + seconds
-    faces = "AB" if style == "classic" else "CD"
     out: dict[str, TrainerPuzzle] = {}
 
     def limit() -> float:  # a solve never runs far past the slice
@@ -120,9 +140,10 @@ def climb_slice(state: ClimbState, lengths: tuple[int, int], seconds: float, *, 
     score, best, since = state.score, state.best, state.since
     while time.monotonic() < deadline:
         if pz is None:
-            start = random_puzzle(rng, RULES[_GAME], faces=faces)
-            pz = Puzzle(start.position, start.target, start.active)
-            score, _, _ = _score(pz, limit(), hi)
+            pz = spec.candidate(style, rng)
+            if pz is None:
+                continue
+            score, _, _ = _score(spec, pz, limit(), hi)
             best, since = score, 0
         free = _free(pz)
         # A climb that got long gets more patience: each move above 13 adds ``stale`` steps.
@@ -139,9 +160,9 @@ def climb_slice(state: ClimbState, lengths: tuple[int, int], seconds: float, *, 
             cells[i] = cand
             robots = tuple(Robot(r.color, c) for r, c in zip(pz.position.robots, cells, strict=True))
             new = Puzzle(Position(pz.position.board, robots), pz.target, pz.active)
-            s, exact, sol = _score(new, limit(), hi)
+            s, exact, sol = _score(spec, new, limit(), hi)
             if exact and lo <= s <= hi:
-                tp = _finish_grid(_GAME, style, new, s, sol.moves)  # type: ignore[attr-defined]
+                tp = spec.finish(style, new, s, sol.moves)
                 if tp.id not in out:
                     out[tp.id] = tp
                     if found is not None:
@@ -154,17 +175,19 @@ def climb_slice(state: ClimbState, lengths: tuple[int, int], seconds: float, *, 
                 since += 1
         if since >= stale * (1 + max(0, best - 13)):
             pz = None  # stale: the next climb starts on a new board
-    after = ClimbState(style, rng.getstate(), None if pz is None else puzzle_code(pz), score, best, since)
+    after = ClimbState(state.game, style, rng.getstate(), None if pz is None else puzzle_code(pz), score, best, since)
     return list(out.values()), after
 
 
 def shipped() -> list[TrainerPuzzle]:
     """The long puzzles shipped with the package (``ricochet/data/trainer-long.json``, made by
-    ``benchmarks/trainer_long.py``; its ``provenance`` says how), each solution replayed."""
-    from .puzzles import from_solution
+    ``benchmarks/trainer_long.py``; its ``provenance`` says how), each solution replayed; those
+    of games not registered are left out."""
+    from .puzzles import GAMES, from_solution
 
     path = resources.files("ricochet") / "data" / "trainer-long.json"
     if not path.is_file():
         return []
     doc = json.loads(path.read_text(encoding="utf-8"))
-    return [from_solution(_GAME, p["style"], p["code"], p["solution"]) for p in doc["puzzles"]]
+    return [from_solution(p["game"], p["style"], p["code"], p["solution"]) for p in doc["puzzles"]
+            if p["game"] in GAMES]

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .puzzles import BASE_LENGTH, LENGTHS
+from .spec import spec_of
 
 __all__ = [
     "HINT_COST",
-    "POINTS_PER_MOVE",
     "Streak",
     "length_for_rating",
     "rating_for_length",
@@ -30,8 +29,6 @@ __all__ = [
 
 HINT_COST: dict[int, float] = {0: 0.0, 1: 0.25, 2: 0.5, 3: 0.75, 4: 1.0}
 """The share of the score a hint level takes away: after the whole solution (4) an attempt counts as a loss."""
-POINTS_PER_MOVE: dict[str, float] = {"ricochet-robots": 110.0, "pyramids": 110.0, "micro-robots": 160.0}
-"""Rating points per move of optimal length, for a new puzzle's first rating (attempts then correct it)."""
 
 
 def score(result: str, length: int, optimal: int, hints: int) -> float:
@@ -57,7 +54,8 @@ def rating_for_length(game: str, length: int) -> float:
     >>> rating_for_length("ricochet-robots", 7)
     1500.0
     """
-    return 1500.0 + POINTS_PER_MOVE[game] * (length - BASE_LENGTH[game])
+    spec = spec_of(game)
+    return 1500.0 + spec.points_per_move * (length - spec.base_length)
 
 
 def length_for_rating(game: str, rating: float) -> int:
@@ -66,13 +64,12 @@ def length_for_rating(game: str, rating: float) -> int:
     >>> length_for_rating("ricochet-robots", 1720), length_for_rating("ricochet-robots", 0)
     (9, 2)
     """
-    lo, hi = LENGTHS[game]
-    return max(lo, min(hi, round(BASE_LENGTH[game] + (rating - 1500.0) / POINTS_PER_MOVE[game])))
+    spec = spec_of(game)
+    lo, hi = spec.lengths
+    return max(lo, min(hi, round(spec.base_length + (rating - 1500.0) / spec.points_per_move)))
 
 
 # -- streaks -------------------------------------------------------------------------------------------------
-STREAK_START: dict[str, int] = {"ricochet-robots": 3, "pyramids": 2, "micro-robots": 2}
-STREAK_EVERY: dict[str, int] = {"ricochet-robots": 2, "pyramids": 2, "micro-robots": 3}
 
 
 def streak_length(game: str, step: int) -> int:
@@ -81,8 +78,9 @@ def streak_length(game: str, step: int) -> int:
     >>> [streak_length("ricochet-robots", k) for k in range(6)]
     [3, 3, 4, 4, 5, 5]
     """
-    lo, hi = LENGTHS[game]
-    return max(lo, min(hi, STREAK_START[game] + step // STREAK_EVERY[game]))
+    spec = spec_of(game)
+    lo, hi = spec.lengths
+    return max(lo, min(hi, spec.streak_start + step // spec.streak_every))
 
 
 @dataclass(frozen=True)
@@ -118,9 +116,6 @@ class Streak:
 
 
 # -- sharing ----------------------------------------------------------------------------------------------------
-SHARE_NAMES: dict[str, str] = {"ricochet-robots": "Ricochet", "pyramids": "Pyramids", "micro-robots": "Micro Robots"}
-
-
 def share_text(game: str, number: int | None, result: str, length: int, optimal: int, hints: int) -> str:
     """A line to share that tells how it went without giving anything away
     (no moves, no robots): ``Ricochet daily #412: 9/7``, ``…: ✗/7``; a star
@@ -134,4 +129,4 @@ def share_text(game: str, number: int | None, result: str, length: int, optimal:
     mark = " ⭐" if result == "optimal" and hints == 0 else ""
     bulbs = " " + "💡" * hints if hints else ""
     what = "puzzle" if number is None else f"daily #{number}"
-    return f"{SHARE_NAMES[game]} {what}: {got}/{optimal}{mark}{bulbs}"
+    return f"{spec_of(game).share_name} {what}: {got}/{optimal}{mark}{bulbs}"

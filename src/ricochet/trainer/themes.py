@@ -3,10 +3,12 @@
 :func:`facts` replays the stored optimal solution with the engine and counts
 what it does; :func:`themes` turns the facts into tags a player can ask for
 (``GET /api/puzzles/next?theme=…``).  Pure functions: the server stores both
-with each puzzle.
+with each puzzle.  They know no game: what they read is the game's spec's —
+the paths of a game of the library's engine (:class:`~.grid.GridSpec`), or the
+kinds of moves of its hint 2 (``kinds``, as Micro Robots tells them).
 
-Ricochet Robots and Ricochet Pyramids (``robots_moved``, ``helper_moves``,
-``ricochets``, ``diagonal_bounces``, ``vortex``, ``wall_passes``):
+Games of the engine (Ricochet Robots, Ricochet Pyramids): ``robots_moved``,
+``helper_moves``, ``ricochets``, ``diagonal_bounces``, ``vortex``, ``wall_passes``:
 
 * ``robots-N`` — N different robots move; ``solo``: only the robot that
   finishes, ``helpers``: at least one move of another robot (``helper_moves``
@@ -18,9 +20,9 @@ Ricochet Robots and Ricochet Pyramids (``robots_moved``, ``helper_moves``,
 * ``wall-pass`` — the transparent robot passes through a wall (only where
   the rules have one; the trainer's puzzles do not).
 
-Micro Robots (``color_moves``, ``number_moves``, ``via``): ``by-color`` (every
-move by colour), ``by-number`` (every move by number), ``mixed``, and ``via``
-(an intermediate target first).
+Games whose hint 2 tells each move's kind (Micro Robots: ``color_moves``,
+``number_moves``, ``via``): ``by-color`` (every move by colour), ``by-number``
+(every move by number), ``mixed``, and ``via`` (an intermediate target first).
 
 Themes tell part of what hint 2 tells (which robots move), so the server shows
 them only once the puzzle is played; asking for a theme is choosing it.
@@ -33,44 +35,43 @@ them only once the puzzle is played; asking for a theme is choosing it.
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Any
 
-from .puzzles import GAMES, RULES, MicroPuzzle, TrainerError, TrainerPuzzle, _engine
+from .grid import GridSpec
+from .spec import TrainerError, TrainerPuzzle, spec_of
 
-__all__ = ["THEMES", "THEME_PATTERN", "check_theme", "facts", "packed", "themes", "unpacked"]
+__all__ = ["check_theme", "facts", "packed", "theme_names", "themes", "unpacked"]
 
-THEMES: dict[str, tuple[str, ...]] = {
-    "ricochet-robots": ("solo", "helpers", "robots-1", "robots-2", "robots-3", "robots-4", "diagonal", "vortex",
-                        *(f"ricochets-{n}" for n in range(1, 11))),
-    "pyramids": ("solo", "helpers", "robots-1", "robots-2", "robots-3", *(f"ricochets-{n}" for n in range(11))),
-    "micro-robots": ("by-color", "by-number", "mixed", "via"),
-}
-"""The themes a picker offers, per game (``ricochets-N`` goes on past those listed)."""
+_GRID = re.compile(r"^(solo|helpers|robots-[1-9]|ricochets-\d{1,2}|diagonal|vortex|wall-pass)$")
+_ROUTE = re.compile(r"^(by-color|by-number|mixed|via)$")
+_GRID_THEMES = ("solo", "helpers", "robots-1", "robots-2", "robots-3", "robots-4", "diagonal", "vortex",
+                *(f"ricochets-{n}" for n in range(1, 11)))
+_ROUTE_THEMES = ("by-color", "by-number", "mixed", "via")
 
-THEME_PATTERN: dict[str, re.Pattern[str]] = {
-    "ricochet-robots": re.compile(r"^(solo|helpers|robots-[1-4]|ricochets-\d{1,2}|diagonal|vortex|wall-pass)$"),
-    "pyramids": re.compile(r"^(solo|helpers|robots-[1-3]|ricochets-\d{1,2})$"),
-    "micro-robots": re.compile(r"^(by-color|by-number|mixed|via)$"),
-}
-"""The themes each game's puzzles may have."""
+
+def theme_names(game: str) -> tuple[str, ...]:
+    """The themes a picker offers for ``game`` (``ricochets-N`` goes on past those listed).
+
+    >>> theme_names("micro-robots")
+    ('by-color', 'by-number', 'mixed', 'via')
+    """
+    return _GRID_THEMES if isinstance(spec_of(game), GridSpec) else _ROUTE_THEMES
 
 
 def facts(tp: TrainerPuzzle) -> dict[str, Any]:
     """What the optimal solution does, counted (see the module's documentation)."""
-    if tp.game == "micro-robots":
-        mp = MicroPuzzle.parse(tp.code)
-        board = mp.board
-        route = [mp.start, *[(int(c[0]), int(c[1])) for c in tp.solution]]
-        by_color = sum(board.space(a).color == board.space(b).color for a, b in itertools.pairwise(route))
-        return {"moves": tp.optimal, "color_moves": by_color, "number_moves": len(route) - 1 - by_color,
-                "via": mp.via is not None}
+    spec = spec_of(tp.game)
+    if not isinstance(spec, GridSpec):
+        kinds = spec.hint_details(tp).get("kinds", [])
+        by_color = sum(k == "color" for k in kinds)
+        return {"moves": tp.optimal, "color_moves": by_color, "number_moves": len(kinds) - by_color,
+                "via": tp.data.get("via") is not None}
     from ..notation import solution_from_json
     from ..puzzle import check_solution
 
-    pz = _engine(tp)
-    verdict = check_solution(pz, solution_from_json([list(m) for m in tp.solution], pz.position), RULES[tp.game])
+    pz = spec.engine(tp)
+    verdict = check_solution(pz.with_rules(spec.rules), solution_from_json([list(m) for m in tp.solution], pz.position))
     if not verdict.ok or not verdict.paths:
         raise TrainerError(f"the stored solution of {tp.code} does not solve it")
     paths = verdict.paths
@@ -98,7 +99,7 @@ def facts(tp: TrainerPuzzle) -> dict[str, Any]:
 def themes(tp: TrainerPuzzle, known: dict[str, Any] | None = None) -> list[str]:
     """The puzzle's theme tags, from its :func:`facts` (``known``: facts already counted)."""
     f = known if known is not None else facts(tp)
-    if tp.game == "micro-robots":
+    if "color_moves" in f:
         kind = "by-color" if f["number_moves"] == 0 else "by-number" if f["color_moves"] == 0 else "mixed"
         return [kind, *(["via"] if f["via"] else [])]
     out = ["solo" if f["helper_moves"] == 0 else "helpers", f"robots-{f['robots_moved']}",
@@ -110,12 +111,10 @@ def themes(tp: TrainerPuzzle, known: dict[str, Any] | None = None) -> list[str]:
 
 def check_theme(game: str, theme: object) -> str:
     """A theme asked for, checked (a :class:`TrainerError` names the field and what is allowed)."""
-    if game not in GAMES:
-        raise TrainerError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
-    if not isinstance(theme, str) or not THEME_PATTERN[game].match(theme):
-        allowed = {"ricochet-robots": "solo, helpers, robots-1 to robots-4, ricochets-N, diagonal, vortex, wall-pass",
-                   "pyramids": "solo, helpers, robots-1 to robots-3, ricochets-N",
-                   "micro-robots": "by-color, by-number, mixed, via"}[game]
+    grid = isinstance(spec_of(game), GridSpec)
+    if not isinstance(theme, str) or not (_GRID if grid else _ROUTE).match(theme):
+        allowed = "solo, helpers, robots-N, ricochets-N, diagonal, vortex, wall-pass" if grid else \
+            "by-color, by-number, mixed, via"
         raise TrainerError(f"theme must be one of {allowed} for {game}, got {theme!r}")
     return theme
 

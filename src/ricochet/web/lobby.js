@@ -4,7 +4,7 @@
 import { t, tg, onLangChange, countText } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, icon, toast } from "./ui.js";
-import { GAMES, DEFAULT_GAME, gameOf } from "./games/index.js";
+import { GAMES, INFO, DEFAULT_GAME, gameOf } from "./games/index.js";
 
 const NAME_KEY = "ricochet.name";
 export const nickname = {
@@ -12,7 +12,6 @@ export const nickname = {
   set: (v) => localStorage.setItem(NAME_KEY, v.trim()),
 };
 
-const FALLBACK_LEVELS = ["beginner", "intermediate", "expert", "perfect"];
 const GAME_KEY = "ricochet.game";
 
 /**
@@ -26,7 +25,9 @@ export function openRoom(roomId, setup = null) {
 }
 
 export function mountLobby(root) {
-  let options = { defaults: {}, bot_levels: FALLBACK_LEVELS, games: {} };
+  // Until the server's options come: the games' own bot levels (as the list of games says them).
+  const fallbackLevels = () => INFO[chosen]?.bot_levels || [];
+  let options = { defaults: {}, bot_levels: null, games: {} };
   let chosen = GAMES[localStorage.getItem(GAME_KEY)] ? localStorage.getItem(GAME_KEY) : DEFAULT_GAME;
   const gameChoice = h("fieldset", { class: "game-choice", id: "game-choice" });
   const nameInput = h("input", { id: "nickname", name: "nickname", maxlength: 32, autocomplete: "nickname", value: nickname.get(), required: true });
@@ -40,8 +41,9 @@ export function mountLobby(root) {
   };
   const levelSelect = (id, value = "intermediate") => {
     const sel = h("select", { id, name: id });
-    for (const lv of options.bot_levels) sel.append(h("option", { value: lv }, t(`room.bot_level.${lv}`)));
-    sel.value = options.bot_levels.includes(value) ? value : options.bot_levels[0];  // one the server offers
+    const levels = options.bot_levels || fallbackLevels();
+    for (const lv of levels) sel.append(h("option", { value: lv }, t(`room.bot_level.${lv}`)));
+    sel.value = levels.includes(value) ? value : levels[0];  // one the server offers
     return sel;
   };
 
@@ -170,7 +172,7 @@ export function mountLobby(root) {
   render();
   onLangChange(render);
   form.setAttribute("aria-busy", "true");  // until the server's defaults and bot levels are in
-  api("/api/options").then((o) => { options = { ...options, ...o }; if (!o.bot_levels?.length) options.bot_levels = FALLBACK_LEVELS; render(); })
+  api("/api/options").then((o) => { options = { ...options, ...o }; if (!o.bot_levels?.length) options.bot_levels = null; render(); })
     .catch(() => {}).finally(() => form.setAttribute("aria-busy", "false"));
   const timer = setInterval(loadRooms, 10000);
   return () => clearInterval(timer);

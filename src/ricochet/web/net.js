@@ -31,7 +31,7 @@ export const seatToken = {
  * One room connection with reconnect (backoff 1, 2, 4 … 30 s, hello with the
  * seat token and `since`), version tracking (a gap → sync) and the server
  * clock offset.  Handlers: onWelcome(msg), onEvent(msg), onSync(msg),
- * onChat(msg), onPresence(msg), onSolution(msg), onError(msg, beforeWelcome),
+ * onChat(msg), onPresence(msg), onMessage(msg) (a game's own), onError(msg, beforeWelcome),
  * onStatus("connecting"|"open"|"reconnecting"|"closed").
  */
 export class RoomSocket {
@@ -144,11 +144,10 @@ export class RoomSocket {
         break;
       case "chat": this.h.onChat?.(msg); break;
       case "presence": this.h.onPresence?.(msg); break;
-      case "solution": this.h.onSolution?.(msg); break;
       case "ack": this.pending.delete(msg.ref); this.h.onAck?.(msg); break;
       case "pong": break;
       case "error": this._error(msg); break;
-      default: break;
+      default: this.h.onMessage?.(msg); break;  // a game's own message (a query's answer)
     }
   }
 

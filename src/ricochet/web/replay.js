@@ -1,7 +1,8 @@
 // Replay of a game from its event log (GET /api/rooms/{id}/events?states=1, page after page):
-// step through the events; moves are animated along their paths.
+// step through the events; the game's replay view draws each state (and animates a step
+// forward).  It knows no game: the game's module says what starts a round.
 
-import { t, tg, onLangChange } from "./i18n.js";
+import { t, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { describe } from "./room.js";
@@ -51,7 +52,7 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
     return () => {};
   }
   const game = gameOf(data.game_name);
-  const board = new game.Board(boardWrap);
+  const view = game.replay(boardWrap);
   let last = {};
   // Every entry carries the state after it; keep names stable across the log.
   const names = new Map();
@@ -60,25 +61,23 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
 
   function stateAt(k) {
     if (k >= 0) return entries[k].state || last;
+    // Before the first event: the board as it is at the end, nobody on it yet.
     const first = entries[0]?.state || {};
-    return { game: game.name, board: data.board, towers: first.towers, robots: [], round: null, players: [] };
+    return { ...first, game: game.name, board: data.board, robots: [], round: null, players: [] };
   }
 
   function go(k, animate = false) {
     k = Math.max(-1, Math.min(entries.length - 1, k));
     const ev = k >= 0 ? entries[k].event : null;
-    // Animate single steps forward; fast clicking just jumps.
-    if (animate && ev?.type === "move_played" && k === i + 1 && !board.busy()) board.animate(ev.path);
+    const forward = animate && k === i + 1;
     i = k;
     const s = stateAt(k);
     last = s;
-    board.render(s);
-    const rnd = s.round;
-    fill(info, rnd ? [game.goalIcon(rnd, 32, s), h("span", {}, ` ${tg(game.name, "round.number", { n: rnd.number })} · ${game.goalText(rnd, s)}`)] : []);
+    view.show(s, ev, forward);
+    fill(info, view.info(s));
     step.textContent = `${t("replay.step", { i: k + 1, n: entries.length })}${ev ? ` — ${describe(ev, nameOf, s)}` : ""}`;
     fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, p.name), " ",
       h("span", { class: "chips" }, game.tokens(p, s)), h("span", { class: "score" }, String(p.score)))));
-    board.idle().then(() => { if (i === k) board.showPaths(s.phase === "demonstration" ? s.round?.paths || [] : [], s.robots || []); });
     [...list.children].forEach((li, n) => {
       li.classList.toggle("current", n === k);
       // Scroll the list only (scrollIntoView would scroll the page too).
@@ -98,8 +97,7 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
         h("select", { id: "replay-speed", onchange: (e) => { speed = Number(e.target.value); if (playing) { togglePlay(); togglePlay(); } } },
           [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed }, `${v}×`)))));
     // A jump to the start of each round.
-    const starts = entries.map((e, n) => [e.event, n]).filter(([ev]) => ["chip_drawn", "target_rolled", "programs_revealed"].includes(ev.type)
-      || (ev.type === "goal_drawn" && ev.draw === 1));
+    const starts = entries.map((e, n) => [e.event, n]).filter(([ev]) => game.roundStart(ev));
     fill(rounds, starts.length ? h("span", { class: "small muted" }, t("replay.rounds")) : null,
       starts.map(([ev, n], k) => h("button", { type: "button", class: "small-btn", "data-entry": n, onclick: () => go(n) },
         String(ev.round ?? k + 1))));

@@ -1,8 +1,8 @@
-// The trainer's moves in the browser, so a loaded puzzle can be solved with no
-// network: the same physics as ricochet/position.py (slide until blocked,
-// coloured diagonals, wall openings, Pyramids towers with the goal tower
-// passable, no moving straight back, must ricochet) and Micro Robots' moves.
-// The server checks every attempt again with the engine; this only plays.
+// The trainer's moves of the library's engine in the browser, so a loaded puzzle can be
+// solved with no network: the same physics as ricochet/position.py (slide until blocked,
+// coloured diagonals, wall openings, towers with the goal tower passable, no moving
+// straight back, must ricochet).  The server checks every attempt again with the engine;
+// this only plays.  (trainer-grid.js uses it for the games of the engine.)
 
 const BIT = { N: 1, E: 2, S: 4, W: 8 };
 export const STEP = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
@@ -34,7 +34,7 @@ export function gridPuzzle(p) {
   };
 }
 
-/** The board as BoardView draws it (the shape of a room's public state). */
+/** The board as the grid board draws it (the shape of a room's public state). */
 export function boardView(p) {
   return {
     width: p.width, height: p.height, walls: p.walls, blocked: p.blocked || [],
@@ -109,27 +109,5 @@ export function status(pz, played) {
   const i = played.robots.findIndex((r) => r.cell[0] === pz.target[0] && r.cell[1] === pz.target[1]);
   if (i < 0 || (pz.active !== null && i !== pz.active)) return null;
   if (pz.rules.must_ricochet && !played.turned.has(i)) return "no_ricochet";
-  return "solved";
-}
-
-// -- Micro Robots -------------------------------------------------------------------------------
-/** Spaces the robot may move to from [row, col]: same row or column, same colour or number. */
-export function microMoves(cells, [r, c]) {
-  const here = cells[r][c], out = [];
-  for (let k = 0; k < 6; k++) {
-    for (const [rr, cc] of [[r, k], [k, c]]) {
-      if (rr === r && cc === c) continue;
-      const sp = cells[rr][cc];
-      if (sp.color === here.color || sp.number === here.number) out.push([rr, cc]);
-    }
-  }
-  return out;
-}
-
-/** "solved" when the route [start, …] ends on the target, through the via space first when there is one. */
-export function microStatus(p, route) {
-  const at = route.at(-1);
-  if (at[0] !== p.target[0] || at[1] !== p.target[1]) return null;
-  if (p.via && !route.slice(1, -1).some((c) => c[0] === p.via[0] && c[1] === p.via[1])) return "no_via";
   return "solved";
 }

@@ -1,27 +1,24 @@
 // Solo training ("/train"): the puzzle of the day, rated puzzles near your
 // rating, streaks of rising difficulty, graded hints, your rating over time,
-// and a name to take your ratings to another device.  Puzzles of Ricochet
-// Robots, Ricochet Pyramids and Micro Robots, played with a room's controls.
+// and a name to take your ratings to another device.  Puzzles of every game whose
+// module has a trainer part (games/index.js: TrainerModule), played with its board.
 //
 // Offline-first where it matters: once a puzzle is on the page, moves are
-// played here (trainer-physics.js) with no network; an attempt made offline
+// played here (each game's trainer part) with no network; an attempt made offline
 // is kept in localStorage and sent when the browser is back online (the
 // server checks and rates it then).  Hints, new puzzles and the optimal
 // solution need the network.
 
-import { t, onLangChange, colorName, chipName } from "./i18n.js";
+import { t, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
-import { BoardView, chipIcon, el } from "./board.js";
-import { PyramidsBoard, goalIcon, goalWords } from "./games/pyramids/board.js";
-import { MicroBoardView, dice, spaceName } from "./games/micro-robots/board.js";
-import { GAMES as SHELL_GAMES } from "./games/index.js";
-import { gridPuzzle, boardView, replay, status, microMoves, microStatus } from "./trainer-physics.js";
+import { el } from "./svg.js";
+import { GAMES } from "./games/index.js";
 
-export const TRAINER_GAMES = ["ricochet-robots", "pyramids", "micro-robots"];
+/** The games with solo puzzles: those whose module has a trainer part, in the lobby's order. */
+export const TRAINER_GAMES = Object.values(GAMES).filter((g) => g.trainer).map((g) => g.name);
 const MODES = ["daily", "rated", "streak"];
 const PENDING_KEY = "ricochet.trainer.pending";
-const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
 
 /** The local date (YYYY-MM-DD): everyone's puzzle of the day is that of their own calendar. */
 function localDate() {
@@ -43,13 +40,14 @@ const offline = (e) => e && e.status === undefined;  // fetch itself failed: no 
  */
 export function mountTrainer(root, opts = {}) {
   const s = {
-    game: TRAINER_GAMES.includes(opts.game) ? opts.game : "ricochet-robots",
+    game: TRAINER_GAMES.includes(opts.game) ? opts.game : TRAINER_GAMES[0],
     mode: opts.code ? "shared" : (MODES.includes(opts.mode) ? opts.mode : "daily"),
     code: opts.code || null,
     length: "", style: "",  // rated puzzles: a chosen length and style ("": near your rating, any style)
-    puzzle: null, moves: [], route: [], hint: null, result: null, me: null, loading: false, locked: false, error: null,
+    puzzle: null, hint: null, result: null, me: null, loading: false, locked: false, error: null,
   };
-  let board = null, boardGame = null, pz = null;
+  let board = null, boardGame = null, play = null;
+  const trainerOf = (game) => GAMES[game].trainer;
 
   const els = {
     games: h("div", { class: "tr-games", role: "group" }),
@@ -107,7 +105,7 @@ export function mountTrainer(root, opts = {}) {
       s.error = null;
     } catch (e) {
       if (mine !== loads) return;
-      s.puzzle = null; s.result = null; s.hint = null; s.moves = []; s.route = [];
+      s.puzzle = null; s.result = null; s.hint = null; play = null;
       s.error = offline(e) ? t("tr.offline_load") : e.message;
     }
     s.loading = false;
@@ -120,81 +118,41 @@ export function mountTrainer(root, opts = {}) {
     s.hint = p?.hints || null;
     s.result = p?.played ? { ...p.played, first: false, replayed: true } : null;
     s.locked = !!s.result;
-    s.moves = []; s.route = [];
-    if (p && p.game !== "micro-robots") pz = gridPuzzle(p.puzzle);
-    if (p && p.game === "micro-robots") s.route = [p.puzzle.start];
     if (p) s.game = p.game;
     makeBoard();
+    play = p ? trainerOf(p.game).start(p, board) : null;
   }
 
   function makeBoard() {
     const game = s.puzzle?.game || s.game;
     if (board && boardGame === game) return;
     boardGame = game;
-    if (game === "micro-robots") board = new MicroBoardView(els.boardWrap, { send: (_type, { to }) => moveMicro(to) });
-    else if (game === "pyramids") board = new PyramidsBoard(els.boardWrap, { onMove: moveGrid });
-    else board = new BoardView(els.boardWrap, { onMove: moveGrid });
+    board = trainerOf(game).board(els.boardWrap, onMove);
   }
 
   // -- playing --------------------------------------------------------------------------------------
-  function played() { return replay(pz, s.moves); }
-
-  function view() {
-    const p = s.puzzle;
-    if (!p) return { board: null, robots: [] };
-    if (p.game === "micro-robots") {
-      const at = s.route.at(-1);
-      return { board: p.puzzle.cells, robot: at, round: { start: p.puzzle.start, target: p.puzzle.target, via: p.puzzle.via || null, route: s.route, moves: microMoves(p.puzzle.cells, at) } };
-    }
-    const robots = played().robots;
-    const start = pz.robots;
-    const rnd = { target: p.puzzle.target, active: pz.active, active_color: p.display.active_color, start };
-    if (p.game === "pyramids") return { towers: p.display.towers, robots, round: { ...rnd, goal: p.display.goal } };
-    return { board: boardView(p.puzzle), robots, round: { ...rnd, chip: p.display.chip }, config: { rules: { diagonals: true, openings: true } } };
-  }
-
-  function moveGrid(m) {
-    if (s.locked || !s.puzzle) return;
-    const next = replay(pz, [...s.moves, [m.robot, m.direction]]);
-    if (next.error) {
-      toast(t(`tr.illegal.${next.error.reason}`, { robot: colorName(pz.robots[m.robot].color) }), "error");
-      return;
-    }
-    s.moves.push([m.robot, m.direction]);
-    board.animate(next.paths.at(-1));
-    board.setRobots(next.robots);
-    const st = status(pz, next);
-    if (st === "solved") submit();
-    else if (st === "no_ricochet") toast(t("tr.no_ricochet"), "info", 6000);
+  /** A move of the player on the board (the game's trainer part plays it). */
+  function onMove(input) {
+    if (s.locked || !s.puzzle || !play) return;
+    const out = play.play(input) || {};
+    if (out.error) { toast(out.error, "error"); return; }
+    if (out.solved) submit();
+    else if (out.note) toast(out.note, "info", 6000);
     renderCounter();
     renderControls();
   }
 
-  function moveMicro(to) {
-    if (s.locked || !s.puzzle) return;
-    s.route.push(to);
-    board.render(view());
-    const st = microStatus(s.puzzle.puzzle, s.route);
-    if (st === "solved") submit();
-    renderCounter();
-    renderControls();
-  }
-
-  function movesOf() {
-    return s.puzzle.game === "micro-robots" ? s.route.slice(1) : s.moves;
-  }
+  function movesOf() { return play ? play.moves() : []; }
 
   function undo() {
-    if (s.locked) return;
-    if (s.puzzle?.game === "micro-robots") { if (s.route.length > 1) s.route.pop(); } else s.moves.pop();
-    board.render(view());
+    if (s.locked || !play) return;
+    play.undo();
     renderCounter(); renderControls();
   }
 
   function reset() {
-    if (s.locked) return;
-    s.moves = []; s.route = s.puzzle?.game === "micro-robots" ? [s.puzzle.puzzle.start] : [];
-    board.render(view());
+    if (s.locked || !play) return;
+    play.reset();
     renderCounter(); renderControls();
   }
 
@@ -239,31 +197,8 @@ export function mountTrainer(root, opts = {}) {
 
   /** The optimal solution drawn on the board; animated from the start when ``animate``. */
   async function showSolution(paths, animate = true) {
-    if (!paths || !board) return;
-    const p = s.puzzle;
-    if (p.game === "micro-robots") {
-      if (animate) {
-        s.route = [paths[0]];
-        board.render(view());
-        for (const cell of paths.slice(1)) {
-          await new Promise((r) => setTimeout(r, 450));
-          s.route.push(cell);
-          board.render(view());
-        }
-      } else board.render({ ...view(), round: { ...view().round, route: paths } });
-      return;
-    }
-    board.showPaths(paths, pz.robots);
-    if (!animate) return;
-    s.moves = [];
-    board.setRobots(pz.robots);
-    let robots = pz.robots.map((r) => ({ ...r }));
-    for (const path of paths) {
-      robots = robots.map((r, i) => (i === path.robot ? { color: r.color, cell: path.steps.at(-1).cell } : r));
-      board.animate(path);
-      board.setRobots(robots);
-    }
-    await board.idle();
+    if (!paths || !play) return;
+    await play.showSolution(paths, animate);
   }
 
   // -- rendering ----------------------------------------------------------------------------------------
@@ -287,7 +222,7 @@ export function mountTrainer(root, opts = {}) {
     fill(els.games, TRAINER_GAMES.map((g) => h("button", {
       type: "button", class: `tr-game${g === s.game ? " on" : ""}`, "data-game": g, "aria-pressed": g === s.game ? "true" : "false",
       onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
-    }, SHELL_GAMES[g].thumbnail(26), t(`game.${g}`))));
+    }, GAMES[g].thumbnail(26), t(`game.${g}`))));
     fill(els.modes, MODES.map((m) => h("button", {
       type: "button", role: "tab", id: `tr-mode-${m}`, class: m === s.mode ? "on" : "", "aria-selected": m === s.mode ? "true" : "false",
       onclick: () => { s.mode = m; load(); },
@@ -317,33 +252,14 @@ export function mountTrainer(root, opts = {}) {
     const p = s.puzzle;
     if (!p) {
       els.boardWrap.classList.add("empty");
-      board.render(s.game === "micro-robots" ? { board: null } : { board: null, robots: [] });
+      board.render(trainerOf(s.game).empty);
     } else {
       els.boardWrap.classList.remove("empty");
-      board.render(view());
-      if (p.game !== "micro-robots") board.showPaths([]);
+      play.redraw();
       if (s.result?.paths && s.result.replayed) showSolution(s.result.paths, false);
       if (s.hint?.level === 4 && !s.result) showSolution(s.hint.paths, false);
     }
     board.setInteractive(!!p && !s.locked);
-  }
-
-  function goalText(p) {
-    if (p.game === "micro-robots") {
-      const c = p.puzzle.cells, sp = ([r, col]) => spaceName(c[r][col]);
-      return p.puzzle.via ? t("tr.goal.micro_via", { start: sp(p.puzzle.start), target: sp(p.puzzle.target), via: sp(p.puzzle.via) })
-        : t("tr.goal.micro", { start: sp(p.puzzle.start), target: sp(p.puzzle.target) });
-    }
-    if (p.game === "pyramids") return t("tr.goal.pyramids", goalWords(p.display.goal));
-    const chip = p.display.chip;
-    return p.display.active_color ? t("tr.goal.robots", { robot: colorName(p.display.active_color), target: chipName(chip) })
-      : t("tr.goal.vortex", { target: chipName(chip) });
-  }
-
-  function goalPicture(p) {
-    if (p.game === "micro-robots") { const [r, c] = p.puzzle.target; return dice(p.puzzle.cells[r][c], 22); }
-    if (p.game === "pyramids") return goalIcon(p.display.goal, 30);
-    return chipIcon(p.display.chip, 30);
   }
 
   function renderCounter() {
@@ -357,7 +273,7 @@ export function mountTrainer(root, opts = {}) {
     const what = p.daily ? t("tr.daily_n", { n: p.daily.number, date: p.daily.date }) : s.mode === "streak"
       ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating });
     fill(els.title, what);
-    fill(els.goal, goalPicture(p), " ", goalText(p));
+    fill(els.goal, play.goal());
     const known = s.result || (s.hint && s.hint.level >= 1);
     fill(els.counter, h("span", { class: "tr-moves" }, t("tr.moves", { n: movesOf().length, optimal: known ? p.optimal : "?" })));
   }
@@ -370,21 +286,11 @@ export function mountTrainer(root, opts = {}) {
       h("button", { type: "button", id: "tr-undo", disabled: none || !n, onclick: undo, title: "U" }, "↶ ", t("tr.undo")),
       h("button", { type: "button", id: "tr-reset", disabled: none || !n, onclick: reset, title: "R" }, "⟲ ", t("tr.reset")),
       h("button", { type: "button", id: "tr-giveup", class: "danger", disabled: none, onclick: () => submit(true) }, t("tr.give_up")),
-      h("span", { class: "muted small tr-keys" }, p && p.game !== "micro-robots" ? t("tr.keys") : p ? t("tr.keys.micro") : ""));
+      h("span", { class: "muted small tr-keys" }, p && play ? t(play.keys) : ""));
   }
 
-  function hintLine(level, data, p) {
-    if (level === 1) return t("tr.hint.1.text", { n: data.optimal });
-    if (level === 2) {
-      if (p.game === "micro-robots") return t("tr.hint.2.micro", { kinds: data.kinds.map((k) => t(`tr.kind.${k}`)).join(", ") });
-      return t("tr.hint.2.text", { robots: data.robots.map(colorName).join(", ") });
-    }
-    if (level === 3) {
-      if (p.game === "micro-robots") { const [r, c] = data.first; return t("tr.hint.3.micro", { space: spaceName(p.puzzle.cells[r][c]) }); }
-      return t("tr.hint.3.text", { robot: colorName(pz.robots[data.first[0]].color), arrow: ARROWS[data.first[1]], dir: t(`dir.${data.first[1]}`) });
-    }
-    if (p.game === "micro-robots") return t("tr.hint.4.text", { moves: data.solution.map(([r, c]) => spaceName(p.puzzle.cells[r][c])).join(" → ") });
-    return t("tr.hint.4.text", { moves: data.solution.map(([i, d]) => `${colorName(pz.robots[i].color)} ${ARROWS[d]}`).join(", ") });
+  function hintLine(level, data) {
+    return level === 1 ? t("tr.hint.1.text", { n: data.optimal }) : play.hint(level, data);
   }
 
   function renderHints() {
@@ -395,7 +301,7 @@ export function mountTrainer(root, opts = {}) {
       onclick: () => askHint(level), title: s.result ? t("tr.hint.free") : t(`tr.hint.cost.${level}`),
     }, `${level}. ${t(`tr.hint.${level}`)}`)));
     fill(els.hintText, p && s.hint ? h("ol", { class: "tr-hint-list" },
-      [1, 2, 3, 4].filter((k) => k <= have).map((k) => h("li", { value: k }, hintLine(k, s.hint, p)))) : h("p", { class: "muted small" }, t("tr.hint.help")));
+      [1, 2, 3, 4].filter((k) => k <= have).map((k) => h("li", { value: k }, hintLine(k, s.hint)))) : h("p", { class: "muted small" }, t("tr.hint.help")));
     fill(els.link, p ? [t("tr.link"), " ", h("a", { href: p.url, id: "tr-share-link" }, `${location.origin}${p.url}`)] : "");
   }
 
@@ -421,7 +327,7 @@ export function mountTrainer(root, opts = {}) {
     if (r.paths) buttons.push(h("button", { type: "button", id: "tr-show", onclick: () => showSolution(r.paths) }, "▶ ", t("tr.show_solution")));
     if (s.mode !== "daily" && s.mode !== "shared") buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: load }, t("tr.next")));
     else buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: () => { s.mode = "rated"; load(); } }, t("tr.more")));
-    if (r.retry !== false && r.result !== "optimal") buttons.push(h("button", { type: "button", id: "tr-again", onclick: () => { s.result = null; s.locked = false; s.moves = []; s.route = p.game === "micro-robots" ? [p.puzzle.start] : []; render(); } }, t("tr.again")));
+    if (r.retry !== false && r.result !== "optimal") buttons.push(h("button", { type: "button", id: "tr-again", onclick: () => { s.result = null; s.locked = false; play?.reset(); render(); } }, t("tr.again")));
     lines.push(h("div", { class: "tr-buttons" }, buttons));
     if (r.share) {
       const text = `${r.share}\n${location.origin}${p.url}`;

@@ -108,3 +108,22 @@ export function icon(name) {
   });
   return svg;
 }
+
+/**
+ * Load a stylesheet once (a game's, a shared module's): resolves when it is in (or failed:
+ * the page still works, unstyled).
+ */
+export function loadStyle(href) {
+  const url = new URL(href, location.href).href;
+  const have = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === url);
+  if (have) return have.dataset.loaded ? Promise.resolve() : new Promise((r) => { have.addEventListener("load", r); have.addEventListener("error", r); });
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = url;
+  const done = new Promise((r) => {
+    link.addEventListener("load", () => { link.dataset.loaded = "1"; r(); });
+    link.addEventListener("error", r);
+  });
+  document.head.append(link);
+  return done;
+}

@@ -1,8 +1,4 @@
-"""RAMbots (seed 001): the rules engine (:mod:`.engine`), the game on the
-platform (:mod:`.game`) and its bots (:mod:`.bot`)."""
-
-from .engine import COLORS, Effect, Instruction, Obj, Piece, Step, Table, execute
-from .game import RAMBOTS, Compile, RamConfig, RamState, SetGoals, SetProgram
-
-__all__ = ["COLORS", "RAMBOTS", "Compile", "Effect", "Instruction", "Obj", "Piece", "RamConfig", "RamState",
-           "SetGoals", "SetProgram", "Step", "Table", "execute"]
+"""RAMbots (seed 001) as one package: :mod:`.engine` (the rules of the board: pieces,
+instructions, pushes, RAMs, beams), :mod:`.game` (the game on the platform:
+:data:`.game.RAMBOTS`), :mod:`.bot` (its bots) and ``web/`` (its module of the web shell,
+strings and styles).  RAMbots has no solo puzzles, so no trainer spec."""

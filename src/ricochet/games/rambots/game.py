@@ -33,6 +33,7 @@ Readings of our own (besides RULINGS):
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -46,7 +47,6 @@ from ..table import (
     TABLE_EVENTS,
     GameEnded,
     Join,
-    Phase,
     TableGame,
     TableState,
     Tx,
@@ -54,6 +54,8 @@ from ..table import (
     evolve_table,
     seated_player,
 )
+from .bot import LEVELS as BOT_LEVELS
+from .bot import RamBot
 from .engine import (
     COLORS,
     SIZE,
@@ -72,6 +74,7 @@ __all__ = [
     "RAMBOTS",
     "Compile",
     "RamConfig",
+    "RamPhase",
     "RamState",
     "SetGoals",
     "SetProgram",
@@ -83,6 +86,20 @@ CORNERS: tuple[tuple[int, int], ...] = ((1, 0), (7, 1), (6, 7), (0, 6))
 """Where the RAMbots start, clockwise from the north-west: an edge square next to each corner (RULINGS)."""
 CENTRE = ((3, 3), (4, 3), (4, 4), (3, 4))
 ORIENTATIONS = ("N", "E", "S", "W", "up")
+
+
+class RamPhase(enum.StrEnum):
+    """The phases of RAMbots: ``lobby``; ``goals`` (each makes a goal stack for their left
+    neighbour); ``programming`` (behind the screens); ``execution`` (the programs run); ``over``."""
+
+    LOBBY = "lobby"
+    GOALS = "goals"
+    PROGRAMMING = "programming"
+    EXECUTION = "execution"
+    OVER = "over"
+
+    def __repr__(self) -> str:
+        return f"RamPhase.{self.name}"
 
 
 # -- configuration ---------------------------------------------------------------------------------
@@ -274,7 +291,10 @@ EVENTS: tuple[type[Event], ...] = (*TABLE_EVENTS, GameStarted, GoalsSet, GoalsRe
 @dataclass(frozen=True)
 class RamState(TableState):
     """A game of RAMbots at one point of its log.  ``colors`` maps players to their
-    RAMbot colour (the engine names players by colour)."""
+    RAMbot colour (the engine names players by colour); ``players[i].won`` are the
+    goals a player tagged."""
+
+    phases: ClassVar[type[enum.StrEnum]] = RamPhase
 
     colors: tuple[tuple[str, str], ...] = ()
     table: Table | None = None
@@ -332,7 +352,7 @@ class RamBots(TableGame):
     version: ClassVar[int] = 2  # 2: game_paused and game_resumed
     title: ClassVar[str] = "RAMbots"
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
-    bot_levels: ClassVar[tuple[str, ...]] = ("beginner", "intermediate", "expert", "perfect")
+    bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENTS[len(TABLE_EVENTS):]
     message_types: ClassVar[tuple[str, ...]] = ("set_goals", "set_program", "compile")
 
@@ -375,7 +395,7 @@ class RamBots(TableGame):
             colors = tuple(zip(event.players, event.colors, strict=True))
             pools = tuple((c, tuple(sorted(Piece(size, k) for k in COLORS for size in (1, 2, 3))))
                           for c in event.colors)
-            return replace(s, phase=Phase.GOALS, colors=colors,
+            return replace(s, phase=RamPhase.GOALS, colors=colors,
                            table=Table(tuple(sorted(event.objects, key=lambda o: (o.kind, o.color))), pools, (),
                                        event.precedence))
         assert s.table is not None
@@ -394,7 +414,7 @@ class RamBots(TableGame):
                 pools[color] = tuple(pool)
                 goals[s.color_of(s.left_of(maker))] = pieces
             t = s.table._with(pools=pools, goals=goals)
-            return replace(s, table=t, phase=Phase.PROGRAMMING, round=1, programming_since=event.at, goal_drafts=())
+            return replace(s, table=t, phase=RamPhase.PROGRAMMING, round=1, programming_since=event.at, goal_drafts=())
         if isinstance(event, ProgramSet):
             drafts = dict(s.drafts)
             drafts[event.player] = event.program
@@ -409,7 +429,7 @@ class RamBots(TableGame):
                 for ins in prog:
                     pool.remove(ins.piece)
                 pools[s.color_of(player)] = tuple(pool)
-            return replace(s, phase=Phase.EXECUTION, table=s.table._with(pools=pools), running=event.programs,
+            return replace(s, phase=RamPhase.EXECUTION, table=s.table._with(pools=pools), running=event.programs,
                            revealed=event.programs, ran=(), drafts=(), compiled=frozenset(),
                            next_step=event.at + s.config.step_seconds)
         if isinstance(event, InstructionRun):
@@ -423,12 +443,12 @@ class RamBots(TableGame):
                 if e.kind == "tag":
                     me = s.player(event.player)
                     assert me is not None
-                    players = s.with_player(event.player, chips=me.chips + (Piece.from_dict(e.data["piece"]),))
+                    players = s.with_player(event.player, won=me.won + (Piece.from_dict(e.data["piece"]),))
             return replace(s, table=step.table._with(pools=pools), running=running, ran=s.ran + (event,),
                            players=players, next_step=event.at + s.config.step_seconds)
         if isinstance(event, RoundEnded):
             prec = s.table.precedence
-            return replace(s, phase=Phase.PROGRAMMING, table=replace(s.table, precedence=prec[1:] + prec[:1]),
+            return replace(s, phase=RamPhase.PROGRAMMING, table=replace(s.table, precedence=prec[1:] + prec[:1]),
                            running=(), round=s.round + 1, programming_since=event.at, next_step=None)
         raise TypeError(f"not an event: {event!r}")
 
@@ -679,7 +699,6 @@ class RamBots(TableGame):
 
     def make_bot(self, client: BotClient, level: str, compute: Compute, *, speed: float = 1.0,
                  rng: Any = None) -> Any:
-        from .bot import RamBot
         return RamBot(client, level, compute=compute, speed=speed, rng=rng)
 
 

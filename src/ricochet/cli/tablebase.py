@@ -1,0 +1,282 @@
+"""The ``tablebase`` sub-command of the ``ricochet`` command line::
+
+    ricochet tablebase build --tiles 1A,3B,4A,2A --target red-circle [-o FILE] [--gpu]
+    ricochet tablebase build --puzzle FILE [--index N | --id ID]
+    ricochet tablebase query FILE --robots '[[x, y], ...]'       (the active robot first)
+    ricochet tablebase stats FILE [--png FILE] [--top N] [--solve N]
+    ricochet tablebase study --tiles 1A,3B,4A,2A [--scheduler ADDRESS]
+
+This module imports only argparse-level things: :mod:`ricochet.tablebase`
+(numba, zstd) is imported when a tablebase command runs, so other commands
+do not pay for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from ..geometry import Cell, parse_cell
+from . import EXIT_OK, CliError, add_command
+from .shared import load, out
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from ..tablebase import Tablebase
+
+__all__ = ["build_tablebase", "run_tablebase"]
+
+
+def build_tablebase(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    b = sub.add_parser("build", help="solve every position of a board, target and robot count",
+                       description="Solve every position of a board, target and robot count (plain rules) and "
+                                   "save the table.")
+    src = b.add_mutually_exclusive_group(required=True)
+    src.add_argument("--tiles", metavar="NW,NE,SE,SW", help="a real board, e.g. 1A,3B,4A,2A (tiles A-C)")
+    src.add_argument("--puzzle", metavar="FILE",
+                     help="a puzzle in the interchange format: its board, target, active robot and robot count")
+    b.add_argument("--target", metavar="TARGET",
+                   help="with --tiles: a printed target (red-circle, blue-hexagon…) or a cell x,y")
+    b.add_argument("--active", metavar="COLOUR", default=None,
+                   help="with --tiles: the active robot's colour (default: the target's, or red for a cell)")
+    b.add_argument("--robots", type=int, default=None, metavar="N",
+                   help="with --tiles: robots on the board, 1-4 (default 4)")
+    b.add_argument("--index", type=int, metavar="N", help="with --puzzle: the puzzle numbered N (from 0)")
+    b.add_argument("--id", dest="puzzle_id", metavar="ID", help="with --puzzle: the puzzle with this id")
+    b.add_argument("-o", "--output", metavar="FILE", help="the table file (default: named after board and target)")
+    b.add_argument("--gpu", action="store_true", help="run the search on a CUDA GPU (same table)")
+    b.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+
+    q = sub.add_parser("query", help="the optimal length and one optimal solution of a position",
+                       description="Print the optimal length of a position (null when the target cannot be "
+                                   "reached) and one optimal solution in the interchange move notation.")
+    q.add_argument("file", metavar="FILE", help="a table written by 'ricochet tablebase build'")
+    q.add_argument("--robots", required=True, metavar="JSON",
+                   help="the robots' cells as JSON, the active robot first: '[[x, y], [x, y], ...]'")
+
+    s = sub.add_parser("stats", help="the histogram of lengths (PNG) and the longest positions",
+                       description="Print the histogram of optimal lengths and the longest positions as "
+                                   "position codes; write the histogram as a PNG.")
+    s.add_argument("file", metavar="FILE", help="a table written by 'ricochet tablebase build'")
+    s.add_argument("--png", metavar="FILE", help="the histogram picture (default: FILE with .png)")
+    s.add_argument("--top", type=int, default=10, metavar="N", help="how many longest positions to list (default 10)")
+    s.add_argument("--solve", type=int, default=0, metavar="N",
+                   help="also solve the first N of them with the solver and replay its solution with the engine")
+
+    st = sub.add_parser("study", help="the longest puzzle of boards: every coloured target, on a Dask cluster",
+                        description="Build the table of every coloured target of one or more boards (Dask "
+                                    "distributed; a local cluster unless --scheduler) and report the longest "
+                                    "positions.")
+    boards = st.add_mutually_exclusive_group(required=True)
+    boards.add_argument("--tiles", metavar="NW,NE,SE,SW", action="append",
+                        help="a board (repeat for more boards)")
+    boards.add_argument("--arrangements", metavar="FACES", choices=("AB",),
+                        help="every arrangement of the first-edition set: AB (96 boards, 1 536 tables)")
+    st.add_argument("--targets", default="all", metavar="LIST",
+                    help="comma-separated targets (red-circle,…) or 'all' (the 16 coloured targets)")
+    st.add_argument("--robots", type=int, default=4, metavar="N", help="robots on the board, 1-4 (default 4)")
+    st.add_argument("--scheduler", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://10.0.0.5:8786 "
+                                                           "(default: a local cluster on this machine)")
+    st.add_argument("--workers", type=int, default=1, metavar="N",
+                    help="local cluster: worker processes (default 1: each table already uses every core)")
+    st.add_argument("--keep", metavar="DIR", help="also save every table in DIR")
+    st.add_argument("--records", type=int, default=5, metavar="N",
+                    help="position codes of record holders to keep per table (default 5)")
+    st.add_argument("-o", "--output", metavar="FILE", help="write one JSON line per table to FILE")
+    st.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def run_tablebase(args: argparse.Namespace) -> int:
+    """Run one tablebase action."""
+    from ..tablebase import TablebaseError
+
+    action = {"build": _build, "query": _query, "stats": _stats, "study": _study}[args.action]
+    try:
+        return action(args)
+    except TablebaseError as e:
+        raise CliError(str(e)) from None
+
+
+# -- build --------------------------------------------------------------------------------
+def parse_target(text: str, board: Board) -> tuple[Cell, str | None]:
+    """A printed target (``red-circle``, ``red circle``) or a cell ``x,y``:
+    the target cell and the target's colour (None for a cell)."""
+    try:
+        return parse_cell(text), None
+    except ValueError:
+        pass
+    parts = text.replace("-", " ").split()
+    if len(parts) != 2:
+        raise CliError(f"--target: {text!r} is neither a target like red-circle nor a cell x,y")
+    color, symbol = (p.lower() for p in parts)
+    if symbol == "vortex":
+        raise CliError("--target: the vortex is reached by any robot; a table is for one active robot")
+    try:
+        target = board.find_target(color, symbol)
+    except KeyError as e:
+        raise CliError(f"--target: {e.args[0]}") from None
+    return target.cell, target.color
+
+
+def _board(tiles: str) -> Board:
+    from ..tiles import assemble, parse_arrangement
+
+    return assemble(*parse_arrangement(tiles))
+
+
+def _build(args: argparse.Namespace) -> int:
+    from ..tablebase import Tablebase
+    from ..tablebase.build import ProgressLine
+
+    if args.tiles is not None:
+        if args.target is None:
+            raise CliError("--tiles needs --target (a printed target like red-circle, or a cell x,y)")
+        if args.index is not None or args.puzzle_id is not None:
+            raise CliError("--index and --id go with --puzzle")
+        board = _board(args.tiles)
+        target, color = parse_target(args.target, board)
+        active = args.active or color or "red"
+        robots = 4 if args.robots is None else args.robots
+        name = f"{args.tiles.replace(',', '')}-{args.target.replace(' ', '-').replace(',', '_')}-{robots}r.rtb"
+    else:
+        if args.target is not None or args.active is not None or args.robots is not None:
+            raise CliError("--target, --active and --robots go with --tiles; a puzzle names its own target, "
+                           "active robot and robots")
+        board, target, active, robots, name = _from_puzzle(args)
+    output = args.output or name
+    progress = None if args.quiet else ProgressLine()
+    tb = Tablebase.build(board, target, robots=robots, active_color=active, gpu=args.gpu, progress=progress)
+    tb.save(output)
+    hist = tb.histogram()
+    line = (f"tablebase: {output}: {tb.layout.size:,} positions in {tb.info['seconds']:.1f} s ({tb.info['device']}), "
+            f"longest {tb.longest} moves ({hist[tb.longest]:,} positions), {tb.unreachable:,} unreachable, "
+            f"{os.path.getsize(output) / 2**20:.1f} MiB")
+    if progress is not None:
+        progress.finish(line)
+    out(json.dumps({"file": output, "positions": tb.layout.size, "longest": tb.longest,
+                    "histogram": hist, "unreachable": tb.unreachable, "seconds": tb.info["seconds"]}))
+    return EXIT_OK
+
+
+def _from_puzzle(args: argparse.Namespace) -> tuple[Board, Cell, str, int, str]:
+    from ..puzzle import Puzzle
+    from ..tablebase.table import BASE_COLORS
+
+    obj = load(args.puzzle, index=args.index, puzzle_id=args.puzzle_id)
+    if not isinstance(obj, Puzzle):
+        raise CliError(f"{args.puzzle}: a position without a target; a puzzle is needed")
+    if obj.active is None:
+        raise CliError(f"{args.puzzle}: any robot may reach the target; a table is for one active robot")
+    rules = obj.rules
+    if rules.must_ricochet or rules.no_straight_back:
+        raise CliError(f"{args.puzzle}: the tablebase is for the plain rules; this puzzle switches on "
+                       + ", ".join(k for k in ("must_ricochet", "no_straight_back") if getattr(rules, k)))
+    color = obj.position.robots[obj.active].color
+    if color not in BASE_COLORS:
+        raise CliError(f"{args.puzzle}: the active robot must be red, green, blue or yellow, not {color}")
+    stem = os.path.splitext(os.path.basename(args.puzzle))[0]
+    name = f"{obj.id or stem}-{len(obj.position.robots)}r.rtb".replace(os.sep, "_")
+    return obj.position.board, obj.target, color, len(obj.position.robots), name
+
+
+# -- query ----------------------------------------------------------------------------------
+def _open(path: str) -> Tablebase:
+    from ..tablebase import Tablebase
+
+    if not os.path.exists(path):
+        raise CliError(f"{path}: No such file or directory")
+    return Tablebase.load(path)
+
+
+def parse_robots(text: str) -> list[Cell]:
+    """``[[x, y], ...]`` as a list of cells (one line of error otherwise)."""
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise CliError(f"--robots: not valid JSON: {e.msg} (column {e.colno}); write [[x, y], ...]") from None
+    if not isinstance(data, list) or not data or not all(
+            isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
+            for c in data):
+        raise CliError("--robots: expected a list of [x, y] integer pairs, the active robot first")
+    return [(c[0], c[1]) for c in data]
+
+
+def _query(args: argparse.Namespace) -> int:
+    from ..notation import solution_to_json
+
+    tb = _open(args.file)
+    cells = parse_robots(args.robots)
+    length = tb.lookup(cells)
+    moves = tb.solution(cells)
+    out(json.dumps({"robots": [list(c) for c in cells], "moves": length,
+                    "solution": None if moves is None else solution_to_json(moves)}))
+    return EXIT_OK
+
+
+# -- stats ----------------------------------------------------------------------------------
+def _stats(args: argparse.Namespace) -> int:
+    from ..notation import puzzle_code, solution_to_json
+    from ..puzzle import check_solution
+    from ..tablebase.png import histogram_png
+
+    if args.top < 0 or args.solve < 0:
+        raise CliError("--top and --solve must be 0 or more")
+    tb = _open(args.file)
+    hist = tb.histogram()
+    png = args.png or os.path.splitext(args.file)[0] + ".png"
+    with open(png, "wb") as f:
+        f.write(histogram_png(hist))
+    longest = []
+    for i, entry in enumerate(tb.hardest(args.top)):
+        pz = tb.puzzle(list(entry.cells))
+        item: dict[str, Any] = {"code": puzzle_code(pz), "moves": entry.length, "robots": [list(c) for c in entry.cells]}
+        if i < args.solve:
+            from ..solver import solve
+            sol = solve(pz)
+            verdict = check_solution(pz, sol.moves)
+            item["solve"] = {"moves": sol.length, "solution": solution_to_json(sol.moves), "replayed": verdict.ok}
+        longest.append(item)
+    h = tb.info
+    out(json.dumps({"board": h.get("board"), "tiles": h.get("tiles"), "target": list(tb.layout.target),
+                    "target_name": h.get("target_name"), "active": tb.active_color, "robots": tb.layout.robots,
+                    "rules": "plain", "positions": tb.layout.size, "longest": tb.longest,
+                    "histogram": hist, "unreachable": tb.unreachable, "png": png, "longest_positions": longest}))
+    return EXIT_OK
+
+
+# -- study -----------------------------------------------------------------------------------
+def _study(args: argparse.Namespace) -> int:
+    from ..tablebase import study
+
+    if args.tiles:
+        boards = [",".join(_tile_names(t)) for t in args.tiles]
+    else:
+        from ..tiles import arrangements
+        boards = [",".join(a) for a in arrangements(args.arrangements)]
+    targets = study.parse_targets(args.targets)
+    if args.workers < 1 or args.records < 0:
+        raise CliError("--workers must be 1 or more and --records 0 or more")
+    jobs = [study.Job(b, t, args.robots, args.records, args.keep) for b in boards for t in targets]
+    for job in {j.tiles: j for j in jobs}.values():
+        job.check()  # here, in one line, rather than on a worker
+    results = study.run(jobs, scheduler=args.scheduler, workers=args.workers,
+                        progress=None if args.quiet else sys.stderr)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r) + "\n" for r in results)
+    out(study.report(results))
+    return EXIT_OK
+
+
+def _tile_names(text: str) -> tuple[str, ...]:
+    from ..tiles import parse_arrangement
+
+    return parse_arrangement(text)
+
+
+add_command("tablebase", "every position of a board and target solved at once (build, query, stats, study)",
+            build_tablebase, run_tablebase)

@@ -1,0 +1,38 @@
+// Higher or Lower's strings, English and French.
+
+export default {
+  en: {
+    "game.higher-lower": "Higher or Lower",
+    "lobby.game.higher-lower": "Guess the number: higher, lower — first to the points wins.",
+    "higher-lower:lobby.how.text": "The game thinks of a number from 1 to 9. Anyone guesses at any time and everyone hears “higher” or “lower”. The right guess wins the point.",
+    "higher-lower:room.target_score": "First to {n} points wins",
+    "higher-lower:room.chips": "{n} points",
+    "hl.panel": "Your guess",
+    "hl.range": "Between {low} and {high}",
+    "hl.round": "Round {n}",
+    "hl.phase.guessing": "Guess the number!",
+    "hl.opt.target_score": "Points to win",
+    "hl.ev.number_chosen": "Round {n}: the game thinks of a number",
+    "hl.ev.guessed.higher": "{name} guessed {number}: higher",
+    "hl.ev.guessed.lower": "{name} guessed {number}: lower",
+    "hl.ev.guessed.right": "{name} guessed {number}: right, a point!",
+    "room.bot_level.steady": "Steady",
+  },
+  fr: {
+    "game.higher-lower": "Plus ou moins",
+    "lobby.game.higher-lower": "Devinez le nombre : plus, moins — le premier aux points gagne.",
+    "higher-lower:lobby.how.text": "Le jeu pense à un nombre de 1 à 9. Chacun propose quand il veut et tous entendent « plus » ou « moins ». La bonne réponse gagne le point.",
+    "higher-lower:room.target_score": "Le premier à {n} points gagne",
+    "higher-lower:room.chips": "{n} points",
+    "hl.panel": "Votre proposition",
+    "hl.range": "Entre {low} et {high}",
+    "hl.round": "Manche {n}",
+    "hl.phase.guessing": "Devinez le nombre !",
+    "hl.opt.target_score": "Points pour gagner",
+    "hl.ev.number_chosen": "Manche {n} : le jeu pense à un nombre",
+    "hl.ev.guessed.higher": "{name} propose {number} : plus",
+    "hl.ev.guessed.lower": "{name} propose {number} : moins",
+    "hl.ev.guessed.right": "{name} propose {number} : gagné, un point !",
+    "room.bot_level.steady": "Posé",
+  },
+};
