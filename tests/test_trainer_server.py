@@ -378,3 +378,27 @@ def test_the_rating_history_has_a_time_axis(db: str) -> None:
         assert c.get("/api/trainer/me", params={"game": "micro-robots"}).json()["history"] == h["history"]
         r = c.get("/api/trainer/history", params={"limit": 0})
         assert r.status_code == 400 and "limit must be from 1" in r.json()["error"]["message"]
+
+
+def test_puzzles_stored_before_themes_get_them_at_start(db: str, tmp_path: Path) -> None:
+    import sqlite3
+    import time
+
+    with client(db) as c:
+        p = c.get("/api/puzzles/daily", params={"game": "pyramids"}).json()
+    path = db.split("///", 1)[1]
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE trainer_puzzles SET themes = NULL")
+    with client(db) as c:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with sqlite3.connect(path) as conn:
+                left = conn.execute("SELECT COUNT(*) FROM trainer_puzzles WHERE themes IS NULL").fetchone()[0]
+            if not left:
+                break
+            time.sleep(0.1)
+        assert left == 0
+        out = _solve(c, c.get("/api/puzzles/daily", params={"game": "pyramids"}).json(), [])
+        with sqlite3.connect(path) as conn:
+            stored = conn.execute("SELECT themes FROM trainer_puzzles WHERE id = ?", (p["id"],)).fetchone()[0]
+        assert stored == "|" + "|".join(out["themes"]) + "|"
