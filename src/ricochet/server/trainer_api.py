@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import safejson
+from ..errors import RicochetError
 from ..games.interface import Job
 from ..trainer import daily as D
 from ..trainer.glicko2 import Rating, update_pair
@@ -89,10 +90,13 @@ class TrainerOptions:
     puzzle_burst: int = 20
 
 
-class ApiError(Exception):
+class ApiError(RicochetError):
+    """A trainer request refused: the HTTP ``status``, the ``code`` and ``message`` of the
+    answer's body, and headers to send with it (``Retry-After``)."""
+
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.headers = status, code, message, headers
+        super().__init__(message, code)
+        self.status, self.headers = status, headers
 
 
 def _not_served(puzzle_id: str) -> ApiError:
