@@ -47,6 +47,7 @@ def test_the_lobby_lists_rooms_of_every_game_with_its_name(h: Harness) -> None:
     assert listed[py]["game"] == "pyramids" and listed[py]["options"]["colors"] == 4
     opts = h.client.get("/api/options").json()
     assert set(opts["games"]) == set(GAMES) and opts["games"]["pyramids"]["defaults"]["clock_seconds"] == 30
+    assert opts["games"]["pyramids"]["defaults"]["min_moves"] == 1  # seed 003's minimum is a variant: off
     r = h.client.post("/api/rooms", json={"game": "chess"})
     assert r.status_code == 400 and "game must be one of" in r.json()["error"]["message"]
     r = h.client.post("/api/rooms", json={"game": "pyramids", "tiles": "1A,3B,4A,2A"})

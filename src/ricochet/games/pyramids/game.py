@@ -110,8 +110,10 @@ class PyramidsConfig:
     robots: tuple[Robot, ...] | None = None
     robot_colors: str = "same"
     """``same``: robots look like the tower colours; ``other``: another palette (seed 003 variant)."""
-    min_moves: int = 3
-    """Goals solvable in fewer moves are redrawn (1: every goal stands)."""
+    min_moves: int = 1
+    """Goals solvable in fewer moves are redrawn.  1, the default: every solvable goal
+    stands — seed 003 makes a minimum a variant players agree on ("by mutual consent");
+    it suggests 3 for non-newbies."""
     clock_seconds: float = 30.0
     """The timer (seed 003: "30-second timer")."""
     no_bid_wait_seconds: float = 120.0
@@ -316,7 +318,7 @@ class PyramidsState(BiddingState):
 
 # -- the game ----------------------------------------------------------------------------------------------
 DEFAULT_OPTIONS: dict[str, Any] = {
-    "colors": 3, "layout": "random", "robot_colors": "same", "min_moves": 3,
+    "colors": 3, "layout": "random", "robot_colors": "same", "min_moves": 1,
     "clock_seconds": 30, "no_bid_wait_seconds": 120, "demo_seconds": 30, "demo_seconds_per_move": 5,
     "intermission_seconds": 5, "target_score": 10, "min_players": 2,
 }
