@@ -131,6 +131,23 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
         assert [e["version"] for e in log] == list(range(1, len(log) + 1))
 
 
+def test_a_rambots_piece_size_is_a_json_integer_and_a_refused_one_is_not_logged(h: Harness) -> None:
+    """``{"size": 1.0}`` (or ``true``) is not a piece size: refused with the field named, and nothing is logged."""
+    rid = h.room(game="rambots")
+    ann, bob = h.join(rid, "Ann"), h.join(rid, "Bob")
+    ann.ok(type="start")
+    assert ann.state["phase"] == "goals"
+    pieces = [{"size": s, "color": c} for s, c in ((1, "red"), (2, "yellow"), (3, "green"), (1, "blue"))]
+    version = ann.version
+    for bad in (1.0, True, 2.5):
+        err = ann.error(type="set_goals", pieces=[{"size": bad, "color": "red"}, *pieces[1:]])
+        assert err["code"] == "bad_message" and err["message"].startswith("pieces[0].size must be a whole number")
+    assert ann.version == version
+    log = h.client.get(f"/api/rooms/{rid}/events").json()["events"]
+    assert log[-1]["version"] == version and "1.0" not in json.dumps(log)
+    ann.ok(type="set_goals", pieces=pieces)
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monkeypatch) -> None:
     """Generic, for every game: each text a session is sent is checked, at the

@@ -52,8 +52,7 @@ from ...position import IllegalMove, Move, Path, Position
 from ...puzzle import Puzzle, check_solution
 from ..events import Event, encode, move_of, path_of
 from ..interface import GameError, Query
-from ..messages import cell, field, whole
-from ..options import kind_of
+from ..messages import cell, field, shown, whole
 from ..table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
 
 __all__ = [
@@ -729,12 +728,12 @@ class BiddingGame(TableGame):
         robot = msg.get("robot")
         if isinstance(robot, str):
             if robot not in ROBOT_COLORS:
-                raise GameError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or an index), got {robot!r}",
+                raise GameError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or a whole index), got {shown(robot)}",
                                 "bad_message")
         elif isinstance(robot, int) and not isinstance(robot, bool):
             whole(robot, "robot", 0, len(ROBOT_COLORS) - 1)
         else:
-            raise GameError(f"move needs \"robot\": a colour like \"red\" (or an index), got {kind_of(robot)}",
+            raise GameError(f"move needs \"robot\": a colour like \"red\" (or a whole index), got {shown(robot)}",
                             "bad_message")
         direction = msg.get("direction")
         if not isinstance(direction, str) or direction.upper() not in ("N", "E", "S", "W"):
