@@ -336,8 +336,11 @@ def test_rebid_only_lower_than_ones_own_bid(table):
     t.do(PlaceBid("ann", 7), 10)
     t.do(PlaceBid("bob", 9), 11)  # higher than the low bid: fine
     t.do(PlaceBid("cid", 7), 12)  # equal to the low bid: fine
-    t.refused(PlaceBid("ann", 8), 13, "may not raise")
-    t.refused(PlaceBid("ann", 7), 13, "must be lower")
+    err = t.refused(PlaceBid("ann", 8), 13, r"may not raise your own bid \(you bid 7\); a new bid must be lower, 6 or")
+    assert err.code == "raise"
+    # An equal re-bid is not a raise: its own reason and code, not "you may not raise your own bid".
+    err = t.refused(PlaceBid("ann", 7), 13, "^you already bid 7: a new bid must be lower, 6 or less$")
+    assert err.code == "same_bid"
     t.do(PlaceBid("ann", 6), 14)
     assert t.state.round.standing["ann"].moves == 6
 

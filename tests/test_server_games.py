@@ -88,7 +88,9 @@ def test_a_pyramids_round_over_the_socket(h: Harness) -> None:
     moves = pyramids_solution(h, rid)
     ann.ok(type="bid", moves=len(moves))
     bob.ok(type="bid", moves=len(moves) + 3)  # above the low bid: fine
-    assert bob.error(type="bid", moves=len(moves) + 3)["code"] == "raise"  # re-bid only lower
+    assert bob.error(type="bid", moves=len(moves) + 4)["code"] == "raise"  # re-bid only lower
+    same = bob.error(type="bid", moves=len(moves) + 3)  # not lower either, but not a raise: its own reason
+    assert same["code"] == "same_bid" and same["message"].startswith(f"you already bid {len(moves) + 3}: a new bid")
     h.advance(30)
     ann.drain()
     assert ann.state["phase"] == "demonstration" and ann.state["round"]["demonstrator"] == ann.id

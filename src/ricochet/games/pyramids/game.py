@@ -335,6 +335,7 @@ class Pyramids(BiddingGame):
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = (LayoutSet, GameStarted, GoalDrawn, GoalChecked, RoundEnded)
+    equal_rebid: ClassVar[bool] = False  # seed 003: "a player can only re-bid lower than their own previous bid"
     heavy_keys: ClassVar[dict[str, tuple[str, ...]]] = {
         "config": ("game_reset",), "history": ("round_ended", "game_ended", "game_reset")}
 
@@ -423,12 +424,6 @@ class Pyramids(BiddingGame):
         if not rnd.open:
             raise GameError("the goal is being checked (is it solvable, and not too easy?): bid in a moment",
                             "closed")
-
-    def check_rebid(self, rnd: RoundState, player: str, moves: object) -> None:
-        mine = rnd.standing.get(player)
-        if mine is not None and moves == mine.moves:
-            raise GameError(f"you already bid {mine.moves}: a new bid must be lower (seed 003: \"a player can "
-                            "only re-bid lower than their own previous bid\")", "raise")
 
     def evolve_game(self, s: PyramidsState, event: Event) -> PyramidsState:
         if isinstance(event, LayoutSet):
