@@ -136,7 +136,7 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
 def test_a_rambots_piece_size_is_a_json_integer_and_a_refused_one_is_not_logged(h: Harness) -> None:
     """``{"size": 1.0}`` (or ``true``) is not a piece size: refused with the field named, and nothing is logged."""
     rid = h.room(game="rambots")
-    ann, bob = h.join(rid, "Ann"), h.join(rid, "Bob")
+    ann, _bob = h.join(rid, "Ann"), h.join(rid, "Bob")
     ann.ok(type="start")
     assert ann.state["phase"] == "goals"
     pieces = [{"size": s, "color": c} for s, c in ((1, "red"), (2, "yellow"), (3, "green"), (1, "blue"))]
