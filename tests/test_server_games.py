@@ -120,10 +120,12 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
     with Harness(tmp_path) as h2:
         h2.t = t + 1
         room = h2.loaded(rid)
-        assert room.game.name == "pyramids" and room.version == version
+        assert room.game.name == "pyramids" and room.version == version + 2  # its clocks paused, resumed
         ann2 = h2.connect(rid)
         w = ann2.hello(seat_token=tokens[0], since=version)
-        assert w["missed"] == [] and w["state"]["robots"] == before["robots"]
+        assert [m["event"]["type"] for m in w["missed"]] == ["game_paused", "game_resumed"]
+        assert w["state"]["robots"] == before["robots"]
+        assert w["state"]["round"]["demo_deadline"] == before["round"]["demo_deadline"] + 1  # a 1 s restart
         assert w["state"]["round"]["moves"] == before["round"]["moves"] and w["state"]["towers"] == before["towers"]
         for m in moves[1:]:
             events = ann2.ok(**m)
