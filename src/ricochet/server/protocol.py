@@ -175,13 +175,17 @@ def _player_field(kind: str, whose: str) -> Validator:
     return check
 
 
+def _restart(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    out["start"] = _bool(msg.get("start", False), "start")
+
+
 def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     since = msg.get("since")
     out["since"] = None if since is None else _int(since, "since", 0)
 
 
 MESSAGE_TYPES: dict[str, Validator] = {
-    "hello": _hello, "start": _none, "restart": _none, "end_game": _none, "leave": _none, "join": _none,
+    "hello": _hello, "start": _none, "restart": _restart, "end_game": _none, "leave": _none, "join": _none,
     "chat": _chat, "add_bot": _add_bot, "remove_bot": _player_field("remove_bot", "the bot's"),
     "remove_player": _player_field("remove_player", "the"), "sync": _sync, "ping": _none,
 }

@@ -275,7 +275,7 @@ class Session:
             me = self._seated()
             await room.act(game.join(me, room.seats[me].name))
         elif kind == "restart":
-            await room.restart(self._seated())
+            await room.restart(self._seated(), start=msg["start"])
         elif kind == "add_bot":
             self._host()
             if room.status == "over":
