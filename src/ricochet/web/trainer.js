@@ -170,8 +170,12 @@ export function mountTrainer(root, opts = {}) {
       if (offline(e)) {
         // Keep it for later; say what we know here: the moves reached the target, or not.
         pending.add({ id: p.id, moves, game: p.game, at: Date.now() });
+        // Graded by the server when it is sent; here only what the page knows: the target was
+        // reached in n moves (the optimum is not served before an attempt, unless a hint told it).
         const n = moves.length;
-        s.result = { result: giveUp ? "failed" : (n <= p.optimal ? "optimal" : "found"), length: n, optimal: p.optimal, offline: true, first: true, hints: s.hint?.level || 0 };
+        const optimal = s.hint?.optimal ?? p.optimal;
+        const grade = giveUp ? "failed" : optimal == null ? "found" : (n <= optimal ? "optimal" : "found");
+        s.result = { result: grade, length: n, optimal, offline: true, first: true, hints: s.hint?.level || 0 };
       } else {
         s.locked = false;
         board.setInteractive(true);
@@ -275,7 +279,9 @@ export function mountTrainer(root, opts = {}) {
     fill(els.title, what);
     fill(els.goal, play.goal());
     const known = s.result || (s.hint && s.hint.level >= 1);
-    fill(els.counter, h("span", { class: "tr-moves" }, t("tr.moves", { n: movesOf().length, optimal: known ? p.optimal : "?" })));
+    // The optimum is not served with the puzzle: the attempt's outcome or a hint tells it.
+    const optimal = s.result?.optimal ?? s.hint?.optimal ?? p.optimal;
+    fill(els.counter, h("span", { class: "tr-moves" }, t("tr.moves", { n: movesOf().length, optimal: known && optimal != null ? optimal : "?" })));
   }
 
   function renderControls() {
@@ -310,7 +316,7 @@ export function mountTrainer(root, opts = {}) {
     els.result.hidden = !r || !p;
     if (!r || !p) return;
     const headline = r.result === "optimal" ? t("tr.result.optimal", { n: r.length })
-      : r.result === "found" ? t("tr.result.found", { n: r.length, optimal: r.optimal }) : t("tr.result.failed", { optimal: r.optimal });
+      : r.result === "found" ? t("tr.result.found", { n: r.length, optimal: r.optimal ?? "?" }) : t("tr.result.failed", { optimal: r.optimal });
     const lines = [h("p", { class: `tr-headline tr-${r.result}`, id: "tr-headline" }, headline)];
     if (r.reason && r.result === "failed") lines.push(h("p", { class: "muted small" }, r.reason));
     if (r.offline) lines.push(h("p", { class: "offline-banner small" }, t("tr.offline_sent_later")));
