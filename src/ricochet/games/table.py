@@ -15,7 +15,8 @@ unique among the seated players as people read it (:func:`name_key`: case,
 Unicode forms, accents and look-alike letters do not make two names
 different).  Someone who leaves before the start is forgotten (nothing of
 theirs to keep), so coming and going in the lobby does not pile up players.
-Winners are the players with the most points (ties share).
+Winners are the players with the most points (ties share); nobody wins a game in which
+nobody scored.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class PlayerLeft(Event):
 @dataclass(frozen=True)
 class GameEnded(Event):
     """``reason``: why (``target_score``, ``host_ended`` …, the game says);
-    ``winners`` share the win (most points)."""
+    ``winners`` share the win (most points; none when nobody scored)."""
 
     type: ClassVar[str] = "game_ended"
     _decode: ClassVar[dict[str, Callable[[Any], Any]]] = {"winners": tuple}
@@ -327,9 +328,11 @@ def seated_player(state: TableState, player: str) -> PlayerState:
 
 
 def winners_of(state: TableState) -> tuple[str, ...]:
-    """The players with the most points (seated ones too when nobody scored)."""
+    """The players with the most points (ties share); nobody when nobody scored: a game
+    ended at 0–0–0 (the host's "End the game", or every chip returned unwon) has no
+    winner rather than every player a winner."""
     best = max((p.score for p in state.players), default=0)
-    return tuple(p.id for p in state.players if p.score == best and (best > 0 or p.seated))
+    return tuple(p.id for p in state.players if p.score == best) if best > 0 else ()
 
 
 def decide_table(tx: Tx, action: object, now: float, *, min_players: int,

@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 from ..events import Event
 from ..interface import BotClient, Compute, ConfigError, GameError, OptionsError, Secret
-from ..messages import field
+from ..messages import field, shown, text_choice, whole
 from ..options import check_options
 from ..table import (
     TABLE_EVENTS,
@@ -704,24 +704,32 @@ class RamBots(TableGame):
 
 def _list(v: Any, name: str, most: int) -> list[Any]:
     if not isinstance(v, list) or len(v) > most:
-        raise GameError(f"{name} must be a list of at most {most}", "bad_message")
+        raise GameError(f"{name} must be a list of at most {most}, got {shown(v)}", "bad_message")
     return v
 
 
 def _piece(v: Any, name: str) -> Piece:
-    if not (isinstance(v, dict) and v.get("size") in (1, 2, 3) and not isinstance(v.get("size"), bool)
-            and v.get("color") in COLORS):
-        raise GameError(f"{name} must be {{\"size\": 1|2|3, \"color\": {'|'.join(COLORS)}}}, got {v!r}",
-                        "bad_message")
-    return Piece(v["size"], v["color"])
+    """A piece ``{"size": 1-3, "color"}``: the size a JSON integer (``1.0`` or ``true`` are
+    refused here, so never reach the log)."""
+    if not isinstance(v, dict):
+        raise GameError(f"{name} must be a piece {{\"size\": 1|2|3, \"color\": {'|'.join(COLORS)}}}, "
+                        f"got {shown(v)}", "bad_message")
+    size = whole(_key(v, name, "size", "1, 2 or 3"), f"{name}.size", 1, 3)
+    color = text_choice(_key(v, name, "color", ", ".join(COLORS)), f"{name}.color", COLORS)
+    return Piece(size, color)
+
+
+def _key(v: Mapping[str, Any], name: str, key: str, what: str) -> Any:
+    if key not in v:
+        raise GameError(f"{name} needs \"{key}\": {what}", "bad_message")
+    return v[key]
 
 
 def _instruction(v: Any, name: str) -> Instruction:
     piece = _piece(v, name)
-    if v.get("orientation") not in ORIENTATIONS:
-        raise GameError(f"{name}.orientation must be one of {', '.join(ORIENTATIONS)}, got {v.get('orientation')!r}",
-                        "bad_message")
-    return Instruction(piece, v["orientation"])
+    orientation = text_choice(_key(v, name, "orientation", ", ".join(ORIENTATIONS)), f"{name}.orientation",
+                              ORIENTATIONS)
+    return Instruction(piece, orientation)
 
 
 RAMBOTS = RamBots()
