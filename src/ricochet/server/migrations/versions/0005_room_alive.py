@@ -2,8 +2,8 @@
 known alive (``rooms.alive``, stamped every few seconds and at shutdown), so that a server that
 comes back after a crash moves the room's clocks by the time it was away.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-11-29
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
