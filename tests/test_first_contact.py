@@ -402,3 +402,70 @@ def test_the_lobby_fits_a_phone_in_french(base_url: str, browser: Any) -> None:
             assert _in_view(page, "#create-form button[type=submit]"), game
     finally:
         page.context.close()
+
+
+# -- 4. words that fit --------------------------------------------------------------------------------------
+ALLOWED = {"ricochet", "robots", "rambots", "rambot", "pyramids", "micro", "speedbots", "glicko", "ram", "ok"}
+"""Names that are the same in both languages (the games' names, a rating system's)."""
+
+
+def _english_only_words() -> set[str]:
+    """The words of the English interface that its French never uses (so a cognate is no alarm)."""
+    import re
+
+    from test_web_static import _strings
+
+    words = lambda texts: {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ’']{3,}", re.sub(r"\{[^{}]*\}", " ", text))}  # noqa: E731
+    return words(_strings("en").values()) - words(_strings("fr").values()) - ALLOWED
+
+
+def _visible_words(page: Any) -> set[str]:
+    """Every word a person sees or hears on the page: its text, labels, titles, placeholders."""
+    import re
+
+    texts = page.evaluate("""() => {
+      const out = [document.body.innerText, document.title];
+      for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]"))
+        for (const a of ["aria-label", "title", "placeholder", "alt"]) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+      for (const el of document.querySelectorAll("svg title, svg text")) out.push(el.textContent);
+      for (const el of document.querySelectorAll("option")) out.push(el.textContent);
+      return out;
+    }""")
+    return {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ’']{3,}", text or "")}
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_french_interface_of_each_game_leaves_no_english_word(base_url: str, browser: Any, clock: SkipClock,
+                                                                  game: str) -> None:
+    """Issue 44: "robot and colour letters, bot names and placeholders stay English in French …; the
+    replay's first line is the raw event name game_reset".  In a French browser, the lobby, a room of
+    the game against bots (its board, panel, players, log) and the replay of its game show no word of
+    the English interface that the French one does not use too — and no raw event name."""
+    english = _english_only_words()
+    page = _page(browser, DESKTOP, "fr")
+    try:
+        page.goto(base_url + "/")
+        page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
+        page.click(f".game-card[data-game={game}]")
+        page.click("#create-form details.rules summary")
+        seen = {"lobby": _visible_words(page) & english}
+        room_id = _quick_play(page, base_url, game)
+        page.wait_for_timeout(1500)
+        clock.skip(room_id)  # something happens: a clock runs out, a bot plays
+        page.wait_for_timeout(1500)
+        seen["room"] = _visible_words(page) & english
+        page.click("#tab-log")
+        seen["log"] = _visible_words(page) & english
+        assert page.locator("#game-log li").count() >= 2
+        page.click("#restart")
+        page.click("#confirm-yes")
+        page.wait_for_selector("#game-log li:has-text('Une nouvelle partie commence')")
+        page.goto(f"{base_url}/r/{room_id}?replay=1&game=1")
+        page.wait_for_selector("#event-list li")
+        seen["replay"] = _visible_words(page) & english
+        raw = [li for li in page.locator("#event-list li").all_inner_texts() if "_" in li]
+        assert not raw, raw
+        page.screenshot(path=str(SHOTS / f"{game}_replay_fr.png"))
+        assert not any(seen.values()), seen
+    finally:
+        page.context.close()

@@ -5,11 +5,10 @@
 // The games played on the engine draw their boards with it (subclasses add their own
 // pieces: a chip, towers); the SVG helpers of every board are svg.js.
 
-import { t, colorName, chipName, getLang } from "./i18n.js";
+import { t, colorName, colorLetter, chipName, getLang } from "./i18n.js";
 import { el, title, r2 } from "./svg.js";
 
 export const CELL = 40;
-export const LETTERS = { red: "R", green: "G", blue: "B", yellow: "Y", silver: "S", transparent: "T" };
 export const COLORS = {
   red: "#d62728", green: "#2ca02c", blue: "#1f5fd6", yellow: "#f2c500",
   silver: "#9aa0a6", transparent: "#ffffff", any: "#7b2cbf",
@@ -314,7 +313,7 @@ export class GridBoard {
       x: 0, y: 6.5, "text-anchor": "middle", "font-family": "sans-serif", "font-size": 18,
       "font-weight": "bold", fill: TEXT_ON[color] || "#fff", "pointer-events": "none",
     });
-    label.textContent = LETTERS[color] || "?";
+    label.textContent = colorLetter(color);
     return [el("circle", {
       cx: 0, cy: 0, r: CELL * 0.36, fill: COLORS[color], "fill-opacity": transparent ? 0.35 : null,
       stroke: DARK[color], "stroke-width": 2.5, "stroke-dasharray": transparent ? "4 3" : null,

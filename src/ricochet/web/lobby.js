@@ -1,7 +1,7 @@
 // The lobby: nickname, the game to play, one-click game against bots, new-room
 // form (with the chosen game's options), public rooms of every game.
 
-import { t, tg, onLangChange, countText } from "./i18n.js";
+import { t, tg, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, icon, toast } from "./ui.js";
 import { GAMES, INFO, DEFAULT_GAME, gameOf } from "./games/index.js";
@@ -56,7 +56,7 @@ export function mountLobby(root) {
     quickBtn.disabled = true;
     try {
       const level = document.getElementById("quick-level")?.value || "intermediate";
-      const res = await api("/api/rooms", { method: "POST", body: { game: chosen, private: true, name: `${name} vs bots`.slice(0, 40) } });
+      const res = await api("/api/rooms", { method: "POST", body: { game: chosen, private: true, name: t("lobby.quick.room", { name }).slice(0, 40) } });
       openRoom(res.room_id, { bots: [level, level], start: true });
     } catch (e) {
       toast(e.message, "error");
@@ -91,7 +91,7 @@ export function mountLobby(root) {
     const open = [...form.querySelectorAll("details")].map((el) => same && el.open);
     const d = options.games?.[chosen]?.defaults || (chosen === DEFAULT_GAME ? options.defaults : {}) || {};
     fill(form,
-      h("label", {}, t("opt.name"), " ", h("input", { name: "name", maxlength: 40, placeholder: "Friday night" })),
+      h("label", {}, t("opt.name"), " ", h("input", { name: "name", maxlength: 40, placeholder: t("opt.name.placeholder") })),
       gameOf(chosen).optionFields(d),
       h("label", {}, t("opt.bots"), " ", h("input", { type: "number", name: "bots", min: 0, max: 6, value: 0 })),
       h("label", {}, t("opt.bot_level"), " ", levelSelect("create-level")),
@@ -136,7 +136,7 @@ export function mountLobby(root) {
         return h("li", { class: "room-item", "data-game": g.name },
           g.thumbnail(32),
           h("span", { class: "room-name" }, r.name),
-          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${tg(g.name, `phase.${r.phase}`) || r.phase} · ${countText("lobby.room.players", r.players.length, "lobby.room.player")}${bots ? ` (${countText("lobby.room.bots", bots, "lobby.room.bot")})` : ""}`),
+          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${tg(g.name, `phase.${r.phase}`) || r.phase} · ${t("lobby.room.players", { n: r.players.length })}${bots ? ` (${t("lobby.room.bots", { n: bots })})` : ""}`),
           r.players.length ? h("span", { class: "muted small room-who" }, t("lobby.room.who", { names: r.players.map((p) => p.name).join(", ") })) : null,
           h("span", { class: "room-actions" },
             h("button", { type: "button", onclick: () => { if (needName()) openRoom(r.room_id); } }, t("lobby.join")),

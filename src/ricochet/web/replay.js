@@ -75,7 +75,8 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
     const s = stateAt(k);
     last = s;
     view.show(s, ev, forward);
-    fill(info, view.info(s));
+    const said = view.info(s);
+    fill(info, said?.length ? said : h("span", { class: "round-n" }, t(`game.${game.name}`)));  // never an empty box
     step.textContent = `${t("replay.step", { i: k + 1, n: entries.length })}${ev ? ` — ${describe(ev, nameOf, s)}` : ""}`;
     fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, nameOf(p.id)), " ",
       h("span", { class: "chips" }, game.tokens(p, s)), h("span", { class: "score" }, String(p.score)))));

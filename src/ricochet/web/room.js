@@ -312,7 +312,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.result.hidden = !over;
     if (!over) { fill(els.result); return; }
     fill(els.result,
-      h("p", { class: "over" }, t("phase.over"), " — ", t("over.winners", { names: (state.winners || []).map(nameOf).join(", ") })),
+      h("p", { class: "over" }, t("phase.over"), " — ", winnersText(state.winners, nameOf)),
       h("p", { class: "muted" }, t(`over.reason.${state.end_reason}`), " ",
         h("a", { href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open"))));
   }
@@ -433,6 +433,12 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   };
 }
 
+/** "Winner: Ann", "Winners: Ann, Bob", or nobody (a game ended with no score: no winner). */
+function winnersText(winners, nameOf) {
+  if (!winners?.length) return t("over.no_winner");
+  return t("over.winners", { count: winners.length, names: winners.map(nameOf).join(", ") });
+}
+
 /**
  * One line of text for an event (the room's log when ``live``, the replay's list): the
  * table's events here, the rest the game's.
@@ -448,7 +454,8 @@ export function describe(ev, nameOf, state, game = gameOf(state?.game), live = f
       const s = ev.paused_for ?? 0;
       return t("ev.game_resumed", { time: s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h` });
     }
-    case "game_ended": return `${t("ev.game_ended")} — ${t("over.winners", { names: (ev.winners || []).map(nameOf).join(", ") })}`;
-    default: return t("ev.other", { type: ev.type });
+    case "game_ended": return `${t("ev.game_ended")} — ${winnersText(ev.winners, nameOf)}`;
+    case "game_reset": return t("ev.game_reset", { game: ev.game ?? "" });
+    default: return "";  // nothing readable to say: no raw event name in a log
   }
 }

@@ -110,7 +110,7 @@ function room(ctx) {
       return [goalIcon(rnd, 36, s),
         h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),
           h("div", { class: "target-name" }, rnd.via ? t("mr.goal_via", { space: target, via: spaceName(spaceAt(s, rnd.via)) }) : t("mr.goal", { space: target })),
-          h("div", { class: "muted small" }, t("mr.active", { space: spaceName(spaceAt(s, rnd.start)), name: s.players?.find((p) => p.id === rnd.roller)?.name ?? "—" })))];
+          h("div", { class: "muted small" }, t("mr.active", { space: spaceName(spaceAt(s, rnd.start)), name: rnd.roller ? ctx.nameOf(rnd.roller) : "—" })))];
     },
     phase(s) {
       const rnd = s.round;

@@ -7,7 +7,7 @@
 
 import { GridBoard, CELL, centre } from "../../gridboard.js";
 import { el, title, r2 } from "../../svg.js";
-import { t, colorName, getLang } from "../../i18n.js";
+import { t, colorName, colorLetter, getLang } from "../../i18n.js";
 
 export const PCOLORS = {
   red: "#d62728", green: "#2ca02c", yellow: "#f2c500", blue: "#1f5fd6",
@@ -17,7 +17,6 @@ export const PDARK = {
   red: "#7f1616", green: "#1b5e20", yellow: "#7a6100", blue: "#0d3b8c",
   purple: "#4a148c", orange: "#8f4500", cyan: "#0b6b75", white: "#6b6b6b",
 };
-const PLETTERS = { red: "R", green: "G", yellow: "Y", blue: "B", purple: "P", orange: "O", cyan: "C", white: "W" };
 const FILES = "abcdefgh";
 const SIZE = 8;
 
@@ -141,7 +140,7 @@ export class PyramidsBoard extends GridBoard {
       x: 0, y: CELL * 0.43, "text-anchor": "middle", "font-size": 11, "font-weight": "bold", fill: "#111",
       stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", "pointer-events": "none",
     });
-    label.textContent = PLETTERS[c] || "?";
+    label.textContent = colorLetter(c);
     // A white rim and a shadow: a robot stands out even on a tower of its own colour.
     const s = CELL * 0.4;
     return [el("rect", { x: r2(-s / 2 - 1), y: r2(-s / 2), width: r2(s + 4), height: r2(s + 4), rx: 2, fill: "#000", "fill-opacity": 0.3 }),

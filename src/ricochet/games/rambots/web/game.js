@@ -191,7 +191,7 @@ function createPanel(send) {
   function renderPeople() {
     fill(people, state.players.filter((p) => p.color).map((p) => h("li", { "data-player": p.id },
       h("span", { class: "swatch", style: `background:${RCOLORS[p.color]}` }), " ",
-      h("span", { class: "pname" }, p.name), " ",
+      h("span", { class: "pname" }, ctx.nameOf(p.id)), " ",
       state.phase === "programming" ? h("span", { class: `cap${p.compiled ? " on" : ""}` }, p.compiled ? t("ram.compiled") : t("ram.programming")) : null,
       p.goals ? h("span", { class: "ram-goals", "aria-label": t("ram.goals.left", { n: p.goals.length }) }, h("span", { class: "muted small" }, t("ram.goals.short")), p.goals.map((g, k) => h("span", { class: k === 0 ? "goal-next" : "" }, pieceIcon(g.color, g.size, null, 18)))) : null,
       p.pool ? h("span", { class: "ram-pool-small" }, h("span", { class: "muted small" }, t("ram.pool.short")), p.pool.map((q) => pieceIcon(q.color, q.size, null, 14))) : h("span", { class: "muted small" }, t("ram.pool_size", { n: p.pool_size ?? 0 })))));
