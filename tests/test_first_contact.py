@@ -469,3 +469,70 @@ def test_the_french_interface_of_each_game_leaves_no_english_word(base_url: str,
         assert not any(seen.values()), seen
     finally:
         page.context.close()
+
+
+# -- 6. a move list and safe navigation ----------------------------------------------------------------------
+def test_moves_apart_from_the_log_the_brand_alone_leads_out_and_asks_first_then_play_again(
+        base_url: str, browser: Any, clock: SkipClock) -> None:
+    """Issue 44: "the whole top bar is a link to the lobby (a stray click leaves a running game without a
+    question) … 'New game' goes back to the room lobby (no rematch); the move list is mixed into the log".
+    Ann demonstrates: her moves are listed apart from the game's log; a click on the bar beside the
+    brand does nothing, the brand asks before leaving a running game; once the game is over, "Play
+    again" starts the next one with the same seats in one click."""
+    errors: list[str] = []
+    ann = _page(browser, DESKTOP, errors=errors, name="ann")
+    bob = _page(browser, PHONE, errors=errors, name="bob")
+    try:
+        room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "30"})
+        api = f"{base_url}/api/rooms/{room_id}"
+        bob.goto(f"{base_url}/r/{room_id}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join button[type=submit]")
+        bob.wait_for_selector(".player.me")
+        ann.click("#start")
+        ann.fill("#bid-input", "30")
+        ann.press("#bid-input", "Enter")
+        ann.wait_for_selector("#bids li.mine")
+        clock.skip(room_id)
+        ann.wait_for_selector("#demo-bar:not([hidden])")
+        state = _get(api)["state"]
+        color, direction = _legal_move(state)
+        ann.click(f"#robot-{color}")
+        ann.keyboard.press(KEYS[direction])
+        ann.wait_for_selector("#move-list li[data-move='1']")
+        bob.wait_for_selector("#move-list li[data-move='1']")
+        assert ann.locator("#move-list li").count() == 1
+        ann.click("#tab-log")
+        log = ann.inner_text("#game-log")
+        assert "demonstrates" in log and f": {color}" not in log.lower(), log  # the move is not in the log
+
+        # The bar beside the brand is no link; the brand asks first while Ann plays.
+        bar = ann.locator(".topbar").bounding_box()
+        ann.mouse.click(bar["x"] + bar["width"] * 0.45, bar["y"] + bar["height"] / 2)
+        ann.wait_for_timeout(300)
+        assert f"/r/{room_id}" in ann.url
+        ann.click(".topbar .brand")
+        ann.wait_for_selector("dialog.confirm[open]")
+        ann.click("#confirm-no")
+        assert f"/r/{room_id}" in ann.url
+
+        # The game ends; the host plays again: the same seats, the next game started at once.
+        ann.click("#end-game")
+        ann.click("#confirm-yes")
+        ann.wait_for_selector("#phase[data-phase='over']")
+        bob.wait_for_selector("#play-again-wait")
+        assert bob.locator("#play-again").count() == 0
+        assert "game=1" in ann.get_attribute("#result a[href*='replay']", "href")
+        ann.click("#play-again")
+        ann.wait_for_selector("#phase[data-phase='thinking']")
+        bob.wait_for_selector("#phase[data-phase='thinking']")
+        after = _get(api)
+        assert after["state"]["phase"] == "thinking"
+        assert sorted(p["name"] for p in after["state"]["players"] if p["seated"]) == ["Ann", "Bob"]
+        ann.click(".topbar .brand")  # the game runs again: asked again; this time she goes
+        ann.click("#confirm-yes")
+        ann.wait_for_url(base_url + "/")
+        assert not [e for e in errors if "favicon" not in e], errors
+    finally:
+        ann.context.close()
+        bob.context.close()

@@ -266,6 +266,13 @@ export const STRINGS = {
     "over.no_winner": "Nobody won: nobody scored.",
     "skip": "Skip to content",
     "lobby.quick.room": "{name} vs bots",
+    "moves.title": "Moves",
+    "moves.by": "{name}’s moves",
+    "room.play_again": "Play again",
+    "room.play_again.wait": "Waiting for the host to play again…",
+    "confirm.leave_page": "Leave this game for the lobby? Your seat is kept for a while: the room’s link brings you back.",
+    "room.to_lobby": "Go to the lobby",
+    "replay.previous": "Replay the last game",
   },
   fr: {
     "app.title": "Ricochet",
@@ -522,6 +529,13 @@ export const STRINGS = {
     "over.no_winner": "Personne n’a gagné : personne n’a marqué.",
     "skip": "Aller au contenu",
     "lobby.quick.room": "{name} contre l’ordinateur",
+    "moves.title": "Mouvements",
+    "moves.by": "Mouvements de {name}",
+    "room.play_again": "Rejouer",
+    "room.play_again.wait": "En attente de l’hôte pour rejouer…",
+    "confirm.leave_page": "Quitter cette partie pour l’accueil ? Votre place est gardée un moment : le lien de la salle vous y ramène.",
+    "room.to_lobby": "Aller à l’accueil",
+    "replay.previous": "Revoir la partie précédente",
   },
 };
 

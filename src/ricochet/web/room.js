@@ -40,6 +40,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     host: h("section", { class: "panel host", id: "host-controls", hidden: true }),
     join: h("section", { class: "panel join", id: "join", hidden: true }),
     history: h("section", { class: "panel history", id: "history" }),
+    moves: h("section", { class: "panel moves", id: "moves", "aria-labelledby": "moves-h", hidden: true }),
     chatLog: h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
     gameLog: h("ol", { class: "chat-log game-log", id: "game-log", hidden: true }),
     chatTabs: h("div", { class: "tabs", role: "tablist" }),
@@ -93,7 +94,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const boardCol = h("div", { class: "board-col" },
     h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
     els.result, els.board);
-  const sideCol = h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
+  const sideCol = h("div", { class: "side-col" }, els.bidPanel, els.moves, els.join, els.players, els.host, els.history,
     h("section", { class: "panel chat", id: "chat" }, els.chatTabs, els.chatLog, els.gameLog, els.chatForm),
     els.spectators);
   fill(root, h("section", { class: "room" },
@@ -192,6 +193,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const shortName = (id) => playerName(rawName(id), levelsOf(id), true);
 
   function onEvent(ev, version) {
+    if (ev.type === "game_reset" && roomInfo && ev.game) roomInfo.game_number = ev.game;  // a new game of the room
     if (game.roundStart(ev)) fill(els.notices);  // a new round: the last one's notices are old news
     view.onEvent(ev, state);
     if (ev.type === "game_ended") cues.play(me && ev.winners?.includes(me) ? "won" : "lost");
@@ -257,6 +259,8 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   // -- rendering -----------------------------------------------------------------------
+  /** The replay of this room's game (its number: after "Play again" the last one stays a link away). */
+  const replayLink = () => `/r/${encodeURIComponent(roomId)}?replay=1${roomInfo?.game_number ? `&game=${roomInfo.game_number}` : ""}`;
   const isHost = () => me && state?.host === me;
   const seated = () => me && state?.players?.some((p) => p.id === me && p.seated);
 
@@ -266,7 +270,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.title.textContent = roomInfo?.name || roomId;
     fill(els.actions,
       h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
-      state.phase === "over" ? h("a", { class: "button", href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open")) : null,
+      state.phase === "over" ? h("a", { class: "button", href: replayLink() }, t("replay.open")) : null,
       seated() ? h("button", { type: "button", id: "leave", onclick: async () => {
         if (!await confirmDialog(t(isHost() ? "confirm.leave_host" : "confirm.leave"), t("room.leave"), t("confirm.stay"))) return;
         act("leave");
@@ -290,6 +294,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     renderHost();
     renderJoin();
     renderHistory();
+    renderMoves();
     fill(els.chatForm.querySelector("#chat-label"), t("room.chat"));
     renderTabs();
     chatInput.placeholder = t("room.chat.placeholder");
@@ -314,7 +319,10 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     fill(els.result,
       h("p", { class: "over" }, t("phase.over"), " — ", winnersText(state.winners, nameOf)),
       h("p", { class: "muted" }, t(`over.reason.${state.end_reason}`), " ",
-        h("a", { href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open"))));
+        h("a", { href: replayLink() }, t("replay.open"))),
+      // Play again: the same seats and options, started in one click (docs/protocol.md, "restart").
+      isHost() ? h("p", {}, h("button", { type: "button", class: "primary", id: "play-again", onclick: () => act("restart", { start: true }) }, t("room.play_again")))
+        : seated() ? h("p", { class: "muted small", id: "play-again-wait" }, t("room.play_again.wait")) : null);
   }
 
   function renderPlayers() {
@@ -373,6 +381,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     } }, h("label", { for: "join-name" }, t("lobby.nickname")), input, h("button", { type: "submit", class: "primary" }, t("room.join"))));
   }
 
+  /** The moves of the round so far, apart from the log (the game's own list). */
+  function renderMoves() {
+    const items = view.moves?.(state) ?? null;
+    els.moves.hidden = !items?.length;
+    fill(els.moves, items?.length ? [h("h2", { id: "moves-h" }, tx("moves.title")), h("ol", { class: "move-list", id: "move-list" }, items)] : []);
+  }
+
   function renderHistory() {
     const items = view.history(state);
     els.history.hidden = !items;
@@ -408,6 +423,19 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     try { await navigator.clipboard.writeText(url); toast(t("room.copied")); } catch { toast(url); }
   }
 
+  // A link out of the room (the brand, "Lobby") while I play a running game: asked first.  My seat
+  // stays mine a while (the link brings me back), but the game goes on without me.
+  const playing = () => seated() && state && !["lobby", "over"].includes(state.phase);
+  const onLeaveLink = async (e) => {
+    const link = e.target.closest?.("a[href]");
+    if (!link || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || link.target) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || url.pathname === location.pathname || !playing()) return;
+    e.preventDefault();
+    if (await confirmDialog(t("confirm.leave_page"), t("room.to_lobby"), t("confirm.stay"))) location.assign(url.href);
+  };
+  document.addEventListener("click", onLeaveLink);
+
   // Keys go to the game (arrow keys move the selected robot), unless typing in a field.
   const onKey = (e) => {
     if (e.target.closest?.("input, textarea, select")) return;
@@ -427,6 +455,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   return () => {
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
+    document.removeEventListener("click", onLeaveLink);
     removeEventListener("online", wake);
     document.removeEventListener("visibilitychange", wake);
     sock.close();

@@ -66,6 +66,8 @@ import { loadStyle } from "../ui.js";
  * @property {(state: object) => string} phase  the phase line
  * @property {(state: object) => (Node[]|null)} result  between rounds: how the last round ended (null: nothing)
  * @property {(state: object) => (Node[]|null)} history  the finished rounds, newest first (null: none yet)
+ * @property {(state: object) => (Node[]|null)} [moves]  the moves of the round so far, first to last, as list
+ *   items (null: none): shown apart from the log, which then leaves them out
  * @property {(state: object) => (Node[]|null)} demo  the controls of my turn under the board (null: none now)
  * @property {(state: object, now: number) => (Clock|null)} clock  the clock to show (now: the server's time)
  * @property {(state: object) => boolean} myTurn  is it my turn (the tab's title says so)

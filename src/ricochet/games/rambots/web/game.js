@@ -252,6 +252,11 @@ function room(ctx) {
     phase: (s) => t(`ram.phase.${s.phase}`, { n: s.round_number ?? "" }),
     result: () => null,
     history: () => null,
+    /** The instructions run this round, first to last, each with what it did (apart from the log). */
+    moves(s) {
+      const colorOf = (c) => s.players?.find((p) => p.color === c)?.id;
+      return (s.ran || []).map((ev, k) => h("li", { "data-move": k + 1 }, stepStory(ev, ctx.nameOf, colorOf)));
+    },
     demo: () => null,
     clock(s) {
       if (s.phase === "programming" && s.programming_until) return { deadline: s.programming_until, key: "ram.clock.programming" };
@@ -262,6 +267,7 @@ function room(ctx) {
     onEvent(ev, s) {
       if (ev.type === "instruction_run") {
         board.beam(ev);
+        ctx.announce(stepStory(ev, ctx.nameOf, (c) => s.players?.find((p) => p.color === c)?.id));
         panel.record(snapshot(s), ev, board);
       } else if (ev.type === "programs_revealed") {
         cues.play("ding");
@@ -292,7 +298,7 @@ export default {
   replay,
   roundStart: (ev) => ev.type === "programs_revealed",
   tokens: (p) => (p.goals ? Array.from({ length: p.score }, () => pieceIcon("green", 1, null, 14)) : []),
-  describe(ev, nameOf, state) {
+  describe(ev, nameOf, state, live) {
     const colorOf = (c) => state?.players?.find((p) => p.color === c)?.id;
     switch (ev.type) {
       case "game_started": return t("ev.game_started");
@@ -301,7 +307,7 @@ export default {
       case "program_set": return "";
       case "compiled": return t(ev.on ? "ram.ev.compiled" : "ram.ev.uncompiled", { name: nameOf(ev.player) });
       case "programs_revealed": return t("ram.ev.revealed", { n: ev.round });
-      case "instruction_run": return stepStory(ev, nameOf, colorOf);
+      case "instruction_run": return live ? "" : stepStory(ev, nameOf, colorOf);  // the room lists them apart
       case "round_ended": return t("ram.ev.round_ended", { n: ev.round });
       default: return null;
     }
