@@ -536,3 +536,156 @@ def test_moves_apart_from_the_log_the_brand_alone_leads_out_and_asks_first_then_
     finally:
         ann.context.close()
         bob.context.close()
+
+
+# -- 7. accessible ------------------------------------------------------------------------------------------
+FOCUSABLE = ("a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), "
+             "[tabindex]:not([tabindex='-1'])")
+
+
+def _controls(page: Any) -> list[str]:
+    """Every control a person could use on the page now, marked (data-kb) so a Tab walk can name them.
+    One radio of a group (the checked one) is a stop; a disabled control is none."""
+    return page.evaluate("""(sel) => {
+      let k = 0;
+      const out = [];
+      for (const el of document.querySelectorAll(sel)) {
+        if (!el.getClientRects().length || el.closest("[hidden], dialog:not([open])")) continue;
+        if (el.type === "radio" && !el.checked) continue;
+        if (getComputedStyle(el).visibility === "hidden") continue;
+        el.dataset.kb = String(++k);
+        out.push(`${el.dataset.kb} ${el.tagName.toLowerCase()}#${el.id || ""}.${(el.getAttribute("class") || "").split(" ")[0]} ${(el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 30)}`);
+      }
+      return out;
+    }""", FOCUSABLE)
+
+
+def _tab_walk(page: Any, controls: list[str]) -> tuple[set[str], list[str]]:
+    """Tab from the top of the page until every marked control was reached (or a lap is done): the
+    controls reached, and those whose focus could not be seen (no outline on an HTML control; an SVG
+    control that looks the same focused and not)."""
+    page.evaluate("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+    reached: set[str] = set()
+    unseen: list[str] = []
+    for _ in range(len(controls) * 2 + 20):
+        page.keyboard.press("Tab")
+        info = page.evaluate("""() => {
+          const el = document.activeElement;
+          if (!el || el === document.body) return null;
+          const cs = getComputedStyle(el);
+          const r = el.getBoundingClientRect();
+          return { kb: el.dataset?.kb || null, svg: el instanceof SVGElement, visible: el.matches(":focus-visible"),
+                   outline: cs.outlineStyle !== "none" && parseFloat(cs.outlineWidth) >= 2,
+                   box: { x: r.x - 4, y: r.y - 4, width: r.width + 8, height: r.height + 8 } };
+        }""")
+        if not info or not info["kb"]:
+            continue
+        if info["kb"] in reached:
+            break  # a lap
+        reached.add(info["kb"])
+        if info["svg"]:
+            clip = {k: max(0.0, v) for k, v in info["box"].items()}
+            focused = page.screenshot(clip=clip)
+            page.evaluate("document.activeElement.blur()")
+            blurred = page.screenshot(clip=clip)
+            page.evaluate("(kb) => document.querySelector(`[data-kb='${kb}']`).focus()", info["kb"])
+            if focused == blurred:
+                unseen.append(controls[int(info["kb"]) - 1])
+        elif not (info["visible"] and info["outline"]):
+            unseen.append(controls[int(info["kb"]) - 1])
+    return reached, unseen
+
+
+def _two_players(browser: Any, base_url: str, game: str, rules: dict[str, str] | None = None) -> tuple[Any, Any, str]:
+    ann = _page(browser, DESKTOP, name="ann")
+    bob = _page(browser, DESKTOP, name="bob")
+    room_id = _create_room(ann, base_url, "Ann", game, rules=rules)
+    bob.goto(f"{base_url}/r/{room_id}")
+    bob.fill("#join-name", "Bob")
+    bob.click("#join button[type=submit]")
+    bob.wait_for_selector(".player.me")
+    ann.wait_for_selector(".player-list li:nth-child(2)")
+    return ann, bob, room_id
+
+
+LETTERED = ".robot:not(.micro-robot), .target:not(.target-vortex), .tower, .obj, .space"  # (the one micro robot is clear)
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_control_by_keyboard_with_a_visible_focus_turns_and_moves_said_and_never_colour_alone(
+        base_url: str, browser: Any, clock: SkipClock, game: str) -> None:
+    """Issue 44: "every control by keyboard with a visible focus; whose turn and each move announced to
+    screen readers (aria-live); colour never the only cue".  At the moment a game asks the most of Ann
+    (demonstrating; arranging the towers; programming), Tab reaches every control on the page and each
+    shows its focus; she plays a move with the keyboard alone, and it is said; every robot, target,
+    tower, space and piece carries a letter besides its colour."""
+    ann, bob, room_id = _two_players(browser, base_url, game, {"clock_seconds": "30"} if game != "rambots" and game != "micro-robots" else None)
+    api = f"{base_url}/api/rooms/{room_id}"
+    try:
+        if game == "pyramids":
+            ann.wait_for_selector(".board-svg.arranging .tower[tabindex='0']")
+        else:
+            ann.click("#start")
+        if game == "ricochet-robots":
+            ann.fill("#bid-input", "30")
+            ann.press("#bid-input", "Enter")
+            ann.wait_for_selector("#bids li.mine")
+            clock.skip(room_id)
+            ann.wait_for_selector("#demo-bar:not([hidden])")
+            ann.wait_for_selector("#sr-now:has-text('Your turn')", state="attached")
+        elif game == "micro-robots":
+            ann.wait_for_selector("#announce-input:not([disabled])")
+            ann.fill("#announce-input", "3")
+            ann.press("#announce-input", "Enter")
+            ann.wait_for_selector("#demo-bar:not([hidden])")
+        elif game == "rambots":
+            for page in (ann, bob):
+                page.wait_for_selector("#ram-editor .ram-pool .piece-btn")
+                for _ in range(4):
+                    page.locator("#ram-editor .ram-pool .piece-btn[data-size='3']").first.click()
+                page.click("#send-goals")
+            ann.wait_for_selector("#ram-program")
+            ann.wait_for_selector("#sr-now:has-text('Your turn')", state="attached")
+        ann.wait_for_timeout(500)
+        controls = _controls(ann)
+        reached, unseen = _tab_walk(ann, controls)
+        missed = [c for c in controls if c.split(" ", 1)[0] not in reached]
+        assert not missed, f"not reached by Tab: {missed}"
+        assert not unseen, f"no visible focus: {unseen}"
+
+        # A move with the keyboard alone, said to screen readers.
+        if game == "ricochet-robots":
+            state = _get(api)["state"]
+            color, direction = _legal_move(state)
+            ann.focus(f"#robot-{color}")
+            ann.keyboard.press("Enter")
+            ann.keyboard.press(KEYS[direction])
+            ann.wait_for_selector("#phase[data-cost='1']")
+            said = ann.locator("#sr-now").text_content()
+            assert color in said and {"N": "up", "E": "right", "S": "down", "W": "left"}[direction] in said, said
+        elif game == "micro-robots":
+            ann.focus(".move-to")
+            ann.keyboard.press("Enter")
+            ann.wait_for_selector("#move-list li[data-move='1']")
+            assert "→" in ann.locator("#sr-now").text_content()
+        elif game == "pyramids":
+            ann.focus(".tower")
+            ann.keyboard.press("Enter")
+            ann.wait_for_selector(".tower.picked")
+        elif game == "rambots":
+            ann.focus("#ram-editor .ram-pool .piece-btn")
+            ann.keyboard.press("Enter")
+            ann.wait_for_selector("#ram-program .slot:not(.empty)")
+        assert ann.locator("#sr-log").get_attribute("aria-live") == "polite"
+        assert ann.locator("#phase").get_attribute("aria-live") == "polite"
+
+        # Colour is never the only cue: a letter on each piece of the board.
+        bare = ann.evaluate("""(sel) => [...document.querySelectorAll(`#board :is(${sel})`)]
+          .filter((g) => ![...g.querySelectorAll("text")].some((t) => t.textContent.trim()))
+          .map((g) => g.getAttribute("class"))""", LETTERED)
+        assert not bare, bare
+        assert ann.locator(f"#board :is({LETTERED})").count() >= 3
+        ann.screenshot(path=str(SHOTS / f"{game}_keyboard_1280.png"))
+    finally:
+        ann.context.close()
+        bob.context.close()

@@ -88,8 +88,17 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     chatInput.value = "";
   });
 
-  const sr = h("div", { class: "sr-only", "aria-live": "assertive" });
-  const announce = (msg) => { sr.textContent = msg; };
+  // Screen readers: what concerns me now (my turn, my moves) at once; what happens at the table politely.
+  const sr = h("div", { class: "sr-only", id: "sr-now", "aria-live": "assertive" });
+  const srLog = h("div", { class: "sr-only", id: "sr-log", "aria-live": "polite" });
+  // Said within a moment of each other, they are said together (the last would silence the first).
+  let saidAt = 0;
+  const announce = (msg) => {
+    const now = Date.now();
+    sr.textContent = now - saidAt < 1000 && sr.textContent ? `${sr.textContent} ${msg}` : msg;
+    saidAt = now;
+  };
+  let myTurnBefore = false;
 
   const boardCol = h("div", { class: "board-col" },
     h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
@@ -101,7 +110,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.offline,
     h("div", { class: "room-head" }, els.title, els.actions),
     h("div", { class: "room-body" }, boardCol, sideCol),
-    sr));
+    sr, srLog));
   // Where the controls of a turn and the notices go.  Wide screens: at the top of the column beside
   // the board (in view without scrolling, the board never pushed down); phones: the notices between
   // the status line and the board, the controls right under the board.
@@ -198,7 +207,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     view.onEvent(ev, state);
     if (ev.type === "game_ended") cues.play(me && ev.winners?.includes(me) ? "won" : "lost");
     const line = describe(ev, nameOf, state, game, true);
-    if (line) addSys(line, "", version);
+    if (line) { addSys(line, "", version); srLog.textContent = line; }
   }
 
   function addChat(c) {
@@ -279,6 +288,9 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
     view.update(state);
     els.bidPanel.hidden = !!view.panel.hidden;
+    const myTurn = !!view.myTurn(state);
+    if (myTurn && !myTurnBefore) announce(t("cue.your_turn"));  // whose turn, said as it comes
+    myTurnBefore = myTurn;
     // The status line: the game's round and goal, or between rounds how the last one ended; the phase.
     fill(els.roundInfo, view.result(state) ?? view.status(state));
     els.phase.textContent = view.phase(state);

@@ -36,6 +36,14 @@ export function pyramid(color, cx, cy, s, cls = "pyramid") {
     el("path", { d: `M${x0},${y0} L${x1},${y1} M${x1},${y0} L${x0},${y1}`, stroke: PDARK[color] || "#333", "stroke-width": 1, "stroke-opacity": 0.55 }));
 }
 
+/** A tower's colours in letters, top on bottom ("J/R"): colour is never the only cue. */
+function towerLetters(tw, cx, cy) {
+  const text = el("text", { class: "color-letter", x: r2(cx), y: r2(cy + CELL * 0.36), "text-anchor": "middle", "font-size": 8.5, "font-weight": "bold",
+    fill: "#111", stroke: "#fff", "stroke-width": 2.5, "paint-order": "stroke", "pointer-events": "none", "aria-hidden": "true" });
+  text.textContent = `${colorLetter(tw.top)}/${colorLetter(tw.bottom)}`;
+  return text;
+}
+
 /** A goal tree as a small standalone SVG: the small pyramid on the medium on the large. */
 export function goalIcon(goal, size = 28, palette = null) {
   const svg = el("svg", { viewBox: "0 0 40 40", width: size, height: size, class: "goal-icon", role: "img" });
@@ -101,7 +109,8 @@ export class PyramidsBoard extends GridBoard {
       const [cx, cy] = centre(tw.cell);
       const name = t("py.tower", { top: colorName(tw.top), bottom: colorName(tw.bottom), cell: cellName(tw.cell) });
       const node = el("g", { class: `tower tower-${tw.top}-${tw.bottom}`, "data-cell": tw.cell.join(","), role: "img", "aria-label": name },
-        title(name), pyramid(tw.bottom, cx, cy, CELL * 0.88, "large"), pyramid(tw.top, cx, cy, CELL * 0.6, "medium"));
+        title(name), pyramid(tw.bottom, cx, cy, CELL * 0.88, "large"), pyramid(tw.top, cx, cy, CELL * 0.6, "medium"),
+        towerLetters(tw, cx, cy));
       if (tw.cell[0] === this.picked?.[0] && tw.cell[1] === this.picked?.[1]) node.classList.add("picked");
       g.append(node);
     }

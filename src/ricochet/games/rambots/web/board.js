@@ -4,7 +4,7 @@
 // to their new squares after each instruction, and the beam flashes.
 
 import { el, title, r2 } from "../../svg.js";
-import { t, colorName, playerName } from "../../i18n.js";
+import { t, colorName, colorLetter, playerName } from "../../i18n.js";
 
 const BOT_LEVELS = ["beginner", "intermediate", "expert", "perfect"];  // (a replay's names: a bot's level)
 
@@ -14,8 +14,21 @@ export const RDARK = { red: "#7f1616", yellow: "#7a6100", green: "#1b5e20", blue
 const ROT = { N: 0, E: 90, S: 180, W: 270 };
 const VEC = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 
-/** An Icehouse piece from above, centred on (0, 0): ``size`` 1–3, standing (``facing`` null) or lying. */
+/** A piece's colour letter, upright at its centre (colour is never the only cue). */
+function pieceLetter(color, s) {
+  const text = el("text", { class: "color-letter", x: 0, y: r2(s * 0.17), "text-anchor": "middle", "font-size": r2(Math.max(6, s * 0.42)),
+    "font-weight": "bold", fill: color === "yellow" ? "#111" : "#fff", "pointer-events": "none", "aria-hidden": "true" });
+  text.textContent = colorLetter(color);
+  return text;
+}
+
+/** An Icehouse piece from above, centred on (0, 0): ``size`` 1–3, standing (``facing`` null) or lying; with its colour's letter. */
 export function piece(color, size, facing, scale = CELL) {
+  const s = scale * (0.3 + 0.18 * size);
+  return el("g", { class: "piece" }, pieceShape(color, size, facing, scale), pieceLetter(color, s));
+}
+
+function pieceShape(color, size, facing, scale) {
   const s = scale * (0.3 + 0.18 * size);
   const h = s / 2;
   const fill = RCOLORS[color], dark = RDARK[color];

@@ -6,7 +6,7 @@
 // you make are your secrets: they come in "private", for you only.
 
 import { el } from "../../svg.js";
-import { t, tg, colorName } from "../../i18n.js";
+import { t, tg, colorName, colorLetter } from "../../i18n.js";
 import { h, fill } from "../../ui.js";
 import { cues } from "../../cues.js";
 import { RamBoardView, pieceIcon, RCOLORS } from "./board.js";
@@ -190,7 +190,7 @@ function createPanel(send) {
 
   function renderPeople() {
     fill(people, state.players.filter((p) => p.color).map((p) => h("li", { "data-player": p.id },
-      h("span", { class: "swatch", style: `background:${RCOLORS[p.color]}` }), " ",
+      h("span", { class: `swatch swatch-${p.color}`, title: colorName(p.color), style: `background:${RCOLORS[p.color]}` }, colorLetter(p.color)), " ",
       h("span", { class: "pname" }, ctx.nameOf(p.id)), " ",
       state.phase === "programming" ? h("span", { class: `cap${p.compiled ? " on" : ""}` }, p.compiled ? t("ram.compiled") : t("ram.programming")) : null,
       p.goals ? h("span", { class: "ram-goals", "aria-label": t("ram.goals.left", { n: p.goals.length }) }, h("span", { class: "muted small" }, t("ram.goals.short")), p.goals.map((g, k) => h("span", { class: k === 0 ? "goal-next" : "" }, pieceIcon(g.color, g.size, null, 18)))) : null,
@@ -202,7 +202,7 @@ function createPanel(send) {
     head.textContent = t("ram.panel");
     const me = state.players.find((p) => p.id === ctx.me);
     fill(precedence, h("span", { class: "small" }, t("ram.precedence")), (state.precedence || []).map((c, k) =>
-      h("span", { class: "prec", title: colorName(c), style: `background:${RCOLORS[c]}` }, String(k + 1))));
+      h("span", { class: `prec prec-${c}`, title: colorName(c), "aria-label": `${k + 1}. ${colorName(c)}`, style: `background:${RCOLORS[c]}` }, `${k + 1}·${colorLetter(c)}`)));
     info.textContent = state.phase === "goals" ? t("ram.phase.goals") : state.phase === "programming" ? t("ram.phase.programming", { n: state.round_number })
       : state.phase === "execution" ? t("ram.phase.execution", { n: state.round_number }) : "";
     if (me?.color && ctx.seated && state.phase === "goals") renderGoals(me, ctx.secrets);
@@ -262,7 +262,8 @@ function room(ctx) {
       if (s.phase === "programming" && s.programming_until) return { deadline: s.programming_until, key: "ram.clock.programming" };
       return null;
     },
-    myTurn: () => false,
+    /** Programming is everyone's turn: mine until I compile. */
+    myTurn: (s) => s.phase === "programming" && ctx.seated() && !s.players?.find((p) => p.id === ctx.me())?.compiled,
     hostControls: () => null,
     onEvent(ev, s) {
       if (ev.type === "instruction_run") {
