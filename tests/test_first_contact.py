@@ -689,3 +689,57 @@ def test_every_control_by_keyboard_with_a_visible_focus_turns_and_moves_said_and
     finally:
         ann.context.close()
         bob.context.close()
+
+
+# -- 5. learn to play in the site -----------------------------------------------------------------------------
+def test_a_rambots_program_is_previewed_step_by_step_before_compiling(base_url: str, browser: Any) -> None:
+    """Issue 44: "a RAMbots program previewed step by step before compiling: what will this program do?"
+    Ann lays out two instructions and asks; the board shows, step by step, where the engine's own rules
+    (``execute``, run on the table as it stands) take her RAMbot, with what each instruction did; back
+    to the table, the board is as it was; nothing was played."""
+    from ricochet.games.rambots.engine import Instruction, Piece, execute
+    from test_browser import _ram_table
+
+    errors: list[str] = []
+    page = _page(browser, DESKTOP, errors=errors)
+    try:
+        room_id = _create_room(page, base_url, "Ann", "rambots", rules={"bots": "2"})
+        api = f"{base_url}/api/rooms/{room_id}"
+        page.wait_for_selector(".player-list li:nth-child(3)")
+        page.click("#start")
+        page.wait_for_selector("#ram-editor .ram-pool .piece-btn")
+        for _ in range(4):
+            page.locator("#ram-editor .ram-pool .piece-btn[data-size='3']").first.click()
+        page.click("#send-goals")
+        page.wait_for_selector("#ram-program")
+        program = []
+        for orient in ("E", "S"):
+            page.click(f".orient[data-orient='{orient}']")
+            button = page.locator("#ram-editor .ram-pool .piece-btn").first
+            program.append(Instruction(Piece(int(button.get_attribute("data-size")), button.get_attribute("data-color")), orient))
+            button.click()
+        page.wait_for_selector("#ram-program .slot:not(.empty) >> nth=1")
+        state = _get(api)["state"]
+        me = next(p for p in state["players"] if p["name"] == "Ann")
+        before = page.get_attribute(f"#bot-{me['color']}", "data-cell")
+        logged = len(_get(f"{api}/events")["events"])
+        page.click("#preview-program")
+        page.wait_for_selector("#ram-preview-step")
+        table = _ram_table(state)
+        for k, ins in enumerate(program):
+            step = execute(table, me["color"], ins)
+            table = step.table
+            bot = next(o for o in table.objects if o.kind == "bot" and o.color == me["color"])
+            page.wait_for_selector(f"#ram-preview-step:has-text('Step {k + 1} of 2')")
+            assert page.get_attribute(f"#bot-{me['color']}", "data-cell") == f"{bot.cell[0]},{bot.cell[1]}"
+            page.screenshot(path=str(SHOTS / f"rambots_preview_step{k + 1}_1280.png"))
+            if k == 0:
+                page.click("#preview-next")
+        page.click("#preview-close")
+        page.wait_for_selector("#ram-preview", state="detached")
+        assert page.get_attribute(f"#bot-{me['color']}", "data-cell") == before
+        played = [e["event"]["type"] for e in _get(f"{api}/events")["events"][logged:] if e["event"].get("player") == me["id"]]
+        assert set(played) <= {"program_set"}, played  # a preview is not played (the editor keeps her draft)
+        assert not [e for e in errors if "favicon" not in e], errors
+    finally:
+        page.context.close()

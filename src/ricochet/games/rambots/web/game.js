@@ -38,16 +38,30 @@ function without(pieces, p) {
 
 function stepStory(ev, nameOf, colorOf) {
   const who = nameOf(ev.player);
-  const parts = [t("ram.step.run", { name: who, ins: insName(ev.instruction) }), t(`ram.why.${ev.why}`)];
-  for (const e of ev.effects) {
+  return [t("ram.step.run", { name: who, ins: insName(ev.instruction) }), t(`ram.why.${ev.why}`), ...effectWords(ev.effects, nameOf, colorOf)].join(" · ");
+}
+
+/** What an instruction did, in words (its effects as the engine tells them). */
+function effectWords(effects, nameOf, colorOf) {
+  const parts = [];
+  let moved = 0;
+  for (const e of effects) {
     if (e.kind === "ram") parts.push(t("ram.fx.ram", { what: objName(e.object, nameOf, colorOf) }));
     else if (e.kind === "steal" && e.piece) parts.push(t("ram.fx.steal", { piece: pieceName(e.piece), name: nameOf(colorOf(e.from)) }));
     else if (e.kind === "tag") parts.push(t("ram.fx.tag", { n: 4 - e.left }));
     else if (e.kind === "knock_over") parts.push(t("ram.fx.knock", { what: objName(e.object, nameOf, colorOf) }));
     else if (e.kind === "blocked") parts.push(t("ram.fx.blocked"));
     else if (e.kind === "beam" && e.hit) parts.push(t(`ram.fx.beam.${e.color}`, { what: objName(e.hit, nameOf, colorOf) }));
+    else if (e.kind === "move") moved += 1;
+    else if (e.kind === "tip_down") parts.push(t("ram.fx.tip_down", { dir: t(`dir.${e.facing}`) }));
+    else if (e.kind === "turn") parts.push(t("ram.fx.turn", { dir: t(`dir.${e.facing}`) }));
+    else if (e.kind === "nothing") parts.push(t("ram.fx.nothing"));
+    else if (e.kind === "push") parts.push(t("ram.fx.push", { what: e.objects.map((o) => objName(o, nameOf, colorOf)).join(", ") }));
+    else if (e.kind === "beam" && !e.hit) parts.push(t("ram.fx.beam.none", { color: colorName(e.color) }));
+    else if (e.kind === "wall") parts.push(t("ram.fx.wall"));
   }
-  return parts.join(" · ");
+  if (moved) parts.unshift(t("ram.fx.move", { n: moved }));  // the spaces it went, said once
+  return parts;
 }
 
 function objName(key, nameOf, colorOf) {
@@ -64,6 +78,8 @@ function createPanel(send) {
   let sendTimer = null;
   let frames = [];           // this round's [state, event] for the replay
   let lastRound = null;
+  let preview = null;        // {key, steps, k}: what my draft program would do (the engine's answer), while open
+  let onPreview = () => {};  // draw the board again (the preview's frame, or the table)
 
   const head = h("h2", { id: "bid-h" });
   const info = h("p", { class: "small ram-info", id: "ram-info" });
@@ -153,9 +169,34 @@ function createPanel(send) {
     fill(editor,
       h("div", { class: "ram-row" }, h("span", { class: "small" }, t("ram.orientation")), orientPick),
       poolBox, slots,
-      h("button", { type: "button", class: compiled ? "" : "primary", id: "compile", onclick: () => { clearTimeout(sendTimer); if (!compiled) send("set_program", { program: draft }); send("compile", { on: !compiled }); } },
-        compiled ? t("ram.uncompile") : t("ram.compile")),
+      h("div", { class: "ram-row" },
+        h("button", { type: "button", class: compiled ? "" : "primary", id: "compile", onclick: () => { clearTimeout(sendTimer); if (!compiled) send("set_program", { program: draft }); send("compile", { on: !compiled }); } },
+          compiled ? t("ram.uncompile") : t("ram.compile")),
+        // What will this program do?  The engine runs it alone on the table as it is (the others' are secret).
+        h("button", { type: "button", id: "preview-program", disabled: !draft.length, onclick: () => {
+          preview = { key: JSON.stringify(draft), steps: null, k: 0 };
+          send("preview_program", { program: draft });
+        } }, t("ram.preview"))),
+      previewBox(),
       h("p", { class: "small muted" }, t("ram.program.help")));
+  }
+
+  /** The preview of my program, step by step (while it is the program laid out). */
+  function previewBox() {
+    if (!preview?.steps || preview.key !== JSON.stringify(draft)) return null;
+    const { steps, k } = preview;
+    const step = steps[k];
+    const go = (to) => { preview.k = Math.max(0, Math.min(steps.length - 1, to)); update(); onPreview(); };
+    const words = step ? [insName(step.instruction), ...effectWords(step.effects, ctx.nameOf, (c) => state.players.find((p) => p.color === c)?.id)] : [];
+    return h("div", { class: "ram-preview", id: "ram-preview", role: "region", "aria-label": t("ram.preview") },
+      h("p", { class: "small" }, t("ram.preview.help")),
+      steps.length ? h("p", { class: "ram-preview-step", id: "ram-preview-step", "aria-live": "polite" },
+        h("b", {}, t("ram.preview.step", { k: k + 1, n: steps.length })), " ", words.join(" · "), step.won ? ` · ${t("ram.preview.won")}` : "")
+        : h("p", {}, t("ram.preview.empty")),
+      h("div", { class: "ram-row" },
+        h("button", { type: "button", class: "small-btn", id: "preview-prev", disabled: k === 0, onclick: () => go(k - 1) }, t("replay.prev")),
+        h("button", { type: "button", class: "small-btn", id: "preview-next", disabled: k >= steps.length - 1, onclick: () => go(k + 1) }, t("replay.next")),
+        h("button", { type: "button", class: "small-btn", id: "preview-close", onclick: () => { preview = null; update(); onPreview(); } }, t("ram.preview.close"))));
   }
 
   function renderRuns() {
@@ -208,7 +249,7 @@ function createPanel(send) {
     if (me?.color && ctx.seated && state.phase === "goals") renderGoals(me, ctx.secrets);
     else if (me?.color && ctx.seated && state.phase === "programming") renderEditor(me, ctx.secrets);
     else fill(editor);
-    if (state.phase !== "programming") draft = null;
+    if (state.phase !== "programming") { draft = null; preview = null; }
     renderRuns();
     renderPeople();
   }
@@ -221,6 +262,20 @@ function createPanel(send) {
       if (s.round_number !== lastRound) { lastRound = s.round_number; if (s.phase === "execution") frames = []; }
       update();
     },
+    /** The engine's answer to preview_program: its first step is shown. */
+    message(msg) {
+      if (msg.type !== "program_preview" || !preview || preview.steps) return;
+      preview.steps = msg.steps;
+      preview.k = 0;
+      update();
+      onPreview();
+    },
+    /** The state the board shows: the preview's step while one is open, else the table. */
+    shown(s) {
+      const step = preview?.steps?.[preview.k];
+      return step && preview.key === JSON.stringify(draft) ? { ...s, objects: step.objects } : s;
+    },
+    set onPreview(fn) { onPreview = fn; },
     record(snapshot, ev, b) {
       board = b;
       if (ev.type === "programs_revealed") frames = [[snapshot, null]];
@@ -234,10 +289,13 @@ function room(ctx) {
   const board = new RamBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields), shortName: ctx.shortName });
   const panel = createPanel((type, fields) => ctx.send(type, fields));
   const snapshot = (s) => JSON.parse(JSON.stringify(s));
+  let state = null;
+  panel.onPreview = () => { if (state) board.render(panel.shown(state)); };
   return {
     panel: panel.el,
     update(s) {
-      board.render(s);
+      state = s;
+      board.render(panel.shown(s));
       panel.update(s, { me: ctx.me(), seated: ctx.seated(), nameOf: ctx.nameOf, secrets: ctx.secrets(), online: ctx.online() });
     },
     status(s) {
@@ -275,7 +333,7 @@ function room(ctx) {
         panel.record(snapshot(s), ev, board);
       }
     },
-    onMessage() {},
+    onMessage(msg) { panel.message(msg); },
     onLost: () => false,
     handleKey: () => false,
   };
