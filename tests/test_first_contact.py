@@ -743,3 +743,123 @@ def test_a_rambots_program_is_previewed_step_by_step_before_compiling(base_url: 
         assert not [e for e in errors if "favicon" not in e], errors
     finally:
         page.context.close()
+
+
+def _lesson(game: str) -> dict[str, Any]:
+    from ricochet.games import GAMES
+
+    return json.loads((GAMES[game].web_dir / "howto.json").read_text(encoding="utf-8"))
+
+
+def _expected_pieces(game: str) -> list[dict[str, tuple[int, int]]]:
+    """Where the lesson's pieces stand at each of its steps (from howto.json: the engine's run)."""
+    lesson = _lesson(game)
+    out: list[dict[str, tuple[int, int]]] = []
+    if game in ("ricochet-robots", "pyramids"):
+        examples = lesson["examples"] if game == "ricochet-robots" else [lesson]
+        for ex in examples:
+            cells = {r["color"]: tuple(r["cell"]) for r in ex["robots"]}
+            out.append(dict(cells))
+            for m in ex["moves"]:
+                cells[m["robot"]] = tuple(m["path"]["steps"][-1]["cell"])
+                out.append(dict(cells))
+        out.append(dict(out[-1]))  # the closing words: the board as it was
+    elif game == "micro-robots":
+        route = [tuple(c) for c in lesson["route"]]
+        out = [{"micro": route[0]}, {"micro": route[0]}] + [{"micro": c} for c in route[1:]] + [{"micro": route[-1]}]
+    else:
+        me = next(p for p in lesson["players"] if p["id"] == lesson["you"])["color"]
+        bot = lambda objects: next(tuple(o["cell"]) for o in objects if o["kind"] == "bot" and o["color"] == me)  # noqa: E731
+        out = [{me: bot(lesson["objects"])}, {me: bot(lesson["objects"])}] + [{me: bot(s["objects"])} for s in lesson["steps"]]
+        out.append(dict(out[-1]))
+    return out
+
+
+def _pieces_on_board(page: Any, game: str, colors: list[str]) -> dict[str, tuple[int, int]]:
+    return {c: tuple(v) for c, v in page.evaluate("""([game, colors]) => {
+      const out = {};
+      for (const c of colors) {
+        if (game === "rambots") { out[c] = document.querySelector(`#howto-board #bot-${c}`).dataset.cell.split(",").map(Number); continue; }
+        const id = game === "micro-robots" ? "#howto-board #robot-micro" : `#howto-board #robot-${c}`;
+        const m = document.querySelector(id).getAttribute("transform").match(/translate\\(([-\\d.]+),([-\\d.]+)\\)/);
+        const cell = game === "micro-robots" ? 56 : 40;
+        const x = Math.floor(Number(m[1]) / cell), y = Math.floor(Number(m[2]) / cell);
+        out[c] = game === "micro-robots" ? [y, x] : [x, y];
+      }
+      return out;
+    }""", [game, colors]).items()}
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_how_to_play_is_each_games_own_example_step_by_step(base_url: str, browser: Any, game: str) -> None:
+    """Issue 44: "a 'How to play' for each game built on its seed's own example (Ricochet Pyramids' 5-move
+    example of seed 003, Micro Robots' example route of seed 002, RAMbots: a program previewed step by step
+    …; Ricochet Robots' from seed 000/004), in English and French".  From the lobby, the lesson steps
+    through the example: at every step each piece stands where the engine's run of the example puts it
+    (howto.json, held to the engines by tests/test_howto.py); the arrow keys turn the pages; in French
+    every word is French; from a room it opens over the game and leaves it untouched."""
+    errors: list[str] = []
+    expected = _expected_pieces(game)
+    colors = sorted(expected[0])
+    for viewport, lang in ((DESKTOP, "en"), (PHONE, "fr")):
+        page = _page(browser, viewport, lang, errors)
+        try:
+            page.goto(base_url + "/")
+            page.wait_for_selector("#create-form[aria-busy=false]", state="attached")
+            page.click(f".game-card[data-game={game}]")
+            page.click("#how-to")
+            page.wait_for_selector("dialog.howto[open] #howto-text:not(:empty)")
+            texts = []
+            for k, cells in enumerate(expected):
+                page.wait_for_selector(f"#howto-count:has-text('{k + 1}')")
+                for _ in range(40):  # the move's slide ends
+                    if _pieces_on_board(page, game, colors) == cells:
+                        break
+                    page.wait_for_timeout(50)
+                assert _pieces_on_board(page, game, colors) == cells, f"step {k + 1}"
+                texts.append(page.inner_text("#howto-text"))
+                if k in (1, len(expected) - 2):
+                    page.screenshot(path=str(SHOTS / f"{game}_howto_step{k + 1}_{viewport['width']}_{lang}.png"))
+                if k < len(expected) - 1:
+                    page.keyboard.press("ArrowRight") if k % 2 else page.click("#howto-next")
+            assert len(set(texts)) == len(texts), texts  # every step says something of its own
+            if lang == "fr":
+                english = _visible_words(page) & _english_only_words()
+                assert not english, english
+            page.click("#howto-next")  # "Got it" on the last step
+            page.wait_for_selector("dialog.howto", state="detached")
+        finally:
+            page.context.close()
+    assert not [e for e in errors if "favicon" not in e], errors
+
+
+def test_how_to_play_opens_over_a_running_game_and_leaves_it_as_it_was(base_url: str, browser: Any,
+                                                                      clock: SkipClock) -> None:
+    """In a room, "How to play" opens the lesson over the game; its arrow keys turn its pages and never
+    move a robot of the demonstration under it; Esc closes it."""
+    ann = _page(browser, DESKTOP, name="ann")
+    bob = _page(browser, DESKTOP, name="bob")
+    try:
+        room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "30"})
+        bob.goto(f"{base_url}/r/{room_id}")
+        bob.fill("#join-name", "Bob")
+        bob.click("#join button[type=submit]")
+        bob.wait_for_selector(".player.me")
+        ann.click("#start")
+        ann.fill("#bid-input", "30")
+        ann.press("#bid-input", "Enter")
+        ann.wait_for_selector("#bids li.mine")
+        clock.skip(room_id)
+        ann.wait_for_selector("#demo-bar:not([hidden])")
+        ann.click("#how-to")
+        ann.wait_for_selector("dialog.howto[open] #howto-text:not(:empty)")
+        for key in ("1", "ArrowRight", "ArrowDown", "ArrowLeft", "ArrowRight", "ArrowUp"):
+            ann.keyboard.press(key)
+        ann.wait_for_timeout(300)
+        assert _get(f"{base_url}/api/rooms/{room_id}")["state"]["round"]["cost"] == 0  # nothing moved in the game
+        ann.keyboard.press("Escape")
+        ann.wait_for_selector("dialog.howto", state="detached")
+        assert ann.locator("#demo-bar .dpad").is_visible()
+    finally:
+        ann.context.close()
+        bob.context.close()

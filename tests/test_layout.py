@@ -22,7 +22,7 @@ SRC = Path(ricochet.__file__).resolve().parent
 GAMES_DIR = SRC / "games"
 GAME_PACKAGES = sorted(p.name for p in GAMES_DIR.iterdir() if (p / "__init__.py").is_file())
 """The packages of ricochet.games: one per game, and the bidding round two games share."""
-GAME_LIBRARIES = ("bidding.js", "bidding-strings.js", "gridboard.js", "trainer-grid.js", "trainer-physics.js")
+GAME_LIBRARIES = ("bidding.js", "bidding-strings.js", "gridboard.js", "trainer-grid.js", "trainer-physics.js", "lesson-grid.js")
 """Shared code of ricochet/web that games import (not the shell): the bidding round, the
 engine's board and its trainer part."""
 SHELL = sorted(p for p in (SRC / "web").rglob("*.js") if p.name not in GAME_LIBRARIES)

@@ -342,7 +342,7 @@ export function biddingGame(game) {
   }
 
   return {
-    name: game.name, strings: game.strings, styles: game.styles, trainer: game.trainer,
+    name: game.name, strings: game.strings, styles: game.styles, trainer: game.trainer, howTo: game.howTo,
     thumbnail: game.thumbnail, optionFields: game.optionFields, readOptions: game.readOptions,
     tokens: game.tokens, roundStart: game.roundStart, describe, room, replay,
   };

@@ -273,6 +273,10 @@ export const STRINGS = {
     "confirm.leave_page": "Leave this game for the lobby? Your seat is kept for a while: the room’s link brings you back.",
     "room.to_lobby": "Go to the lobby",
     "replay.previous": "Replay the last game",
+    "howto.done": "Got it",
+    "howto.step": "Step {k} of {n}",
+    "howto.open": "How to play",
+    "lobby.how.rules": "The rules in a paragraph",
   },
   fr: {
     "app.title": "Ricochet",
@@ -536,6 +540,10 @@ export const STRINGS = {
     "confirm.leave_page": "Quitter cette partie pour l’accueil ? Votre place est gardée un moment : le lien de la salle vous y ramène.",
     "room.to_lobby": "Aller à l’accueil",
     "replay.previous": "Revoir la partie précédente",
+    "howto.done": "Compris",
+    "howto.step": "Étape {k} sur {n}",
+    "howto.open": "Comment jouer",
+    "lobby.how.rules": "Les règles en un paragraphe",
   },
 };
 

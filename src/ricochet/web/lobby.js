@@ -5,6 +5,7 @@ import { t, tg, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, icon, toast } from "./ui.js";
 import { GAMES, INFO, DEFAULT_GAME, gameOf } from "./games/index.js";
+import { openHowTo } from "./howto.js";
 
 const NAME_KEY = "ricochet.name";
 export const nickname = {
@@ -161,7 +162,9 @@ export function mountLobby(root) {
         h("div", { class: "quick" }, quickBtn, quickLevelBox),
         h("p", { class: "train-link" }, h("a", { class: "button", href: "/train", id: "train-link" }, icon("target"), " ", t("tr.lobby")), " ", h("span", { class: "muted small" }, t("tr.lobby.hint"))),
         h("p", { class: "muted small" }, t("lobby.quick.hint")),
-        h("details", { class: "how" }, h("summary", {}, t("lobby.how")), h("p", {}, tg(chosen, "lobby.how.text")))),
+        h("div", { class: "how" },
+          gameOf(chosen).howTo ? h("button", { type: "button", id: "how-to", onclick: () => openHowTo(gameOf(chosen)) }, t("howto.open"), " — ", t(`game.${chosen}`)) : null,
+          h("details", {}, h("summary", {}, t("lobby.how.rules")), h("p", {}, tg(chosen, "lobby.how.text"))))),
       h("div", { class: "panel" }, h("h2", {}, t("lobby.rooms"),
         h("button", { type: "button", class: "small-btn", onclick: loadRooms }, t("lobby.refresh"))), roomsBox),
       h("div", { class: "panel" }, h("h2", {}, t("lobby.create"), h("span", { class: "muted small" }, t(`game.${chosen}`))), form)));

@@ -10,6 +10,7 @@ import { gameOf, INFO } from "./games/index.js";
 import { cues } from "./cues.js";
 import { h, fill, toast, fmtSeconds, confirmDialog } from "./ui.js";
 import { nickname } from "./lobby.js";
+import { openHowTo } from "./howto.js";
 
 const SHELL_ACTIONS = ["ping", "sync", "chat", "start", "restart", "end_game", "leave", "join", "add_bot", "remove_bot", "remove_player"];
 
@@ -278,6 +279,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const phase = state.phase;
     els.title.textContent = roomInfo?.name || roomId;
     fill(els.actions,
+      game.howTo ? h("button", { type: "button", id: "how-to", onclick: () => openHowTo(game) }, t("howto.open")) : null,
       h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
       state.phase === "over" ? h("a", { class: "button", href: replayLink() }, t("replay.open")) : null,
       seated() ? h("button", { type: "button", id: "leave", onclick: async () => {
@@ -450,7 +452,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
   // Keys go to the game (arrow keys move the selected robot), unless typing in a field.
   const onKey = (e) => {
-    if (e.target.closest?.("input, textarea, select")) return;
+    if (e.target.closest?.("input, textarea, select, dialog")) return;  // (a lesson open over the room: its own keys)
     if (view?.handleKey(e)) e.preventDefault();
   };
   document.addEventListener("keydown", onKey);

@@ -37,6 +37,20 @@ import { loadStyle } from "../ui.js";
  *
  * Solo training (only a game with puzzles: GET /api/trainer/me lists them):
  * @property {TrainerModule} [trainer]
+ *
+ * Learning it ("How to play", howto.js):
+ * @property {HowTo} [howTo]  its lesson: its rules text's own example, step by step, on its board
+ */
+
+/**
+ * A game's lesson.
+ *
+ * @typedef {object} HowTo
+ * @property {(wrap: Element) => Promise<HowToStep[]>} open  draw its board in `wrap`; the steps
+ *
+ * @typedef {object} HowToStep
+ * @property {() => string} text  the words of the step, in the page's language
+ * @property {(animate: boolean) => void} show  draw the board as the step shows it (animate: one step on)
  */
 
 /**

@@ -10,6 +10,7 @@ import { cues } from "../../cues.js";
 import { MicroBoardView, dice, spaceName, SPACE_COLORS } from "./board.js";
 import STRINGS from "./strings.js";
 import { trainer } from "./trainer.js";
+import { howTo } from "./howto.js";
 
 const NAME = "micro-robots";
 const spaceAt = (state, cell) => (state?.board && cell ? state.board[cell[0]][cell[1]] : null);
@@ -185,6 +186,7 @@ export default {
   room,
   replay,
   trainer,
+  howTo,
   roundStart: (ev) => ev.type === "target_rolled",
   tokens: (p) => chips(p.score),
   describe(ev, nameOf, state, live) {

@@ -58,6 +58,11 @@ export default {
     "tr.kind.number": "number",
     "tr.style.shortest": "Shortest route",
     "tr.style.via": "Through an intermediate target",
+    "how.mr.goal": "The dice name the target: {target}, where the victory point chip lies. The robot starts on {start}.",
+    "how.mr.first": "A move goes along the row or the column to any space of the same colour or the same number — not necessarily the nearest. From {start}: {moves}.",
+    "how.mr.move": "Move {k}: to {to} (same {why}).",
+    "how.mr.last": "Move {k}: to {to} (same {why}) — the target, in {n, plural, one {# move} other {# moves}}.",
+    "how.mr.announce": "In a game the first to call out a number plays it: announce {n}, then move the robot in exactly {n, plural, one {# move} other {# moves}} to take the chip. Miss, and one of your chips goes to the player with the fewest.",
   },
   fr: {
     "game.micro-robots": "Micro Robots",
@@ -116,5 +121,10 @@ export default {
     "tr.kind.number": "nombre",
     "tr.style.shortest": "Chemin le plus court",
     "tr.style.via": "En passant par une cible intermédiaire",
+    "how.mr.goal": "Les dés désignent la cible : {target}, où est posé le jeton de victoire. Le robot part de {start}.",
+    "how.mr.first": "Un mouvement va, dans la ligne ou la colonne, vers n’importe quelle case de même couleur ou de même nombre — pas forcément la plus proche. Depuis {start} : {moves}.",
+    "how.mr.move": "Mouvement {k} : vers {to} (même {why}).",
+    "how.mr.last": "Mouvement {k} : vers {to} (même {why}) — la cible, en {n, plural, one {# mouvement} other {# mouvements}}.",
+    "how.mr.announce": "En partie, le premier qui annonce un nombre le joue : annoncez {n}, puis déplacez le robot en exactement {n, plural, one {# mouvement} other {# mouvements}} pour prendre le jeton. Si vous échouez, un de vos jetons va au joueur qui en a le moins.",
   },
 };

@@ -11,14 +11,14 @@ import { h, fill } from "../../ui.js";
 import { cues } from "../../cues.js";
 import { RamBoardView, pieceIcon, RCOLORS } from "./board.js";
 import STRINGS from "./strings.js";
+import { pieceName, insName, stepStory, effectWords } from "./story.js";
+import { howTo } from "./howto.js";
 
 const NAME = "rambots";
 const COLORS = ["red", "yellow", "green", "blue"];
 const ORIENTS = ["N", "E", "S", "W", "up"];
 const ARROW = { N: "↑", E: "→", S: "↓", W: "←", up: "⊙" };
 const same = (a, b) => a.size === b.size && a.color === b.color;
-const pieceName = (p) => t("ram.piece", { size: t(`ram.size.${p.size}`), color: colorName(p.color) });
-const insName = (i) => `${pieceName(i)} ${t(`ram.orient.${i.orientation}`)}`;
 
 function thumbnail(size = 44) {
   const svg = el("svg", { viewBox: "0 0 40 40", width: size, height: size, class: "game-thumb", "aria-hidden": "true" });
@@ -34,40 +34,6 @@ function thumbnail(size = 44) {
 function without(pieces, p) {
   const k = pieces.findIndex((q) => same(q, p));
   return k < 0 ? pieces : [...pieces.slice(0, k), ...pieces.slice(k + 1)];
-}
-
-function stepStory(ev, nameOf, colorOf) {
-  const who = nameOf(ev.player);
-  return [t("ram.step.run", { name: who, ins: insName(ev.instruction) }), t(`ram.why.${ev.why}`), ...effectWords(ev.effects, nameOf, colorOf)].join(" · ");
-}
-
-/** What an instruction did, in words (its effects as the engine tells them). */
-function effectWords(effects, nameOf, colorOf) {
-  const parts = [];
-  let moved = 0;
-  for (const e of effects) {
-    if (e.kind === "ram") parts.push(t("ram.fx.ram", { what: objName(e.object, nameOf, colorOf) }));
-    else if (e.kind === "steal" && e.piece) parts.push(t("ram.fx.steal", { piece: pieceName(e.piece), name: nameOf(colorOf(e.from)) }));
-    else if (e.kind === "tag") parts.push(t("ram.fx.tag", { n: 4 - e.left }));
-    else if (e.kind === "knock_over") parts.push(t("ram.fx.knock", { what: objName(e.object, nameOf, colorOf) }));
-    else if (e.kind === "blocked") parts.push(t("ram.fx.blocked"));
-    else if (e.kind === "beam" && e.hit) parts.push(t(`ram.fx.beam.${e.color}`, { what: objName(e.hit, nameOf, colorOf) }));
-    else if (e.kind === "move") moved += 1;
-    else if (e.kind === "tip_down") parts.push(t("ram.fx.tip_down", { dir: t(`dir.${e.facing}`) }));
-    else if (e.kind === "turn") parts.push(t("ram.fx.turn", { dir: t(`dir.${e.facing}`) }));
-    else if (e.kind === "nothing") parts.push(t("ram.fx.nothing"));
-    else if (e.kind === "push") parts.push(t("ram.fx.push", { what: e.objects.map((o) => objName(o, nameOf, colorOf)).join(", ") }));
-    else if (e.kind === "beam" && !e.hit) parts.push(t("ram.fx.beam.none", { color: colorName(e.color) }));
-    else if (e.kind === "wall") parts.push(t("ram.fx.wall"));
-  }
-  if (moved) parts.unshift(t("ram.fx.move", { n: moved }));  // the spaces it went, said once
-  return parts;
-}
-
-function objName(key, nameOf, colorOf) {
-  const [kind, color] = key.split(":");
-  if (kind === "bot") return t("ram.bot.of", { name: nameOf(colorOf(color)) });
-  return t("ram.beacon", { color: colorName(color) });
 }
 
 function createPanel(send) {
@@ -355,6 +321,7 @@ export default {
   thumbnail,
   room,
   replay,
+  howTo,
   roundStart: (ev) => ev.type === "programs_revealed",
   tokens: (p) => (p.goals ? Array.from({ length: p.score }, () => pieceIcon("green", 1, null, 14)) : []),
   describe(ev, nameOf, state, live) {

@@ -96,6 +96,10 @@ export default {
     "ram.fx.nothing": "standing: reverse does nothing",
     "ram.fx.push": "pushes {what}",
     "ram.fx.beam.none": "the {color} beam hits nothing",
+    "how.ram.goal": "Each player has a RAMbot (a large piece) and a goal stack: RAM the upright objects of its colours, in order, to tag them. Each round everyone lays out up to five instructions in secret; then all programs run, smallest pieces first.",
+    "how.ram.program": "Here {name} (the {color} RAMbot) lays out: {program}. What will this program do?",
+    "how.ram.step": "Step {k}: {ins} — {what}.",
+    "how.ram.preview": "In a game, “What will it do?” shows your own program like this before you compile — alone on the table: the others’ programs, secret, may change everything.",
   },
   fr: {
     "game.rambots": "RAMbots",
@@ -192,5 +196,9 @@ export default {
     "ram.fx.nothing": "debout : la marche arrière ne fait rien",
     "ram.fx.push": "pousse {what}",
     "ram.fx.beam.none": "le rayon {color} ne touche rien",
+    "how.ram.goal": "Chaque joueur a un RAMbot (une grande pièce) et une pile d’objectifs : RAMez les objets debout de ses couleurs, dans l’ordre, pour les marquer. À chaque manche, chacun pose en secret jusqu’à cinq instructions ; puis tous les programmes s’exécutent, les plus petites pièces d’abord.",
+    "how.ram.program": "Ici {name} (le RAMbot {color}) pose : {program}. Que va faire ce programme ?",
+    "how.ram.step": "Étape {k} : {ins} — {what}.",
+    "how.ram.preview": "En partie, « Que va-t-il faire ? » montre ainsi votre propre programme avant de compiler — seul sur la table : les programmes des autres, secrets, peuvent tout changer.",
   },
 };
