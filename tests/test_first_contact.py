@@ -349,7 +349,7 @@ def test_rambots_is_programmable_on_a_phone_with_the_board_and_its_clock_in_view
             assert _in_view(page, part), f"{part} is not in view with the board"
             assert not _floating_over(page, part), f"something floats over {part}"
         assert page.inner_text("#clock").startswith("Fin de la programmation dans")
-        labels = page.evaluate("""() => [...document.querySelectorAll(".ram-board .obj-bot text")].map((e) =>
+        labels = page.evaluate("""() => [...document.querySelectorAll(".ram-board .obj-bot text:not(.color-letter)")].map((e) =>
           [e.textContent, e.getBoundingClientRect().width])""")
         assert sorted(name for name, _ in labels) == ["Ada", "Ann", "Babbage"], labels  # whole, a bot's without its level
         cell = page.locator(".ram-board").bounding_box()["width"] / (8 + 20 / 50)
@@ -424,7 +424,14 @@ def _visible_words(page: Any) -> set[str]:
     import re
 
     texts = page.evaluate("""() => {
-      const out = [document.body.innerText, document.title];
+      // What is on the screen, but a person's own words (room names, names, chat: translate="no").
+      const out = [document.title];
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const el = n.parentElement;
+        if (!el || el.closest("[translate=no], script, style, [hidden]") || !el.checkVisibility()) continue;
+        out.push(n.textContent);
+      }
       for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]"))
         for (const a of ["aria-label", "title", "placeholder", "alt"]) if (el.getAttribute(a)) out.push(el.getAttribute(a));
       for (const el of document.querySelectorAll("svg title, svg text")) out.push(el.textContent);

@@ -277,6 +277,7 @@ export const STRINGS = {
     "howto.step": "Step {k} of {n}",
     "howto.open": "How to play",
     "lobby.how.rules": "The rules in a paragraph",
+    "room.default_name": "{name}’s room",
   },
   fr: {
     "app.title": "Ricochet",
@@ -544,6 +545,7 @@ export const STRINGS = {
     "howto.step": "Étape {k} sur {n}",
     "howto.open": "Comment jouer",
     "lobby.how.rules": "Les règles en un paragraphe",
+    "room.default_name": "Salle de {name}",
   },
 };
 

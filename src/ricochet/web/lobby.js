@@ -1,7 +1,10 @@
 // The lobby: nickname, the game to play, one-click game against bots, new-room
 // form (with the chosen game's options), public rooms of every game.
 
-import { t, tg, onLangChange } from "./i18n.js";
+import { t, tg, onLangChange, playerName, STRINGS } from "./i18n.js";
+
+/** A room's phase in words (the game's own word for it, else the shell's; nothing rather than a key). */
+const phaseName = (game, phase) => (`${game}:phase.${phase}` in STRINGS.en || `phase.${phase}` in STRINGS.en ? tg(game, `phase.${phase}`) : "");
 import { api } from "./net.js";
 import { h, fill, icon, toast } from "./ui.js";
 import { GAMES, INFO, DEFAULT_GAME, gameOf } from "./games/index.js";
@@ -117,7 +120,7 @@ export function mountLobby(root) {
     if (!name) return;
     const f = new FormData(form);
     const body = { game: chosen, private: f.get("private") === "on", spectator_chat: f.get("spectator_chat") === "on", ...gameOf(chosen).readOptions(f) };
-    if (f.get("name")) body.name = f.get("name");
+    body.name = f.get("name") || t("room.default_name", { name }).slice(0, 40);  // in the creator's language
     const n = Number(f.get("bots")) || 0;
     try {
       const res = await api("/api/rooms", { method: "POST", body });
@@ -136,9 +139,9 @@ export function mountLobby(root) {
         const g = gameOf(r.game);
         return h("li", { class: "room-item", "data-game": g.name },
           g.thumbnail(32),
-          h("span", { class: "room-name" }, r.name),
-          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${tg(g.name, `phase.${r.phase}`) || r.phase} · ${t("lobby.room.players", { n: r.players.length })}${bots ? ` (${t("lobby.room.bots", { n: bots })})` : ""}`),
-          r.players.length ? h("span", { class: "muted small room-who" }, t("lobby.room.who", { names: r.players.map((p) => p.name).join(", ") })) : null,
+          h("span", { class: "room-name", translate: "no" }, r.name),  // (a person's words: never translated)
+          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${phaseName(g.name, r.phase)} · ${t("lobby.room.players", { n: r.players.length })}${bots ? ` (${t("lobby.room.bots", { n: bots })})` : ""}`),
+          r.players.length ? h("span", { class: "muted small room-who" }, t("lobby.room.who", { names: r.players.map((p) => playerName(p.name, p.bot ? INFO[g.name]?.bot_levels : [])).join(", ") })) : null,
           h("span", { class: "room-actions" },
             h("button", { type: "button", onclick: () => { if (needName()) openRoom(r.room_id); } }, t("lobby.join")),
             h("a", { class: "button", href: `/r/${encodeURIComponent(r.room_id)}?watch=1` }, t("lobby.watch"))));

@@ -28,7 +28,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
   // -- static skeleton (built once; parts are refilled on every update) ------------------
   const els = {
-    title: h("h1", { class: "room-title" }),
+    title: h("h1", { class: "room-title", translate: "no" }),  // a person's words (as names and chat): never translated
     phase: h("p", { class: "phase", id: "phase", "aria-live": "polite" }),
     clock: h("div", { class: "clock", id: "clock", role: "timer", "aria-label": t("clock.label") }),
     clockBar: h("div", { class: "clock-bar" }, h("div", { class: "clock-fill" })),
@@ -212,7 +212,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   function addChat(c) {
-    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.player == null ? `${c.name} (${t("room.watching")})` : c.name), " ", h("span", {}, c.text)));
+    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, h("span", { translate: "no" }, c.name), c.player == null ? ` (${t("room.watching")})` : ""), " ", h("span", { translate: "no" }, c.text)));
     trimChat();
   }
   function addSys(text, kind = "", version = null) {
@@ -349,7 +349,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         const badges = [p.id === me && t("room.you"), p.id === state.host && t("room.host"),
           s?.bot && `${t("room.bot")} · ${t(`room.bot_level.${s.level}`)}`, (!p.seated || (s && !s.online && !s.bot)) && t("room.away")].filter(Boolean);
         return h("li", { class: `player${p.id === me ? " me" : ""}`, "data-player": p.id },
-          h("span", { class: "pname" }, shortName(p.id)),
+          h("span", { class: "pname", translate: "no" }, shortName(p.id)),
           badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
           h("span", { class: "chips", "aria-label": tx("room.chips", { n: p.score }) }, game.tokens(p, state)),
           h("span", { class: "score", "data-score": p.score }, String(p.score)),

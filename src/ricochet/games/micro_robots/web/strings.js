@@ -63,6 +63,7 @@ export default {
     "how.mr.move": "Move {k}: to {to} (same {why}).",
     "how.mr.last": "Move {k}: to {to} (same {why}) — the target, in {n, plural, one {# move} other {# moves}}.",
     "how.mr.announce": "In a game the first to call out a number plays it: announce {n}, then move the robot in exactly {n, plural, one {# move} other {# moves}} to take the chip. Miss, and one of your chips goes to the player with the fewest.",
+    "micro-robots:phase.racing": "Racing to announce",
   },
   fr: {
     "game.micro-robots": "Micro Robots",
@@ -126,5 +127,6 @@ export default {
     "how.mr.move": "Mouvement {k} : vers {to} (même {why}).",
     "how.mr.last": "Mouvement {k} : vers {to} (même {why}) — la cible, en {n, plural, one {# mouvement} other {# mouvements}}.",
     "how.mr.announce": "En partie, le premier qui annonce un nombre le joue : annoncez {n}, puis déplacez le robot en exactement {n, plural, one {# mouvement} other {# mouvements}} pour prendre le jeton. Si vous échouez, un de vos jetons va au joueur qui en a le moins.",
+    "micro-robots:phase.racing": "Course à l’annonce",
   },
 };

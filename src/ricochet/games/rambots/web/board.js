@@ -49,7 +49,7 @@ function pieceShape(color, size, facing, scale) {
 /** A small standalone picture of an instruction or a piece (for the editor and the stacks). */
 export function pieceIcon(color, size, orientation = null, px = 30) {
   const svg = el("svg", { viewBox: "-20 -20 40 40", width: px, height: px, class: "piece-icon", role: "img",
-    "aria-label": t("ram.piece", { size: t(`ram.size.${size}`), color: colorName(color) }) + (orientation ? ` ${t(`ram.orient.${orientation}`)}` : "") });
+    "aria-label": t("ram.piece", { size: t(`ram.size.${size}`), color: t(`ram.color.${color}`) }) + (orientation ? ` ${t(`ram.orient.${orientation}`)}` : "") });
   svg.append(piece(color, size, orientation && orientation !== "up" ? orientation : null, 36));
   return svg;
 }
@@ -93,7 +93,7 @@ export class RamBoardView {
       const look = `${o.facing}`;
       if (!node || node.dataset.look !== look) {
         const fresh = el("g", { class: `obj obj-${o.kind} obj-${o.color}`, id: `${o.kind}-${o.color}`, "data-look": look },
-          title(t(`ram.${o.kind}`, { color: colorName(o.color) }) + (o.facing ? ` (${t(`ram.orient.${o.facing}`)})` : ` (${t("ram.orient.up")})`)),
+          title(t(`ram.${o.kind}`, { color: o.kind === "beacon" ? t(`ram.color.${o.color}`) : colorName(o.color) }) + (o.facing ? ` (${t(`ram.orient.${o.facing}`)})` : ` (${t("ram.orient.up")})`)),
           piece(o.color, o.kind === "bot" ? 3 : 1, o.facing));
         if (o.kind === "bot") {
           const owner = view.players?.find((p) => p.color === o.color);

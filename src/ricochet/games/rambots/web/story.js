@@ -3,8 +3,8 @@
 
 import { t, colorName } from "../../i18n.js";
 
-/** "small red", "petite rouge". */
-export const pieceName = (p) => t("ram.piece", { size: t(`ram.size.${p.size}`), color: colorName(p.color) });
+/** "small red", "petite rouge", "grande bleue" (a piece, "une pièce": its colour agrees with it). */
+export const pieceName = (p) => t("ram.piece", { size: t(`ram.size.${p.size}`), color: t(`ram.color.${p.color}`) });
 
 /** "small red pointing right". */
 export const insName = (i) => `${pieceName(i)} ${t(`ram.orient.${i.orientation}`)}`;
@@ -41,5 +41,5 @@ export function effectWords(effects, nameOf, colorOf) {
 function objName(key, nameOf, colorOf) {
   const [kind, color] = key.split(":");
   if (kind === "bot") return t("ram.bot.of", { name: nameOf(colorOf(color)) });
-  return t("ram.beacon", { color: colorName(color) });
+  return t("ram.beacon", { color: t(`ram.color.${color}`) });  // une balise: the colour agrees
 }
