@@ -415,7 +415,7 @@ def _english_only_words() -> set[str]:
 
     from test_web_static import _strings
 
-    words = lambda texts: {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ’']{3,}", re.sub(r"\{[^{}]*\}", " ", text))}  # noqa: E731
+    words = lambda texts: {w.lower() for text in texts for w in re.findall(r"[A-Za-zÀ-ÿ’']{3,}", re.sub(r"\{[^{}]*\}", " ", text))}
     return words(_strings("en").values()) - words(_strings("fr").values()) - ALLOWED
 
 
@@ -776,7 +776,7 @@ def _expected_pieces(game: str) -> list[dict[str, tuple[int, int]]]:
         out = [{"micro": route[0]}, {"micro": route[0]}] + [{"micro": c} for c in route[1:]] + [{"micro": route[-1]}]
     else:
         me = next(p for p in lesson["players"] if p["id"] == lesson["you"])["color"]
-        bot = lambda objects: next(tuple(o["cell"]) for o in objects if o["kind"] == "bot" and o["color"] == me)  # noqa: E731
+        bot = lambda objects: next(tuple(o["cell"]) for o in objects if o["kind"] == "bot" and o["color"] == me)
         out = [{me: bot(lesson["objects"])}, {me: bot(lesson["objects"])}] + [{me: bot(s["objects"])} for s in lesson["steps"]]
         out.append(dict(out[-1]))
     return out

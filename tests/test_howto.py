@@ -23,6 +23,7 @@ example).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -136,17 +137,16 @@ def test_the_micro_robots_lesson_is_a_route_of_legal_moves() -> None:
 
     lesson = build_micro_robots()
     route = [tuple(c) for c in lesson["route"]]
-    assert all(SHIPPED.is_move(a, b) for a, b in zip(route, route[1:], strict=False)) and len(route) == 6
+    assert all(SHIPPED.is_move(a, b) for a, b in itertools.pairwise(route)) and len(route) == 6
     # "you have three possibilities for your first move … to '1 blue' or '1 yellow' …, to '6 pink'"
     assert sorted(SHIPPED.name(tuple(c)) for c in lesson["first"]) == ["1 blue", "1 yellow", "6 pink"]
 
 
 # -- RAMbots -------------------------------------------------------------------------------------------------
 def build_rambots() -> dict[str, Any]:
+    from gametable import GameTable
     from ricochet.games.rambots.bot import goal_stack_for
     from ricochet.games.rambots.game import RAMBOTS, RamConfig, SetGoals
-
-    from gametable import GameTable
 
     t = GameTable(RAMBOTS, RamConfig(seed=1), view=False)
     t.seat("Ann", "Bob")
