@@ -2,6 +2,8 @@
 // rating, streaks of rising difficulty, graded hints, your rating over time,
 // and a name to take your ratings to another device.  Puzzles of every game whose
 // module has a trainer part (games/index.js: TrainerModule), played with its board.
+// The modes that are views of their own (trainer-modes.js: Puzzle Storm) are
+// shown in place of the board.
 //
 // Offline-first where it matters: once a puzzle is on the page, moves are
 // played here (each game's trainer part) with no network; an attempt made offline
@@ -14,10 +16,11 @@ import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { el } from "./svg.js";
 import { GAMES } from "./games/index.js";
+import { VIEWS } from "./trainer-modes.js";
 
 /** The games with solo puzzles: those whose module has a trainer part, in the lobby's order. */
 export const TRAINER_GAMES = Object.values(GAMES).filter((g) => g.trainer).map((g) => g.name);
-const MODES = ["daily", "rated", "streak"];
+const MODES = ["daily", "rated", "streak", ...Object.keys(VIEWS)];
 const PENDING_KEY = "ricochet.trainer.pending";
 
 /** The local date (YYYY-MM-DD): everyone's puzzle of the day is that of their own calendar. */
@@ -47,6 +50,7 @@ export function mountTrainer(root, opts = {}) {
     puzzle: null, hint: null, result: null, me: null, loading: false, locked: false, error: null,
   };
   let board = null, boardGame = null, play = null;
+  let view = null, viewKey = null;  // the mounted view of a mode of VIEWS, and its mode and game
   const trainerOf = (game) => GAMES[game].trainer;
 
   const els = {
@@ -63,20 +67,20 @@ export function mountTrainer(root, opts = {}) {
     rating: h("div", { class: "panel tr-rating", id: "tr-rating" }),
     streak: h("div", { class: "panel tr-streak", id: "tr-streak" }),
     account: h("div", { class: "panel tr-account", id: "tr-account" }),
+    view: h("div", { class: "tr-view", id: "tr-view", hidden: true }),
     link: h("p", { class: "muted small tr-link" }),
     h1: h("h1", {}), hintsH2: h("h2", {}),
   };
 
+  const boardCol = h("div", { class: "board-col" },
+    h("div", { class: "status tr-status" }, h("div", { class: "tr-info" }, els.title, els.goal), els.counter),
+    els.boardWrap, els.controls);
+  const hintsPanel = h("div", { class: "panel" }, els.hintsH2, els.hints, els.hintText, els.link);
   const section = h("section", { class: "trainer", "data-loading": "true" },
     h("div", { class: "tr-head" }, els.h1, els.games, els.modes),
     h("div", { class: "tr-body" },
-      h("div", { class: "board-col" },
-        h("div", { class: "status tr-status" }, h("div", { class: "tr-info" }, els.title, els.goal), els.counter),
-        els.boardWrap, els.controls),
-      h("div", { class: "side-col" },
-        els.result,
-        h("div", { class: "panel" }, els.hintsH2, els.hints, els.hintText, els.link),
-        els.streak, els.rating, els.account)));
+      boardCol, els.view,
+      h("div", { class: "side-col" }, els.result, hintsPanel, els.streak, els.rating, els.account)));
   fill(root, section);
 
   // -- loading puzzles --------------------------------------------------------------------------
@@ -85,9 +89,36 @@ export function mountTrainer(root, opts = {}) {
     if (location.pathname + location.search !== url) history.replaceState(null, "", url);
   }
 
+  /** A mode of VIEWS: its view in place of the board column (mounted again for another game). */
+  function showView() {
+    const key = `${s.mode}:${s.game}`;
+    if (viewKey !== key) {
+      view?.destroy();
+      view = VIEWS[s.mode](els.view, {
+        game: s.game, me: () => s.me,
+        refreshMe: async () => { s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => s.me); renderSide(); },
+      });
+      viewKey = key;
+    }
+  }
+
+  function hideView() {
+    view?.destroy();
+    view = null; viewKey = null;
+    fill(els.view);
+  }
+
   let loads = 0;  // only the latest request may set the puzzle (a quick second click wins)
   async function load() {
     const mine = ++loads;
+    if (VIEWS[s.mode]) {
+      s.loading = false; s.error = null;
+      showView();
+      syncUrl();
+      render();
+      return;
+    }
+    hideView();
     // The old puzzle stays on the page, locked, until the new one is there.
     s.loading = true; s.error = null; s.locked = true;
     render();
@@ -209,12 +240,25 @@ export function mountTrainer(root, opts = {}) {
   function render() {
     section.dataset.loading = s.loading ? "true" : "false";
     section.dataset.puzzle = s.puzzle?.id || "";
+    section.dataset.mode = s.mode;
+    const viewed = !!VIEWS[s.mode];
+    boardCol.hidden = viewed; hintsPanel.hidden = viewed; els.streak.hidden = viewed; els.view.hidden = !viewed;
     renderHead();
+    if (viewed) {
+      els.result.hidden = true;
+      view?.render();
+      renderSide();
+      return;
+    }
     renderBoard();
     renderCounter();
     renderControls();
     renderHints();
     renderResult();
+    renderSide();
+  }
+
+  function renderSide() {
     renderStreak();
     renderRating();
     renderAccount();
@@ -392,7 +436,8 @@ export function mountTrainer(root, opts = {}) {
         const kept = out?.merged?.plays || out?.merged?.games ? ` ${t("tr.merged")}` : "";
         toast(t(action === "claim" ? "tr.claimed" : "tr.logged_in", { name: name.value.trim() }) + kept);
         s.me = await api(`/api/trainer/me?game=${s.game}`);
-        if (action === "login") load(); else render();
+        if (VIEWS[s.mode]) hideView();  // mounted again: the boards and the best scores are now the account's
+        if (action === "login" || VIEWS[s.mode]) load(); else render();
       } catch (err) { toast(offline(err) ? t("tr.offline_hint") : err.message, "error", 8000); }
     });
     fill(els.account, h("h2", {}, t("tr.account")), h("p", { class: "small" }, t(who ? "tr.anonymous" : "tr.anonymous.new")), form);
@@ -401,12 +446,14 @@ export function mountTrainer(root, opts = {}) {
   async function logout() {
     try { await api("/api/trainer/logout", { method: "POST", body: {} }); } catch (e) { toast(e.message, "error"); return; }
     s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => null);
+    hideView();
     load();
   }
 
   // -- keys, offline queue, language --------------------------------------------------------------------
   const onKey = (e) => {
     if (e.target.closest?.("input, textarea, select")) return;
+    if (VIEWS[s.mode]) { if (view?.handleKey?.(e)) e.preventDefault(); return; }
     if (board?.handleKey(e)) { e.preventDefault(); return; }
     if (e.key === "u" || e.key === "Backspace") { undo(); e.preventDefault(); }
     else if (e.key === "r" || e.key === "Escape") { reset(); e.preventDefault(); }
@@ -436,7 +483,7 @@ export function mountTrainer(root, opts = {}) {
     await flush();
     await load();
   })();
-  return () => { document.removeEventListener("keydown", onKey); window.removeEventListener("online", flush); };
+  return () => { hideView(); document.removeEventListener("keydown", onKey); window.removeEventListener("online", flush); };
 }
 
 /** The rating after each rated attempt, as an SVG line (the last 100 points). */
