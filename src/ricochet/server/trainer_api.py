@@ -31,7 +31,10 @@ from ..trainer import storm as STORM
 from ..trainer.glicko2 import Rating, update_pair
 from ..trainer.puzzles import (
     GAMES,
+    LENGTHS,
     ON_DEMAND,
+    STYLES,
+    TrainerError,
     TrainerPuzzle,
     check_attempt,
     check_spec,
@@ -57,6 +60,8 @@ log = logging.getLogger("ricochet.server")
 NEAR = 200.0
 """A stored puzzle this close to the player's rating is served; farther, a new one is made."""
 NEW_PUZZLE_RD = 300.0
+THEME_TRIES = 40
+"""New puzzles made at most for one request of a theme none of the stored ones has."""
 POOL_DELAY = 20.0
 POOL_PAUSE = 0.5
 """Seconds before the pool starts, and between two of its puzzles."""
@@ -328,11 +333,7 @@ class Trainer:
             await asyncio.shield(self._shipped)  # long puzzles come from the store only
         sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style, theme=theme)
         if sp is None or (length is None and theme is None and abs(sp.rating.rating - r) > NEAR):
-            tp = await self._make(game, want, style, secrets.token_hex(8))
-            if tp is not None:
-                made = await self._store_new(tp, "rated")
-                if theme is None or theme in made.themes:  # a new puzzle of another theme waits for others
-                    sp = made
+            sp = await self._make_rated(game, want, style, theme) or sp
         if sp is None:
             if theme is not None:
                 raise ApiError(503, "no_puzzle", f"no {game} puzzle with the theme {theme} that you have not "
@@ -340,6 +341,35 @@ class Trainer:
             raise self._none_of(game, want)
         await self.store.start_play(player, sp.puzzle.id, game, "rated", self.now())
         return sp
+
+    async def _make_rated(self, game: str, want: int, style: str | None, theme: str | None) -> StoredPuzzle | None:
+        """A new puzzle of ``want`` moves, stored.  For a theme, new puzzles until one has it,
+        of lengths around ``want`` (a theme may be rare at one length and common at another:
+        every move by number is rarer in longer routes), within one
+        :attr:`TrainerOptions.generate_budget` and :data:`THEME_TRIES`; those of other themes
+        are stored for later."""
+        if theme is None:
+            tp = await self._make(game, want, style, secrets.token_hex(8))
+            return await self._store_new(tp, "rated") if tp is not None else None
+        lo, hi = LENGTHS[game][0], ON_DEMAND[game]
+        lengths = dict.fromkeys(n for k in range(hi - lo + 1) for n in (want - k, want + k) if lo <= n <= hi)
+        # Every style, unless one is asked for: a theme may belong to one (diagonals, a via space).
+        tries = []
+        for n in lengths:
+            for st in ([style] if style else STYLES[game]):
+                with contextlib.suppress(TrainerError):  # a length the style cannot have
+                    tries.append((check_spec(game, n, st)[2], n))
+        start = self.now()
+        for k in range(min(THEME_TRIES, len(tries) * 4)):
+            st, n = tries[k % len(tries)]
+            tp = await self._make(game, n, st, secrets.token_hex(8))
+            if tp is not None:
+                made = await self._store_new(tp, "rated")
+                if theme in made.themes:
+                    return made
+            if self.now() - start > self.options.generate_budget:
+                break
+        return None
 
     @staticmethod
     def _none_of(game: str, want: int) -> ApiError:
@@ -445,7 +475,6 @@ class Trainer:
         return sp
 
     async def me(self, player: str | None, game: str) -> dict[str, Any]:
-        from ..trainer.puzzles import LENGTHS, STYLES
         from ..trainer.spec import spec_of
         from .trainer_store import NEW_PROFILE
 

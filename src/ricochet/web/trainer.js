@@ -2,6 +2,7 @@
 // rating, streaks of rising difficulty, graded hints, your rating over time,
 // and a name to take your ratings to another device.  Puzzles of every game whose
 // module has a trainer part (games/index.js: TrainerModule), played with its board.
+// Rated puzzles may be of a theme (trainer-choices.js).
 // The modes that are views of their own (trainer-modes.js: Puzzle Storm) are
 // shown in place of the board.
 //
@@ -16,6 +17,7 @@ import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { el } from "./svg.js";
 import { GAMES } from "./games/index.js";
+import { ratedChoices, ratedQuery, themeLabel } from "./trainer-choices.js";
 import { VIEWS } from "./trainer-modes.js";
 
 /** The games with solo puzzles: those whose module has a trainer part, in the lobby's order. */
@@ -46,7 +48,7 @@ export function mountTrainer(root, opts = {}) {
     game: TRAINER_GAMES.includes(opts.game) ? opts.game : TRAINER_GAMES[0],
     mode: opts.code ? "shared" : (MODES.includes(opts.mode) ? opts.mode : "daily"),
     code: opts.code || null,
-    length: "", style: "",  // rated puzzles: a chosen length and style ("": near your rating, any style)
+    length: "", style: "", theme: "",  // rated puzzles: a chosen length, style and theme ("": near your rating, any)
     puzzle: null, hint: null, result: null, me: null, loading: false, locked: false, error: null,
   };
   let board = null, boardGame = null, play = null;
@@ -128,7 +130,7 @@ export function mountTrainer(root, opts = {}) {
       else if (s.mode === "shared") p = await api(`/api/puzzles/${s.game}/${encodeURIComponent(s.code)}`);
       else if (s.mode === "streak" && s.me?.profiles?.[s.game]?.streak?.current == null) p = null;
       else {
-        const extra = s.mode === "rated" ? `${s.length ? `&length=${s.length}` : ""}${s.style ? `&style=${s.style}` : ""}` : "";
+        const extra = s.mode === "rated" ? ratedQuery(s) : "";
         p = await api(`/api/puzzles/next?game=${s.game}&mode=${s.mode}${extra}`);
       }
       if (mine !== loads) return;
@@ -269,7 +271,7 @@ export function mountTrainer(root, opts = {}) {
     els.hintsH2.textContent = t("tr.hints");
     fill(els.games, TRAINER_GAMES.map((g) => h("button", {
       type: "button", class: `tr-game${g === s.game ? " on" : ""}`, "data-game": g, "aria-pressed": g === s.game ? "true" : "false",
-      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
+      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = s.theme = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
     }, GAMES[g].thumbnail(26), t(`game.${g}`))));
     fill(els.modes, MODES.map((m) => h("button", {
       type: "button", role: "tab", id: `tr-mode-${m}`, class: m === s.mode ? "on" : "", "aria-selected": m === s.mode ? "true" : "false",
@@ -277,22 +279,10 @@ export function mountTrainer(root, opts = {}) {
     }, t(`tr.mode.${m}`))), s.mode === "rated" ? choices() : null);
   }
 
-  /** Rated puzzles: near your rating, or of a chosen optimal length and style. */
+  /** Rated puzzles: near your rating, or of a chosen length, theme and style. */
   function choices() {
     const info = s.me?.games?.[s.game];
-    if (!info) return null;
-    const length = h("select", { id: "tr-length", "aria-label": t("tr.length") },
-      h("option", { value: "" }, t("tr.length.auto")),
-      Array.from({ length: info.lengths[1] - info.lengths[0] + 1 }, (_, k) => info.lengths[0] + k)
-        .map((n) => h("option", { value: String(n) }, t("tr.length.n", { n }))));
-    length.value = s.length;
-    const style = h("select", { id: "tr-style", "aria-label": t("tr.style") },
-      h("option", { value: "" }, t("tr.style.any")), info.styles.map((v) => h("option", { value: v }, t(`tr.style.${v}`))));
-    style.value = s.style;
-    const go = () => { s.length = length.value; s.style = style.value; load(); };
-    length.addEventListener("change", go);
-    style.addEventListener("change", go);
-    return h("span", { class: "tr-choices" }, length, style);
+    return info ? ratedChoices(info, s, load) : null;
   }
 
   function renderBoard() {
@@ -319,8 +309,9 @@ export function mountTrainer(root, opts = {}) {
       return;
     }
     const what = p.daily ? t("tr.daily_n", { n: p.daily.number, date: p.daily.date }) : s.mode === "streak"
-      ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating });
-    fill(els.title, what);
+      ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating ?? s.result?.puzzle_rating ?? "?" });
+    const tag = s.mode === "rated" && s.theme ? t("tr.theme.on", { theme: themeLabel(s.theme) }) : null;
+    fill(els.title, what, tag ? h("span", { class: "tr-tag", id: "tr-tag" }, tag) : null);
     fill(els.goal, play.goal());
     const known = s.result || (s.hint && s.hint.level >= 1);
     // The optimum is not served with the puzzle: the attempt's outcome or a hint tells it.
@@ -365,6 +356,7 @@ export function mountTrainer(root, opts = {}) {
     if (r.reason && r.result === "failed") lines.push(h("p", { class: "muted small" }, r.reason));
     if (r.offline) lines.push(h("p", { class: "offline-banner small" }, t("tr.offline_sent_later")));
     if (r.hints) lines.push(h("p", { class: "small" }, t("tr.assisted", { n: r.hints })));
+    if (r.themes?.length) lines.push(h("p", { class: "small tr-themes", id: "tr-themes" }, r.themes.map(themeLabel).join(" · ")));
     if (r.rating) {
       const c = r.rating.change;
       lines.push(h("p", { class: "tr-change", id: "tr-change" }, t("tr.rating_change", { before: Math.round(r.rating.before), after: Math.round(r.rating.after), change: `${c >= 0 ? "+" : ""}${Math.round(c)}` })));

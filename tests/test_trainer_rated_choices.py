@@ -1,0 +1,37 @@
+"""Rated puzzles' choices in process: a theme (only those a game's puzzles can have; one no
+stored puzzle has is made on request)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ricochet.trainer.themes import theme_names
+from trainerkit import PARAMS, Clock, client, database, solve
+
+GAME = "micro-robots"
+
+
+@pytest.fixture(params=PARAMS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return database(request.param, tmp_path)
+
+
+def test_a_theme_none_is_stored_with_is_made_and_the_picker_offers_a_games_own(db: str) -> None:
+    clock = Clock()
+    with client(db, clock) as c:
+        p = c.get("/api/puzzles/next", params={"game": GAME, "theme": "by-number"})
+        assert p.status_code == 200, p.text  # made on request, trying until one has it
+        assert "by-number" in solve(c, p.json(), right=False)["themes"]
+        games = c.get("/api/trainer/me").json()["games"]
+        assert games["pyramids"]["themes"] == list(theme_names("pyramids"))
+        assert "diagonal" not in games["pyramids"]["themes"] and "vortex" not in games["pyramids"]["themes"]
+        assert "robots-3" in games["pyramids"]["themes"] and "robots-4" not in games["pyramids"]["themes"]
+        assert {"diagonal", "vortex", "robots-4"} <= set(games["ricochet-robots"]["themes"])
+        assert games[GAME]["themes"] == ["by-color", "by-number", "mixed", "via"]
+        # A theme of one style only (a via space) is found with no style asked for.
+        p = c.get("/api/puzzles/next", params={"game": GAME, "theme": "via"})
+        assert p.status_code == 200, p.text
+        assert "via" in solve(c, p.json(), right=False)["themes"]
+
