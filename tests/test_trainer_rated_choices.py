@@ -1,5 +1,6 @@
 """Rated puzzles' choices in process: a theme (only those a game's puzzles can have; one no
-stored puzzle has is made on request)."""
+stored puzzle has is made on request) and a difficulty (the rating served moves by -300, 0
+or +300)."""
 
 from __future__ import annotations
 
@@ -35,3 +36,16 @@ def test_a_theme_none_is_stored_with_is_made_and_the_picker_offers_a_games_own(d
         assert p.status_code == 200, p.text
         assert "via" in solve(c, p.json(), right=False)["themes"]
 
+
+def test_difficulty_moves_the_rating_served(tmp_path: Path) -> None:
+    from ricochet.trainer.scoring import DIFFICULTY, length_for_rating
+
+    got = {}
+    for difficulty in ("easier", "normal", "harder"):  # a new player (1500) on an empty server each time
+        with client(f"sqlite+aiosqlite:///{tmp_path}/{difficulty}.db", Clock()) as c:
+            p = c.get("/api/puzzles/next", params={"game": GAME, "difficulty": difficulty}).json()
+            got[difficulty] = solve(c, p, right=False)["optimal"]
+            assert got[difficulty] == length_for_rating(GAME, 1500 + DIFFICULTY[difficulty])
+            r = c.get("/api/puzzles/next", params={"game": GAME, "difficulty": "hardest"})
+            assert r.status_code == 400 and "difficulty must be one of easier, normal, harder" in r.json()["error"]["message"]
+    assert got["easier"] < got["normal"] < got["harder"]

@@ -43,7 +43,15 @@ from ..trainer.puzzles import (
     hint,
     solution_paths,
 )
-from ..trainer.scoring import length_for_rating, rating_for_length, score, share_text, streak_length
+from ..trainer.scoring import (
+    DIFFICULTY,
+    check_difficulty,
+    length_for_rating,
+    rating_for_length,
+    score,
+    share_text,
+    streak_length,
+)
 from ..trainer.themes import check_theme, facts, theme_names, themes
 from . import trainer_auth as A
 from .limits import Buckets
@@ -319,15 +327,19 @@ class Trainer:
                 "share": share_text(tp.game, number, play.result, play.length, tp.optimal, play.hints)}
 
     async def next_rated(self, player: str, game: str, length: int | None, style: str | None,
-                         theme: str | None = None) -> StoredPuzzle:
+                         theme: str | None = None, difficulty: str = "normal") -> StoredPuzzle:
+        """A rated puzzle: the one served and not attempted yet, if it fits what is asked;
+        else the stored one nearest the player's rating moved by ``difficulty``
+        (:data:`~ricochet.trainer.scoring.DIFFICULTY`) that they never played (of that
+        length, style and theme, if asked); farther than :data:`NEAR`, a new one."""
+        r = (await self.store.profile(player, game)).rating.rating + DIFFICULTY[difficulty]
         pending = await self.store.pending(player, game, "rated")
         if pending is not None:
             sp = await self.store.puzzle(pending)
             if sp is not None and (length is None or sp.puzzle.optimal == length) and \
-                    (style is None or sp.puzzle.style == style) and (theme is None or theme in sp.themes):
+                    (style is None or sp.puzzle.style == style) and (theme is None or theme in sp.themes) and \
+                    (difficulty == "normal" or abs(sp.rating.rating - r) <= NEAR):
                 return sp
-        profile = await self.store.profile(player, game)
-        r = profile.rating.rating
         want = length if length is not None else length_for_rating(game, r)
         if want > ON_DEMAND[game] and self._shipped is not None:
             await asyncio.shield(self._shipped)  # long puzzles come from the store only
@@ -518,10 +530,11 @@ def trainer_routes() -> list[Route]:
             length = int_param(request, "length")
             style = request.query_params.get("style") or None
             theme = request.query_params.get("theme") or None
+            difficulty = check_difficulty(request.query_params.get("difficulty"))
             check_spec(game, length, style)
             if theme is not None:
                 check_theme(game, theme)
-            sp = await t.next_rated(player, game, length, style, theme)
+            sp = await t.next_rated(player, game, length, style, theme, difficulty)
         else:
             raise bad(f"mode must be rated or streak, got {mode!r}")
         return await t.served(sp, player, mode)

@@ -5,6 +5,10 @@ export default {
   en: {
     "tr.mode.storm": "Storm",
 
+    "tr.difficulty": "Difficulty",
+    "tr.difficulty.easier": "Easier",
+    "tr.difficulty.normal": "Normal",
+    "tr.difficulty.harder": "Harder",
     "tr.theme": "Theme",
     "tr.theme.any": "Any theme",
     "tr.theme.solo": "Solo: one robot",
@@ -52,6 +56,10 @@ export default {
   fr: {
     "tr.mode.storm": "Tempête",
 
+    "tr.difficulty": "Difficulté",
+    "tr.difficulty.easier": "Plus facile",
+    "tr.difficulty.normal": "Normale",
+    "tr.difficulty.harder": "Plus difficile",
     "tr.theme": "Thème",
     "tr.theme.any": "Tous les thèmes",
     "tr.theme.solo": "Solo : un seul robot",

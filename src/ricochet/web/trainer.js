@@ -2,7 +2,7 @@
 // rating, streaks of rising difficulty, graded hints, your rating over time,
 // and a name to take your ratings to another device.  Puzzles of every game whose
 // module has a trainer part (games/index.js: TrainerModule), played with its board.
-// Rated puzzles may be of a theme (trainer-choices.js).
+// Rated puzzles may be easier or harder, or of a theme (trainer-choices.js).
 // The modes that are views of their own (trainer-modes.js: Puzzle Storm) are
 // shown in place of the board.
 //
@@ -17,7 +17,7 @@ import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { el } from "./svg.js";
 import { GAMES } from "./games/index.js";
-import { ratedChoices, ratedQuery, themeLabel } from "./trainer-choices.js";
+import { ratedChoices, ratedQuery, savedDifficulty, themeLabel } from "./trainer-choices.js";
 import { VIEWS } from "./trainer-modes.js";
 
 /** The games with solo puzzles: those whose module has a trainer part, in the lobby's order. */
@@ -48,7 +48,8 @@ export function mountTrainer(root, opts = {}) {
     game: TRAINER_GAMES.includes(opts.game) ? opts.game : TRAINER_GAMES[0],
     mode: opts.code ? "shared" : (MODES.includes(opts.mode) ? opts.mode : "daily"),
     code: opts.code || null,
-    length: "", style: "", theme: "",  // rated puzzles: a chosen length, style and theme ("": near your rating, any)
+    // rated puzzles: a chosen length, style and theme ("": near your rating, any), a difficulty
+    length: "", style: "", theme: "", difficulty: savedDifficulty(),
     puzzle: null, hint: null, result: null, me: null, loading: false, locked: false, error: null,
   };
   let board = null, boardGame = null, play = null;
@@ -279,7 +280,7 @@ export function mountTrainer(root, opts = {}) {
     }, t(`tr.mode.${m}`))), s.mode === "rated" ? choices() : null);
   }
 
-  /** Rated puzzles: near your rating, or of a chosen length, theme and style. */
+  /** Rated puzzles: near your rating (easier, harder), or of a chosen length, theme and style. */
   function choices() {
     const info = s.me?.games?.[s.game];
     return info ? ratedChoices(info, s, load) : null;
