@@ -58,6 +58,7 @@ from .limits import Buckets
 from .solving import SolverService
 from .storage import Storage
 from .trainer_http import ApiError, bad, body_of, endpoint, game_param, int_param, today
+from .trainer_records import Records
 from .trainer_store import Play, StoredPuzzle, TrainerStore
 from .trainer_storm import Storms, storm_routes
 
@@ -68,6 +69,8 @@ log = logging.getLogger("ricochet.server")
 NEAR = 200.0
 """A stored puzzle this close to the player's rating is served; farther, a new one is made."""
 NEW_PUZZLE_RD = 300.0
+ARCHIVE_PAGE = 400
+"""Days of the daily archive one request may list."""
 THEME_TRIES = 40
 """New puzzles made at most for one request of a theme none of the stored ones has."""
 POOL_DELAY = 20.0
@@ -132,6 +135,7 @@ class Trainer:
         # A Storm's answers each serve a puzzle (chosen ahead, or made): a fast player's pace, not a flood's.
         self.storm_answers = Buckets(self.options.storm_answers_per_minute / 60, self.options.storm_answer_burst)
         self.storms = Storms(self)
+        self.records = Records(self.store.engine)
         self.pool = self.options.pool if self.options.pool is not None else (2 if real_worker else 0)
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -518,8 +522,21 @@ def trainer_routes() -> list[Route]:
         raw = request.query_params.get("date")
         day = today(now) if raw is None else D.parse_date(raw, latest)
         sp = await t.daily(game, day)
-        out = await t.served(sp, player, "daily")
+        # Opened on its day (somewhere on Earth: UTC-12 to UTC+14) it is the daily puzzle; later,
+        # from the archive: rated the same, but it counts for neither the days in a row nor the board.
+        on_its_day = today(now - 12 * 3600) <= day
+        out = await t.served(sp, player, "daily" if on_its_day else "archive")
         return {"date": day.isoformat(), "number": D.daily_number(day), "game": game, **out}
+
+    async def archive(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = game_param(request)
+        now = t.now()
+        raw = request.query_params.get("until")
+        until = today(now) if raw is None else D.parse_date(raw, today(now + 14 * 3600))
+        limit = int_param(request, "limit")
+        if limit is not None and not 1 <= limit <= ARCHIVE_PAGE:
+            raise bad(f"limit must be from 1 to {ARCHIVE_PAGE}, got {limit}")
+        return await t.records.archive(player, game, until, limit or 60)
 
     async def next_puzzle(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         game = game_param(request)
@@ -626,6 +643,7 @@ def trainer_routes() -> list[Route]:
 
     return [
         Route("/api/puzzles/daily", endpoint(daily, create=True)),
+        Route("/api/puzzles/archive", endpoint(archive)),
         Route("/api/puzzles/next", endpoint(next_puzzle, create=True, limit=_puzzles)),
         Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint), methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt), methods=["POST"]),

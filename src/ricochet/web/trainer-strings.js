@@ -4,6 +4,7 @@
 export default {
   en: {
     "tr.mode.storm": "Storm",
+    "tr.mode.archive": "Archive",
 
     "tr.difficulty": "Difficulty",
     "tr.difficulty.easier": "Easier",
@@ -52,9 +53,24 @@ export default {
     "tr.storm.try": "Try it again",
     "tr.storm.gone": "This storm is over.",
 
+    "tr.archive.title": "Past puzzles of the day",
+    "tr.archive.help": "Every past daily puzzle can be played. It is rated like any puzzle; only a daily opened on its day counts for your days in a row and the leaderboard.",
+    "tr.archive.in_a_row": "Days in a row: {n} · best {best}",
+    "tr.archive.older": "Older days",
+    "tr.archive.legend": "★ optimal · ✓ solved · ✗ missed · ○ opened",
+    "tr.archive.day": "Daily #{n}, {date}: {state}",
+    "tr.archive.state.optimal": "solved optimally",
+    "tr.archive.state.found": "solved",
+    "tr.archive.state.failed": "missed",
+    "tr.archive.state.opened": "opened, not played yet",
+    "tr.archive.state.new": "not played",
+    "tr.archive.late": "from the archive",
+    "tr.archive.back": "Back to the archive",
+
   },
   fr: {
     "tr.mode.storm": "Tempête",
+    "tr.mode.archive": "Archives",
 
     "tr.difficulty": "Difficulté",
     "tr.difficulty.easier": "Plus facile",
@@ -102,6 +118,20 @@ export default {
     "tr.storm.review": "Les problèmes de cette tempête",
     "tr.storm.try": "Le rejouer",
     "tr.storm.gone": "Cette tempête est terminée.",
+
+    "tr.archive.title": "Les problèmes du jour passés",
+    "tr.archive.help": "Chaque problème du jour passé peut être joué. Il est classé comme tout problème ; seul un problème ouvert le jour même compte pour vos jours d’affilée et le classement.",
+    "tr.archive.in_a_row": "Jours d’affilée : {n} · record {best}",
+    "tr.archive.older": "Jours précédents",
+    "tr.archive.legend": "★ au mieux · ✓ résolu · ✗ manqué · ○ ouvert",
+    "tr.archive.day": "Problème du jour n° {n}, {date} : {state}",
+    "tr.archive.state.optimal": "résolu au mieux",
+    "tr.archive.state.found": "résolu",
+    "tr.archive.state.failed": "manqué",
+    "tr.archive.state.opened": "ouvert, pas encore joué",
+    "tr.archive.state.new": "pas joué",
+    "tr.archive.late": "des archives",
+    "tr.archive.back": "Retour aux archives",
 
   },
 };

@@ -3,8 +3,8 @@
 // and a name to take your ratings to another device.  Puzzles of every game whose
 // module has a trainer part (games/index.js: TrainerModule), played with its board.
 // Rated puzzles may be easier or harder, or of a theme (trainer-choices.js).
-// The modes that are views of their own (trainer-modes.js: Puzzle Storm) are
-// shown in place of the board.
+// The modes that are views of their own (trainer-modes.js: Puzzle Storm, the
+// daily archive) are shown in place of the board.
 //
 // Offline-first where it matters: once a puzzle is on the page, moves are
 // played here (each game's trainer part) with no network; an attempt made offline
@@ -31,6 +31,11 @@ function localDate() {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
 
+/** A date asked for in the URL (a daily of the archive), or null. */
+function pastDate(text) {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text || "") ? text : null;
+}
+
 const pending = {
   all: () => { try { return JSON.parse(localStorage.getItem(PENDING_KEY) || "[]"); } catch { return []; } },
   save: (list) => localStorage.setItem(PENDING_KEY, JSON.stringify(list)),
@@ -50,6 +55,7 @@ export function mountTrainer(root, opts = {}) {
     code: opts.code || null,
     // rated puzzles: a chosen length, style and theme ("": near your rating, any), a difficulty
     length: "", style: "", theme: "", difficulty: savedDifficulty(),
+    date: pastDate(opts.date ?? new URLSearchParams(location.search).get("date")),  // a past daily (the archive)
     puzzle: null, hint: null, result: null, me: null, loading: false, locked: false, error: null,
   };
   let board = null, boardGame = null, play = null;
@@ -88,7 +94,8 @@ export function mountTrainer(root, opts = {}) {
 
   // -- loading puzzles --------------------------------------------------------------------------
   function syncUrl() {
-    const url = s.mode === "shared" && s.puzzle ? s.puzzle.url : `/train?game=${s.game}&mode=${s.mode}`;
+    const date = s.mode === "daily" && s.date ? `&date=${s.date}` : "";
+    const url = s.mode === "shared" && s.puzzle ? s.puzzle.url : `/train?game=${s.game}&mode=${s.mode}${date}`;
     if (location.pathname + location.search !== url) history.replaceState(null, "", url);
   }
 
@@ -100,6 +107,7 @@ export function mountTrainer(root, opts = {}) {
       view = VIEWS[s.mode](els.view, {
         game: s.game, me: () => s.me,
         refreshMe: async () => { s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => s.me); renderSide(); },
+        openDaily: (date) => { s.mode = "daily"; s.date = date; load(); },
       });
       viewKey = key;
     }
@@ -127,7 +135,7 @@ export function mountTrainer(root, opts = {}) {
     render();
     try {
       let p;
-      if (s.mode === "daily") p = await api(`/api/puzzles/daily?game=${s.game}&date=${localDate()}`);
+      if (s.mode === "daily") p = await api(`/api/puzzles/daily?game=${s.game}&date=${s.date || localDate()}`);
       else if (s.mode === "shared") p = await api(`/api/puzzles/${s.game}/${encodeURIComponent(s.code)}`);
       else if (s.mode === "streak" && s.me?.profiles?.[s.game]?.streak?.current == null) p = null;
       else {
@@ -272,11 +280,11 @@ export function mountTrainer(root, opts = {}) {
     els.hintsH2.textContent = t("tr.hints");
     fill(els.games, TRAINER_GAMES.map((g) => h("button", {
       type: "button", class: `tr-game${g === s.game ? " on" : ""}`, "data-game": g, "aria-pressed": g === s.game ? "true" : "false",
-      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = s.theme = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
+      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = s.theme = ""; s.date = null; if (s.mode === "shared") s.mode = "daily"; load(); } },
     }, GAMES[g].thumbnail(26), t(`game.${g}`))));
     fill(els.modes, MODES.map((m) => h("button", {
       type: "button", role: "tab", id: `tr-mode-${m}`, class: m === s.mode ? "on" : "", "aria-selected": m === s.mode ? "true" : "false",
-      onclick: () => { s.mode = m; load(); },
+      onclick: () => { s.mode = m; s.date = null; load(); },
     }, t(`tr.mode.${m}`))), s.mode === "rated" ? choices() : null);
   }
 
@@ -311,7 +319,7 @@ export function mountTrainer(root, opts = {}) {
     }
     const what = p.daily ? t("tr.daily_n", { n: p.daily.number, date: p.daily.date }) : s.mode === "streak"
       ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating ?? s.result?.puzzle_rating ?? "?" });
-    const tag = s.mode === "rated" && s.theme ? t("tr.theme.on", { theme: themeLabel(s.theme) }) : null;
+    const tag = p.mode === "archive" ? t("tr.archive.late") : s.mode === "rated" && s.theme ? t("tr.theme.on", { theme: themeLabel(s.theme) }) : null;
     fill(els.title, what, tag ? h("span", { class: "tr-tag", id: "tr-tag" }, tag) : null);
     fill(els.goal, play.goal());
     const known = s.result || (s.hint && s.hint.level >= 1);
@@ -368,6 +376,7 @@ export function mountTrainer(root, opts = {}) {
     }
     const buttons = [];
     if (r.paths) buttons.push(h("button", { type: "button", id: "tr-show", onclick: () => showSolution(r.paths) }, "▶ ", t("tr.show_solution")));
+    if (s.mode === "daily" && s.date) buttons.push(h("button", { type: "button", id: "tr-archive", onclick: () => { s.mode = "archive"; s.date = null; load(); } }, t("tr.archive.back")));
     if (s.mode !== "daily" && s.mode !== "shared") buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: load }, t("tr.next")));
     else buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: () => { s.mode = "rated"; load(); } }, t("tr.more")));
     if (r.retry !== false && r.result !== "optimal") buttons.push(h("button", { type: "button", id: "tr-again", onclick: () => { s.result = null; s.locked = false; play?.reset(); render(); } }, t("tr.again")));
