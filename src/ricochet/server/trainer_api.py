@@ -71,6 +71,8 @@ NEAR = 200.0
 NEW_PUZZLE_RD = 300.0
 ARCHIVE_PAGE = 400
 """Days of the daily archive one request may list."""
+BOARD_SIZE = 100
+"""Names a leaderboard may list."""
 THEME_TRIES = 40
 """New puzzles made at most for one request of a theme none of the stored ones has."""
 POOL_DELAY = 20.0
@@ -135,7 +137,7 @@ class Trainer:
         # A Storm's answers each serve a puzzle (chosen ahead, or made): a fast player's pace, not a flood's.
         self.storm_answers = Buckets(self.options.storm_answers_per_minute / 60, self.options.storm_answer_burst)
         self.storms = Storms(self)
-        self.records = Records(self.store.engine)
+        self.records = Records(self.store.engine, self.storms.store)
         self.pool = self.options.pool if self.options.pool is not None else (2 if real_worker else 0)
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -538,6 +540,13 @@ def trainer_routes() -> list[Route]:
             raise bad(f"limit must be from 1 to {ARCHIVE_PAGE}, got {limit}")
         return await t.records.archive(player, game, until, limit or 60)
 
+    async def leaderboard(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = game_param(request)
+        limit = int_param(request, "limit")
+        if limit is not None and not 1 <= limit <= BOARD_SIZE:
+            raise bad(f"limit must be from 1 to {BOARD_SIZE}, got {limit}")
+        return await t.records.board(player, game, limit or 20)
+
     async def next_puzzle(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         game = game_param(request)
         mode = request.query_params.get("mode", "rated")
@@ -654,6 +663,7 @@ def trainer_routes() -> list[Route]:
         Route("/api/trainer/claim", endpoint(claim, create=True), methods=["POST"]),
         Route("/api/trainer/login", endpoint(login), methods=["POST"]),
         Route("/api/trainer/logout", endpoint(logout), methods=["POST"]),
+        Route("/api/trainer/leaderboard", endpoint(leaderboard)),
         *storm_routes(),
     ]
 

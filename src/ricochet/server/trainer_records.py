@@ -1,7 +1,11 @@
 """What the trainer shows of players' records: the daily archive (every past daily with the
-player's result, and their run of days solved).  A daily counts for the run of days only
-when it was opened on its day (play mode ``daily``); one opened later from the archive is
-mode ``archive``.
+player's result, and their run of days solved) and the leaderboards of each game (dailies
+solved optimally, Puzzle Storm's best scores).
+
+Leaderboards list claimed names only, never a player's id: an anonymous player does not
+appear (their own standing is told to them alone, with ``rank`` ``None``).  A daily
+counts for the board and the run of days only when it was opened on its day (play mode
+``daily``); one opened later from the archive is mode ``archive``.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from ..trainer import daily as D
-from .trainer_store import daily, plays
+from .trainer_store import daily, players, plays
+from .trainer_storm_store import StormStore
 
 __all__ = ["Records", "days_in_a_row"]
 
@@ -45,10 +50,11 @@ def days_in_a_row(days: set[_dt.date], today: _dt.date) -> dict[str, int]:
 
 
 class Records:
-    """The archive's queries."""
+    """The archive's and the leaderboards' queries."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, storms: StormStore) -> None:
         self.engine = engine
+        self.storms = storms
 
     # -- the daily archive ------------------------------------------------------------------------------
     async def archive(self, player: str | None, game: str, until: _dt.date, limit: int) -> dict[str, Any]:
@@ -88,3 +94,51 @@ class Records:
             days = {_dt.date.fromisoformat(d) for d in (await conn.execute(q)).scalars()}
         return days_in_a_row({d for d in days if d <= today}, today)
 
+    # -- leaderboards -----------------------------------------------------------------------------------
+    def _optimal_dailies(self, game: str) -> Any:
+        return (sa.select(plays.c.player_id, sa.func.count().label("solved"))
+                .where(plays.c.game == game, plays.c.mode == "daily", plays.c.result == "optimal", plays.c.hints == 0)
+                .group_by(plays.c.player_id).subquery())
+
+    async def board(self, player: str | None, game: str, limit: int) -> dict[str, Any]:
+        """The game's leaderboards (claimed names only) and the player's own standing."""
+        counts = self._optimal_dailies(game)
+        q = (sa.select(players.c.name, counts.c.solved)
+             .select_from(counts.join(players, players.c.id == counts.c.player_id))
+             .where(players.c.name.is_not(None))
+             .order_by(counts.c.solved.desc(), players.c.name).limit(limit))
+        async with self.engine.connect() as conn:
+            dailies = [(str(r.name), int(r.solved)) for r in await conn.execute(q)]
+            name = None
+            solved = 0
+            if player is not None:
+                name = await conn.scalar(sa.select(players.c.name).where(players.c.id == player))
+                solved = int(await conn.scalar(sa.select(counts.c.solved).where(counts.c.player_id == player)) or 0)
+            daily_above = int(await conn.scalar(
+                sa.select(sa.func.count()).select_from(counts.join(players, players.c.id == counts.c.player_id))
+                .where(players.c.name.is_not(None), counts.c.solved > solved)) or 0)
+        storm = await self.storms.leaders(game, limit)
+        best = await self.storms.best(player, game) if player is not None else 0
+        storm_above = await self.storms.above(game, best)
+        claimed = name is not None
+        return {
+            "game": game,
+            "daily": _ranked(dailies, "solved"),
+            "storm": _ranked(storm, "score"),
+            "you": {"name": name,
+                    "daily": {"solved": solved, "rank": daily_above + 1 if claimed and solved else None},
+                    "storm": {"best": best, "rank": storm_above + 1 if claimed and best else None}},
+        }
+
+
+def _ranked(rows: list[tuple[str, int]], field: str) -> list[dict[str, Any]]:
+    """Rows with their rank (ties share it: 1, 2, 2, 4).
+
+    >>> _ranked([("a", 5), ("b", 3), ("c", 3), ("d", 1)], "n")[3]
+    {'rank': 4, 'name': 'd', 'n': 1}
+    """
+    out: list[dict[str, Any]] = []
+    for i, (name, value) in enumerate(rows):
+        rank = out[-1]["rank"] if out and out[-1][field] == value else i + 1
+        out.append({"rank": rank, "name": name, field: value})
+    return out

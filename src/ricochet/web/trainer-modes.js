@@ -1,5 +1,5 @@
-// The trainer's modes that are views of their own (not one puzzle with hints): Puzzle Storm
-// and the daily archive.  trainer.js shows one in place of its board
+// The trainer's modes that are views of their own (not one puzzle with hints): Puzzle Storm,
+// the daily archive and the leaderboards.  trainer.js shows one in place of its board
 // column; each is mount(root, ctx) → {render, destroy, handleKey?}.  Their strings and
 // styles come with them.
 
@@ -8,9 +8,10 @@ import { loadStyle } from "./ui.js";
 import strings from "./trainer-strings.js";
 import { mountStorm } from "./trainer-storm.js";
 import { mountArchive } from "./trainer-archive.js";
+import { mountLeaders } from "./trainer-leaders.js";
 
 addStrings(strings);
 loadStyle(new URL("./trainer-modes.css", import.meta.url).href);
 
 /** The views, by mode name, in the order of the trainer's tabs. */
-export const VIEWS = { storm: mountStorm, archive: mountArchive };
+export const VIEWS = { storm: mountStorm, archive: mountArchive, leaders: mountLeaders };

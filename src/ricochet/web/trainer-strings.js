@@ -5,6 +5,7 @@ export default {
   en: {
     "tr.mode.storm": "Storm",
     "tr.mode.archive": "Archive",
+    "tr.mode.leaders": "Leaderboards",
 
     "tr.difficulty": "Difficulty",
     "tr.difficulty.easier": "Easier",
@@ -67,10 +68,23 @@ export default {
     "tr.archive.late": "from the archive",
     "tr.archive.back": "Back to the archive",
 
+    "tr.board.title": "Leaderboards",
+    "tr.board.daily": "Dailies solved optimally",
+    "tr.board.daily.help": "Solved in the optimal number of moves without a hint, opened on their day.",
+    "tr.board.storm": "Puzzle Storm: best scores",
+    "tr.board.rank": "#",
+    "tr.board.name": "Name",
+    "tr.board.solved": "Solved",
+    "tr.board.score": "Best",
+    "tr.board.empty": "Nobody yet: be the first.",
+    "tr.board.you": "You: {n} · rank {rank}",
+    "tr.board.you_unranked": "You: {n}",
+    "tr.board.anonymous": "Only claimed names appear here: claim a name in the account panel to be listed.",
   },
   fr: {
     "tr.mode.storm": "Tempête",
     "tr.mode.archive": "Archives",
+    "tr.mode.leaders": "Classements",
 
     "tr.difficulty": "Difficulté",
     "tr.difficulty.easier": "Plus facile",
@@ -133,5 +147,17 @@ export default {
     "tr.archive.late": "des archives",
     "tr.archive.back": "Retour aux archives",
 
+    "tr.board.title": "Classements",
+    "tr.board.daily": "Problèmes du jour résolus au mieux",
+    "tr.board.daily.help": "Résolus dans le nombre optimal de mouvements sans indice, ouverts le jour même.",
+    "tr.board.storm": "Tempête de problèmes : meilleurs scores",
+    "tr.board.rank": "n°",
+    "tr.board.name": "Nom",
+    "tr.board.solved": "Résolus",
+    "tr.board.score": "Record",
+    "tr.board.empty": "Personne encore : soyez le premier.",
+    "tr.board.you": "Vous : {n} · rang {rank}",
+    "tr.board.you_unranked": "Vous : {n}",
+    "tr.board.anonymous": "Seuls les noms réservés apparaissent ici : réservez un nom dans le panneau du compte pour y figurer.",
   },
 };

@@ -4,7 +4,7 @@
 // module has a trainer part (games/index.js: TrainerModule), played with its board.
 // Rated puzzles may be easier or harder, or of a theme (trainer-choices.js).
 // The modes that are views of their own (trainer-modes.js: Puzzle Storm, the
-// daily archive) are shown in place of the board.
+// daily archive, the leaderboards) are shown in place of the board.
 //
 // Offline-first where it matters: once a puzzle is on the page, moves are
 // played here (each game's trainer part) with no network; an attempt made offline
