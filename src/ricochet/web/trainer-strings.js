@@ -28,6 +28,8 @@ export default {
     "tr.theme.via": "Through a space first",
     "tr.theme.on": "Theme: {theme}",
 
+    "tr.chart.axis": "Your rating after each of {n} rated attempts, from {from} to {to}",
+
     "tr.storm.title": "Puzzle Storm",
     "tr.storm.rules": "{minutes} minutes on the clock. Solve each puzzle in the number of moves shown, from {lo} moves up to {hi}. A mistake or a skip costs {mistake} s; right answers in a row give time back: {combos}.",
     "tr.storm.combo_step": "{n} in a row +{s} s",
@@ -106,6 +108,8 @@ export default {
     "tr.theme.mixed": "Couleur et nombre",
     "tr.theme.via": "Par une case d’abord",
     "tr.theme.on": "Thème : {theme}",
+
+    "tr.chart.axis": "Votre classement après chacun de vos {n} essais classés, du {from} au {to}",
 
     "tr.storm.title": "Tempête de problèmes",
     "tr.storm.rules": "{minutes} minutes au compteur. Résolvez chaque problème dans le nombre de mouvements indiqué, de {lo} à {hi} mouvements. Une erreur ou un problème passé coûte {mistake} s ; les bonnes réponses d’affilée rendent du temps : {combos}.",

@@ -15,8 +15,8 @@
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
-import { el } from "./svg.js";
 import { GAMES } from "./games/index.js";
+import { chart } from "./trainer-chart.js";
 import { ratedChoices, ratedQuery, savedDifficulty, themeLabel } from "./trainer-choices.js";
 import { VIEWS } from "./trainer-modes.js";
 
@@ -487,30 +487,3 @@ export function mountTrainer(root, opts = {}) {
   })();
   return () => { hideView(); document.removeEventListener("keydown", onKey); window.removeEventListener("online", flush); };
 }
-
-/** The rating after each rated attempt, as an SVG line (the last 100 points). */
-export function chart(history) {
-  const W = 300, H = 110, P = 24;
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "tr-chart", id: "tr-chart", role: "img", "aria-label": t("tr.chart", { n: history.length }) });
-  const pts = history.slice(-100).map((p) => p.rating);
-  if (pts.length < 1) {
-    const txt = el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "font-size": 11, fill: "#777" });
-    txt.textContent = t("tr.chart.empty");
-    svg.append(txt);
-    return svg;
-  }
-  const series = [1500, ...pts];
-  const lo = Math.min(...series) - 20, hi = Math.max(...series) + 20;
-  const x = (i) => P + (i * (W - P - 8)) / Math.max(1, series.length - 1);
-  const y = (v) => 8 + ((hi - v) * (H - 24)) / (hi - lo);
-  svg.append(el("line", { x1: P, y1: y(1500), x2: W - 8, y2: y(1500), stroke: "#ccc", "stroke-dasharray": "3 3" }));
-  for (const v of [hi - 20, lo + 20]) {
-    const lab = el("text", { x: 2, y: y(v) + 4, "font-size": 9, fill: "#777" });
-    lab.textContent = String(Math.round(v));
-    svg.append(lab);
-  }
-  svg.append(el("polyline", { points: series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none", stroke: "#1f5fd6", "stroke-width": 2, "stroke-linejoin": "round" }));
-  svg.append(el("circle", { cx: x(series.length - 1), cy: y(series.at(-1)), r: 3.5, fill: "#1f5fd6" }));
-  return svg;
-}
-
