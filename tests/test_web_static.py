@@ -108,10 +108,12 @@ def test_module_syntax(path: Path) -> None:
 
 def _tables() -> dict[str, dict[str, dict[str, str]]]:
     """Every table of strings, read by node (the real parser): the shell's (i18n.js), the
-    bidding panel's and each game's (a module's default export {en, fr})."""
+    shared modules' (``*-strings.js``) and each game's (a module's default export {en, fr})."""
     if NODE is None:
         pytest.skip("node is not installed")
-    sources = {"i18n.js": (WEB / "i18n.js", "STRINGS"), "bidding-strings.js": (WEB / "bidding-strings.js", "default")}
+    sources = {"i18n.js": (WEB / "i18n.js", "STRINGS")}
+    for path in sorted(WEB.glob("*-strings.js")):  # the shared modules' tables: the bidding panel's, the trainer's modes'
+        sources[path.name] = (path, "default")
     for prefix, folder in _game_folders().items():
         sources[f"{prefix}/strings.js"] = (folder / "strings.js", "default")
     out = {}
