@@ -37,6 +37,8 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
                                    "save the table.")
     src = b.add_mutually_exclusive_group(required=True)
     src.add_argument("--tiles", metavar="NW,NE,SE,SW", help="a real board, e.g. 1A,3B,4A,2A (tiles A-C)")
+    src.add_argument("--dd-layout", metavar="'NW NE / SW SE'",
+                     help="a real board in DriftingDroids' notation, e.g. '4B 3B / 1A 2B' (= --tiles 4B,3B,2B,1A)")
     src.add_argument("--puzzle", metavar="FILE",
                      help="a puzzle in the interchange format: its board, target, active robot and robot count")
     b.add_argument("--target", metavar="TARGET",
@@ -55,8 +57,12 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
                        description="Print the optimal length of a position (null when the target cannot be "
                                    "reached) and one optimal solution in the interchange move notation.")
     q.add_argument("file", metavar="FILE", help="a table written by 'ricochet tablebase build'")
-    q.add_argument("--robots", required=True, metavar="JSON",
-                   help="the robots' cells as JSON, the active robot first: '[[x, y], [x, y], ...]'")
+    which = q.add_mutually_exclusive_group(required=True)
+    which.add_argument("--robots", metavar="JSON",
+                       help="the robots' cells as JSON, the active robot first: '[[x, y], [x, y], ...]'")
+    which.add_argument("--dd-game-id", metavar="ID",
+                       help="a DriftingDroids game ID (e.g. 7650+42+E2302B12+C9): its robots, on the table's "
+                            "board and target")
 
     s = sub.add_parser("stats", help="the histogram of lengths (PNG) and the longest positions",
                        description="Print the histogram of optimal lengths and the longest positions as "
@@ -74,6 +80,8 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
     boards = st.add_mutually_exclusive_group(required=True)
     boards.add_argument("--tiles", metavar="NW,NE,SE,SW", action="append",
                         help="a board (repeat for more boards)")
+    boards.add_argument("--dd-layout", metavar="'NW NE / SW SE'", action="append",
+                        help="a board in DriftingDroids' notation, e.g. '4B 3B / 1A 2B' (repeat for more)")
     boards.add_argument("--arrangements", metavar="FACES", choices=("AB",),
                         help="every arrangement of the first-edition set: AB (96 boards, 1 536 tables)")
     st.add_argument("--targets", default="all", metavar="LIST",
@@ -128,13 +136,23 @@ def _board(tiles: str) -> Board:
     return assemble(*parse_arrangement(tiles))
 
 
+def _dd_tiles(layout: str) -> str:
+    """A DriftingDroids layout ('4B 3B / 1A 2B') as --tiles text ('4B,3B,2B,1A')."""
+    from .tablebase.dd import parse_layout
+
+    return ",".join(parse_layout(layout))
+
+
 def _build(args: argparse.Namespace) -> int:
     from ..tablebase import Tablebase
     from ..tablebase.build import ProgressLine
 
+    if args.dd_layout is not None:
+        args.tiles = _dd_tiles(args.dd_layout)
     if args.tiles is not None:
         if args.target is None:
-            raise CliError("--tiles needs --target (a printed target like red-circle, or a cell x,y)")
+            raise CliError(f"{'--dd-layout' if args.dd_layout else '--tiles'} needs --target "
+                           "(a printed target like red-circle, or a cell x,y)")
         if args.index is not None or args.puzzle_id is not None:
             raise CliError("--index and --id go with --puzzle")
         board = _board(args.tiles)
@@ -209,11 +227,31 @@ def _query(args: argparse.Namespace) -> int:
     from ..notation import solution_to_json
 
     tb = _open(args.file)
+    if args.dd_game_id is not None:
+        return _query_game_id(tb, args.dd_game_id)
     cells = parse_robots(args.robots)
     length = tb.lookup(cells)
     moves = tb.solution(cells)
     out(json.dumps({"robots": [list(c) for c in cells], "moves": length,
                     "solution": None if moves is None else solution_to_json(moves)}))
+    return EXIT_OK
+
+
+def _query_game_id(tb: Tablebase, game_id: str) -> int:
+    """Look up the puzzle of a DriftingDroids game ID (robot numbers: red, green, blue, yellow, silver)."""
+    from .notation import format_solution, puzzle_code, solution_to_json
+    from .tablebase.dd import parse_game_id
+
+    pz = parse_game_id(game_id)
+    if pz.position.board != tb.layout.board:
+        raise CliError(f"--dd-game-id: {game_id} is on another board than the table's ({tb.info.get('tiles')})")
+    if pz.active is not None and pz.position.robots[pz.active].color != tb.active_color:
+        raise CliError(f"--dd-game-id: its active robot is {pz.position.robots[pz.active].color}, "
+                       f"this table's is {tb.active_color}")
+    moves = tb.solution(pz)
+    out(json.dumps({"code": puzzle_code(pz), "robots": [list(c) for c in pz.position.cells],
+                    "moves": tb.lookup(pz), "solution": None if moves is None else solution_to_json(moves),
+                    "text": None if moves is None else format_solution(moves, pz.position)}))
     return EXIT_OK
 
 
@@ -254,6 +292,8 @@ def _study(args: argparse.Namespace) -> int:
 
     if args.tiles:
         boards = [",".join(_tile_names(t)) for t in args.tiles]
+    elif args.dd_layout:
+        boards = [_dd_tiles(t) for t in args.dd_layout]
     else:
         from ..tiles import arrangements
         boards = [",".join(a) for a in arrangements(args.arrangements)]
