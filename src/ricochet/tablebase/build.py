@@ -86,16 +86,27 @@ def build_table(layout: Layout, *, gpu: bool = False, progress: Progress | None 
 def _build_cpu(layout: Layout, progress: Progress | None, start: float) -> np.ndarray:
     from . import cpu
 
-    n, B, m = layout.cells, layout.block, layout.helpers
+    n, B, m, r = layout.cells, layout.block, layout.helpers, layout.robots
     table = np.full(layout.size, UNSEEN, dtype=np.uint8)
     t = layout.target_number
-    table[t * B:(t + 1) * B] = 0
-    counts = np.zeros(n, dtype=np.int64)
-    order = cpu.interleaved(n, cpu.threads())
+    if layout.any_robot:
+        units = cpu.vunits(n, r, cpu.threads())
+        cpu.vgoals(table, r, layout.binom, units, t)
+        counts = np.zeros(len(units), dtype=np.int64)
+
+        def step(k: int, pull: bool) -> None:
+            cpu.vlayer(table, k, r, layout.nbr, layout.binom, units, t, counts, pull)
+    else:
+        table[t * B:(t + 1) * B] = 0
+        counts = np.zeros(n, dtype=np.int64)
+        order = cpu.interleaved(n, cpu.threads())
+
+        def step(k: int, pull: bool) -> None:
+            cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, t, counts, pull)
     settled = 0
     pull = False
     for k in range(UNSEEN - 1):
-        cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, t, counts, pull)
+        step(k, pull)
         count = int(counts.sum())
         if count == 0:
             break

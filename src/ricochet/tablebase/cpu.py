@@ -90,6 +90,100 @@ def layer(table, k, m, n, B, nbr, binom, order, t, counts, pull):  # type: ignor
         counts[a] = count
 
 
+# -- the vortex table (any robot, all robots interchangeable) ---------------------------
+@njit(cache=True, inline="always")
+def _vrow(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
+    """:func:`_row` for the vortex table: a row fixes the upper cells, the
+    lowest cell ``c0`` is the offset."""
+    count = 0
+    unseen = False
+    for j in range(length):  # no early exit: the loop vectorises
+        count += table[start + j] == k
+        unseen |= table[start + j] == UNSEEN
+    if not (unseen if pull else count):
+        return count
+    for c0 in range(length):
+        if pull:
+            if table[start + c0] == UNSEEN and R.vreaches(table, k, r, c0, c1, c2, c3, nbr, binom):
+                table[start + c0] = k + 1
+        elif table[start + c0] == k:
+            R.vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t)
+    return count
+
+
+@njit(cache=True)
+def _vrow_any(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
+    """:func:`_vrow` as a call (only four robots get a specialised copy)."""
+    return _vrow(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull)
+
+
+def vunits(n: int, r: int, parts: int) -> np.ndarray:
+    """The vortex table's work units, ``(u, v)`` pairs dealt round-robin into
+    ``parts`` shares (see :func:`interleaved`): four robots, one unit per
+    ``c3 = u, c2 = v``; three, per ``c2 = u``; two, the row ``c1 = u``; one,
+    the whole table (``u = n``)."""
+    if r == 4:
+        units = [(u, v) for u in range(3, n) for v in range(2, u)]
+    elif r == 3:
+        units = [(u, 0) for u in range(2, n)]
+    elif r == 2:
+        units = [(u, 0) for u in range(1, n)]
+    else:
+        units = [(n, 0)]
+    arr = np.array(units, dtype=np.int64).reshape(-1, 2)
+    return arr[interleaved(len(arr), parts)]
+
+
+@njit(parallel=True, cache=True)
+def vlayer(table, k, r, nbr, binom, units, t, counts, pull):  # type: ignore[no-untyped-def]
+    """:func:`layer` for the vortex table, over the units of :func:`vunits`;
+    ``counts[i]`` gets the size of layer ``k`` in unit ``i``."""
+    for i in prange(len(units)):
+        u = units[i, 0]
+        v = units[i, 1]
+        count = 0
+        if r == 4:  # specialised for four robots, as in layer()
+            base = binom[u, 4] + binom[v, 3]
+            for c1 in range(1, v):
+                count += _vrow(table, k, 4, base + binom[c1, 2], c1, c1, v, u, nbr, binom, t, pull)
+        elif r == 3:
+            for c1 in range(1, u):
+                count += _vrow_any(table, k, 3, binom[u, 3] + binom[c1, 2], c1, c1, u, UNUSED, nbr, binom, t, pull)
+        elif r == 2:
+            count = _vrow_any(table, k, 2, binom[u, 2], u, u, UNUSED, UNUSED, nbr, binom, t, pull)
+        else:
+            count = _vrow_any(table, k, 1, 0, u, UNUSED, UNUSED, UNUSED, nbr, binom, t, pull)
+        counts[i] = count
+
+
+@njit(parallel=True, cache=True)
+def vgoals(table, r, binom, units, t):  # type: ignore[no-untyped-def]
+    """Layer 0 of the vortex table: 0 for every position with a robot on
+    ``t`` (the rest stays UNSEEN)."""
+    for i in prange(len(units)):
+        u = units[i, 0]
+        v = units[i, 1]
+        if r == 4:
+            base = binom[u, 4] + binom[v, 3]
+            for c1 in range(1, v):
+                _vgoal_row(table, base + binom[c1, 2], c1, t, c1 == t or v == t or u == t)
+        elif r == 3:
+            for c1 in range(1, u):
+                _vgoal_row(table, binom[u, 3] + binom[c1, 2], c1, t, c1 == t or u == t)
+        elif r == 2:
+            _vgoal_row(table, binom[u, 2], u, t, u == t)
+        else:
+            _vgoal_row(table, 0, u, t, False)
+
+
+@njit(cache=True, inline="always")
+def _vgoal_row(table, start, length, t, whole):  # type: ignore[no-untyped-def]
+    if whole:
+        table[start:start + length] = 0
+    elif t < length:
+        table[start + t] = 0
+
+
 def threads() -> int:
     """The number of threads numba's parallel loops use."""
     return int(numba.get_num_threads())

@@ -65,7 +65,37 @@ def _kernel() -> Any:
         if cuda.threadIdx.x == 0:
             cuda.atomic.add(count, 0, shared[0])
 
-    return layer
+    @cuda.jit
+    def vlayer(table, k, r, n, total, nbr, binom, t, count):  # type: ignore[no-untyped-def]
+        shared = cuda.shared.array(1, int64)
+        if cuda.threadIdx.x == 0:
+            shared[0] = 0
+        cuda.syncthreads()
+        local = 0
+        i = cuda.grid(1)
+        stride = cuda.gridsize(1)
+        while i < total:
+            if table[i] == k:
+                c0, c1, c2, c3 = R.vunrank(i, r, n, binom)
+                R.vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t)
+                local += 1
+            i += stride
+        cuda.atomic.add(shared, 0, local)
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            cuda.atomic.add(count, 0, shared[0])
+
+    @cuda.jit
+    def vgoals(table, r, n, total, binom, t):  # type: ignore[no-untyped-def]
+        i = cuda.grid(1)
+        stride = cuda.gridsize(1)
+        while i < total:
+            c0, c1, c2, c3 = R.vunrank(i, r, n, binom)
+            if R.occupied(t, c0, c1, c2, c3):
+                table[i] = 0
+            i += stride
+
+    return layer, vlayer, vgoals
 
 
 def build(layout: Layout, progress: Progress | None, start: float) -> np.ndarray:
@@ -75,22 +105,29 @@ def build(layout: Layout, progress: Progress | None, start: float) -> np.ndarray
                              "is the NVIDIA driver installed and numba-cuda, pip install 'ricochet[gpu]'?)")
     from numba.core import config
 
-    layer = _kernel()
-    n, B, m = layout.cells, layout.block, layout.helpers
-    host = np.full(layout.size, UNSEEN, dtype=np.uint8)
+    layer, vlayer, vgoals = _kernel()
+    n, B, m, r = layout.cells, layout.block, layout.helpers, layout.robots
     t = layout.target_number
-    host[t * B:(t + 1) * B] = 0
-    table = cuda.to_device(host)
-    nbr = cuda.to_device(layout.nbr)
-    binom = cuda.to_device(layout.binom)
-    count = cuda.to_device(np.zeros(1, dtype=np.int64))
     # The simulator runs every thread as a Python thread: a small grid.
     simulated = bool(config.ENABLE_CUDASIM)  # type: ignore[attr-defined]
     threads, blocks = (8, 2) if simulated else (THREADS, min(BLOCKS, -(-layout.size // THREADS)))
+    nbr = cuda.to_device(layout.nbr)
+    binom = cuda.to_device(layout.binom)
+    count = cuda.to_device(np.zeros(1, dtype=np.int64))
+    if layout.any_robot:
+        table = cuda.to_device(np.full(layout.size, UNSEEN, dtype=np.uint8))
+        vgoals[blocks, threads](table, r, n, layout.size, binom, t)
+    else:
+        host = np.full(layout.size, UNSEEN, dtype=np.uint8)
+        host[t * B:(t + 1) * B] = 0
+        table = cuda.to_device(host)
     settled = 0
     for k in range(UNSEEN - 1):
         count.copy_to_device(np.zeros(1, dtype=np.int64))
-        layer[blocks, threads](table, k, m, n, B, layout.size, nbr, binom, t, count)
+        if layout.any_robot:
+            vlayer[blocks, threads](table, k, r, n, layout.size, nbr, binom, t, count)
+        else:
+            layer[blocks, threads](table, k, m, n, B, layout.size, nbr, binom, t, count)
         found = int(count.copy_to_host()[0])
         if found == 0:
             break

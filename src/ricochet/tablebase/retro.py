@@ -33,11 +33,11 @@ UNUSED = 1 << 20
 
 
 def binomials(n: int) -> np.ndarray:
-    """``binom[x, j] = C(x, j)`` for ``x <= n``, ``j <= 3`` (int64)."""
-    out = np.zeros((n + 1, 4), dtype=np.int64)
+    """``binom[x, j] = C(x, j)`` for ``x <= n``, ``j <= 4`` (int64)."""
+    out = np.zeros((n + 1, 5), dtype=np.int64)
     for x in range(n + 1):
         out[x, 0] = 1
-        for j in range(1, 4):
+        for j in range(1, 5):
             out[x, j] = out[x - 1, j - 1] + out[x - 1, j] if x > 0 else 0
     return out
 
@@ -177,5 +177,105 @@ def reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):  # type: ignore[no-untyp
     return False
 
 
-DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "slot", "occupied", "moved", "settle", "expand", "reaches")
+# -- the vortex table: any robot may reach the target, so all robots are
+# interchangeable.  A position is the sorted cells c0 < c1 < c2 < c3 of its
+# r robots (unused slots UNUSED); its index is the colex rank
+# C(c0, 1) + C(c1, 2) + C(c2, 3) + C(c3, 4): a perfect index of C(N, r).
+
+def vrank(r, c0, c1, c2, c3, binom):  # type: ignore[no-untyped-def]
+    """The colex rank of the sorted cells (first ``r`` used)."""
+    x = binom[c0, 1]
+    if r > 1:
+        x += binom[c1, 2]
+    if r > 2:
+        x += binom[c2, 3]
+    if r > 3:
+        x += binom[c3, 4]
+    return x
+
+
+def vunrank(x, r, n, binom):  # type: ignore[no-untyped-def]
+    """The sorted cells ``(c0, c1, c2, c3)`` of rank ``x`` on ``n`` free
+    cells (the inverse of :func:`vrank`)."""
+    c1 = UNUSED
+    c2 = UNUSED
+    c3 = UNUSED
+    hi = n
+    if r > 3:
+        c3 = _top(x, 4, hi, binom)
+        x -= binom[c3, 4]
+        hi = c3
+    if r > 2:
+        c2 = _top(x, 3, hi, binom)
+        x -= binom[c2, 3]
+        hi = c2
+    if r > 1:
+        c1 = _top(x, 2, hi, binom)
+        x -= binom[c1, 2]
+    return x, c1, c2, c3
+
+
+def vmoved(r, c0, c1, c2, c3, s, j, binom):  # type: ignore[no-untyped-def]
+    """The index of the position where the robot of slot ``j`` stands on
+    ``s`` instead: the others stay sorted, ``s`` is put in its place."""
+    if j == 0:
+        x, y, z = c1, c2, c3
+    elif j == 1:
+        x, y, z = c0, c2, c3
+    elif j == 2:
+        x, y, z = c0, c1, c3
+    else:
+        x, y, z = c0, c1, c2
+    if s < x:
+        return vrank(r, s, x, y, z, binom)
+    if s < y:
+        return vrank(r, x, s, y, z, binom)
+    if s < z:
+        return vrank(r, x, y, s, z, binom)
+    return vrank(r, x, y, z, s, binom)
+
+
+def vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t):  # type: ignore[no-untyped-def]
+    """Settle every unseen predecessor of the sorted position at ``k + 1``
+    (as :func:`expand`, every robot being a candidate).  With a robot on the
+    target only that robot's moves are undone: any other robot's would lead
+    back to a position with a robot on the target (layer 0)."""
+    on = -1
+    for j in range(r):
+        if slot(j, c0, c1, c2, c3) == t:
+            on = j
+    for j in range(r):
+        if on >= 0 and j != on:
+            continue
+        c = slot(j, c0, c1, c2, c3)
+        for d in range(4):
+            ahead = nbr[c, d]
+            if ahead >= 0 and not occupied(ahead, c0, c1, c2, c3):
+                continue
+            back = (d + 2) % 4
+            s = nbr[c, back]
+            while s >= 0 and not occupied(s, c0, c1, c2, c3):
+                idx = vmoved(r, c0, c1, c2, c3, s, j, binom)
+                if table[idx] == UNSEEN:  # the same benign race as settle()
+                    table[idx] = k + 1
+                s = nbr[s, back]
+
+
+def vreaches(table, k, r, c0, c1, c2, c3, nbr, binom):  # type: ignore[no-untyped-def]
+    """Does one move lead from the sorted position into layer ``k``?"""
+    for j in range(r):
+        c = slot(j, c0, c1, c2, c3)
+        for d in range(4):
+            s = c
+            n = nbr[s, d]
+            while n >= 0 and not occupied(n, c0, c1, c2, c3):
+                s = n
+                n = nbr[s, d]
+            if s != c and table[vmoved(r, c0, c1, c2, c3, s, j, binom)] == k:
+                return True
+    return False
+
+
+DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "slot", "occupied", "moved", "settle", "expand", "reaches",
+                    "vrank", "vunrank", "vmoved", "vexpand", "vreaches")
 """The functions compiled for a target (CPU or GPU), in dependency order."""
