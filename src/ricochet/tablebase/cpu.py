@@ -1,5 +1,5 @@
 """The CPU build: one backward breadth-first layer per call, in parallel
-over the active robot's cell (numba ``prange``; ``cache=True``).
+over work units of the table (numba ``prange``; ``cache=True``).
 
 Early layers *push*: each frontier position settles its predecessors.  Once
 the unseen positions are few beside the frontier (see ``build.PULL_RATIO``)
@@ -7,13 +7,24 @@ the layers *pull*: each unseen position looks for a move into the frontier
 (:func:`retro.reaches`) and settles itself — fewer checks for those layers,
 and each byte is written by one thread only.
 
-Layer ``k`` holds the positions whose byte is ``k``.  Each worker scans the
-block of one active cell row by row (a row: the helpers above the lowest
-fixed, so its bytes are contiguous and the lowest helper is the offset) and
-expands every frontier position with :func:`retro.expand`, which writes
-``k + 1`` into unseen predecessors.  A block is 1/N of the table, so the
+Layer ``k`` holds the positions whose byte is ``k``.  A unit is a block (the
+positions of one active-robot cell) or, for layer 0 whose frontier is the
+target's block alone, a slice of that block.  A worker scans its unit row by
+row (a row: the helpers above the lowest fixed, so its bytes are contiguous
+and the lowest helper is the offset).  A block is 1/N of the table, so the
 helpers' moves stay in the block a worker is scanning (a few MiB, cached)
 and the active robot's moves read the other blocks at about the same rank.
+
+**Page flags** spare the scan of rows with nothing to do: settling a byte
+flags its 4 KiB page (``retro.mark``), and the next push layer reads only the
+rows of flagged pages (``cur``; ``nxt`` collects the flags for the layer
+after).  Pulling, ``cur`` flags the pages that may still hold unseen
+positions and ``nxt`` those that still do.
+
+**Four robots, push**: in a row with several frontier positions the moves of
+the three robots the row fixes are worked out once (:func:`_prepare`), and
+each position adds only its lowest helper's part of each predecessor's index
+(a position whose lowest helper touches those moves is expanded in full).
 """
 
 from __future__ import annotations
@@ -31,90 +42,325 @@ jitcache.depends_on(__file__, retro.__file__)
 R = compiled.load("cpu", njit(cache=True, inline="always"))
 UNSEEN = R.UNSEEN
 UNUSED = R.UNUSED
+PAGE = R.PAGE
+ROW_MIN = 4
+"""Rows with fewer frontier positions are expanded position by position."""
+
+
+def room(width: int, height: int) -> int:
+    """Room for the precomputed predecessors of the three robots a row fixes
+    (:func:`_prepare`): 3 robots × 4 directions × a ray."""
+    return 3 * 4 * max(width, height)
 
 
 @njit(cache=True, inline="always")
-def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
-    """Process one row; return how many of its positions are in layer ``k``.
-    Push: expand those positions.  Pull: settle the unseen positions that
-    have a move into layer ``k``."""
+def _live(flags, start, length):  # type: ignore[no-untyped-def]
+    """Is either page of the row [start, start + length) flagged?  (A row is
+    shorter than a page, so it spans one or two.)"""
+    return flags[start >> PAGE] != 0 or flags[(start + length - 1) >> PAGE] != 0
+
+
+@njit(cache=True, inline="always")
+def _pull_row(table, k, m, a, start, length, h1, h2, B, nbr, binom, nxt):  # type: ignore[no-untyped-def]
+    """Settle the unseen positions of a row that have a move into layer
+    ``k``; flag the row's pages in ``nxt`` if some stay unseen.  Returns how
+    many were settled (only this thread writes these bytes: no race)."""
+    written = 0
+    left = False
+    for j in range(length):
+        if table[start + j] == UNSEEN:
+            h0 = UNUSED if m < 1 else j + (j >= a)
+            if R.reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):
+                table[start + j] = k + 1
+                written += 1
+            else:
+                left = True
+    if left:
+        nxt[start >> PAGE] = 1
+        nxt[(start + length - 1) >> PAGE] = 1
+    return written
+
+
+@njit(cache=True, inline="always")
+def _scan(table, k, start, length):  # type: ignore[no-untyped-def]
+    """How many bytes of the row are ``k``, and is one of them unseen?"""
     count = 0
     unseen = False
     for j in range(length):  # no early exit: the loop vectorises
         count += table[start + j] == k
         unseen |= table[start + j] == UNSEEN
+    return count, unseen
+
+
+@njit(cache=True, inline="always")
+def _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt):  # type: ignore[no-untyped-def]
+    """Process one row; return how many of its positions are in layer ``k``
+    and how many it settled pulling.  Push: expand those positions.  Pull:
+    settle the unseen positions that have a move into layer ``k``."""
+    if not _live(cur, start, length):
+        return 0, 0
+    count, unseen = _scan(table, k, start, length)
     if not (unseen if pull else count):
-        return count
+        return count, 0
     h1 = UNUSED if m < 2 else u1 + (u1 >= a)
     h2 = UNUSED if m < 3 else u2 + (u2 >= a)
+    if pull:
+        return count, _pull_row(table, k, m, a, start, length, h1, h2, B, nbr, binom, nxt)
     for j in range(length):
-        h0 = UNUSED if m < 1 else j + (j >= a)
-        if pull:
-            # Only this thread writes this byte: no race.
-            if table[start + j] == UNSEEN and R.reaches(table, k, m, a, h0, h1, h2, B, nbr, binom):
-                table[start + j] = k + 1
-        elif table[start + j] == k:
-            R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t)
-    return count
+        if table[start + j] == k:
+            h0 = UNUSED if m < 1 else j + (j >= a)
+            R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t, nxt)
+    return count, 0
 
 
 @njit(cache=True)
-def _row_any(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
+def _row_any(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt):  # type: ignore[no-untyped-def]
     """:func:`_row` as a call.  Inlined into a branch where the robot count
     is known, LLVM specialises the whole step for it (twice as fast); only the
     four-robot branch, the one that matters, gets that copy: each copy adds
     about 20 s of compiling."""
-    return _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull)
+    return _row(table, k, m, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt)
+
+
+@njit(cache=True, inline="always")
+def _prepare(a, h1, h2, stamp, B, nbr, binom, t, moves, ends, inter, touch):  # type: ignore[no-untyped-def]
+    """The predecessors of the moves of the robots a row fixes (a, h1, h2),
+    as they are for every lowest helper h0 that does not touch them.  The
+    active robot's are ``moves[0]`` (from cell) and ``moves[1]`` (its index
+    but the lowest helper's part), entries ``0..ends[0]``; the helpers' are
+    ``moves[2..4]`` (from cell, then the index parts for h0 below or above
+    it), h1's entries ``ends[0]..ends[1]``, h2's up to ``ends[2]``.
+    ``inter[c] == stamp`` marks the cells where h0 would touch those moves
+    (on a ray, or right ahead of a robot), ``touch[c]`` whose (bits 1, 2, 4:
+    a, h1, h2)."""
+    n = 0
+    movers = 1 if a == t else 3
+    for jj in range(movers):
+        x = a if jj == 0 else (h1 if jj == 1 else h2)
+        bit = 1 << jj
+        for d in range(4):
+            ahead = nbr[x, d]
+            if ahead >= 0 and not R.occupied(ahead, a, UNUSED, h1, h2):
+                _touch(inter, touch, ahead, stamp, bit)  # a lowest helper there would block x
+                continue
+            back = (d + 2) % 4
+            s = nbr[x, back]
+            while s >= 0 and not R.occupied(s, a, UNUSED, h1, h2):
+                _touch(inter, touch, s, stamp, bit)  # a lowest helper there would cut the ray
+                if jj == 0:
+                    # The active robot came from s: block s, helpers renumbered to skip s.
+                    moves[0, n] = s
+                    moves[1, n] = s * B + binom[h1 - (h1 > s), 2] + binom[h2 - (h2 > s), 3]
+                else:
+                    # A helper came from s; ``other`` stays besides h0.  With h0 < s the
+                    # helpers are h0, then s and other in order; with s < h0: s, h0, other.
+                    other = h2 if jj == 1 else h1
+                    sp = s - (s > a)
+                    op = other - (other > a)
+                    moves[2, n] = s
+                    moves[3, n] = binom[op, 2] + binom[sp, 3] if s > other else binom[sp, 2] + binom[op, 3]
+                    moves[4, n] = sp + binom[op, 3]
+                n += 1
+                s = nbr[s, back]
+        ends[jj] = n
+    for jj in range(movers, 3):
+        ends[jj] = n
+
+
+@njit(cache=True, inline="always")
+def _touch(inter, touch, c, stamp, bit):  # type: ignore[no-untyped-def]
+    if inter[c] != stamp:
+        inter[c] = stamp
+        touch[c] = 0
+    touch[c] |= bit
+
+
+@njit(cache=True, inline="always")
+def _moves_of(table, k, m, a, h0, h1, h2, j, B, nbr, binom, flags):  # type: ignore[no-untyped-def]
+    """Settle the predecessors of robot slot ``j``'s moves (one robot's part
+    of :func:`retro.expand`)."""
+    c = R.slot(j, a, h0, h1, h2)
+    for d in range(4):
+        ahead = nbr[c, d]
+        if ahead >= 0 and not R.occupied(ahead, a, h0, h1, h2):
+            continue
+        back = (d + 2) % 4
+        s = nbr[c, back]
+        while s >= 0 and not R.occupied(s, a, h0, h1, h2):
+            R.settle(table, k, m, a, h0, h1, h2, s, j, B, binom, flags)
+            s = nbr[s, back]
+
+
+@njit(cache=True, inline="always")
+def _row4(table, k, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt, moves, ends,  # type: ignore[no-untyped-def]
+          inter, touch):
+    """:func:`_row` for four robots, pushing a row with several frontier
+    positions through :func:`_prepare`: per position, the lists of the
+    robots its lowest helper does not touch, the full moves of those it
+    does, and its own moves."""
+    if not _live(cur, start, length):
+        return 0, 0
+    count, unseen = _scan(table, k, start, length)
+    if not (unseen if pull else count):
+        return count, 0
+    h1 = u1 + (u1 >= a)
+    h2 = u2 + (u2 >= a)
+    if pull:
+        return count, _pull_row(table, k, 3, a, start, length, h1, h2, B, nbr, binom, nxt)
+    if count < ROW_MIN:
+        for j in range(length):
+            if table[start + j] == k:
+                R.expand(table, k, 3, a, j + (j >= a), h1, h2, B, nbr, binom, t, nxt)
+        return count, 0
+    stamp = start + 1
+    _prepare(a, h1, h2, stamp, B, nbr, binom, t, moves, ends, inter, touch)
+    base = a * B
+    # The lowest helper's own moves leave helpers {s, h1, h2}: in that order when
+    # s < h1 (every horizontal move), h1 < s < h2, or h2 < s (renumbered: u1, u2).
+    below = binom[u1, 2] + binom[u2, 3]
+    between = u1 + binom[u2, 3]
+    above = u1 + binom[u2, 2]
+    for j in range(length):
+        if table[start + j] != k:
+            continue
+        h0 = j + (j >= a)
+        hit = touch[h0] if inter[h0] == stamp else 0
+        if hit & 1:
+            _moves_of(table, k, 3, a, h0, h1, h2, 0, B, nbr, binom, nxt)
+        else:
+            for i in range(ends[0]):
+                R.mark(table, k, moves[1, i] + h0 - (h0 > moves[0, i]), nxt)
+        if a == t:
+            continue  # on the target only the active robot's moves are undone
+        c2 = binom[j, 2]
+        if hit & 2:
+            _moves_of(table, k, 3, a, h0, h1, h2, 2, B, nbr, binom, nxt)
+        else:
+            for i in range(ends[0], ends[1]):
+                R.mark(table, k, base + (moves[3, i] + j if h0 < moves[2, i] else moves[4, i] + c2), nxt)
+        if hit & 4:
+            _moves_of(table, k, 3, a, h0, h1, h2, 3, B, nbr, binom, nxt)
+        else:
+            for i in range(ends[1], ends[2]):
+                R.mark(table, k, base + (moves[3, i] + j if h0 < moves[2, i] else moves[4, i] + c2), nxt)
+        for d in range(4):  # the lowest helper's own moves
+            ahead = nbr[h0, d]
+            if ahead >= 0 and not R.occupied(ahead, a, h0, h1, h2):
+                continue
+            back = (d + 2) % 4
+            s = nbr[h0, back]
+            while s >= 0 and not R.occupied(s, a, h0, h1, h2):
+                sp = s - (s > a)
+                if s < h1:
+                    r = sp + below
+                elif s < h2:
+                    r = between + binom[sp, 2]
+                else:
+                    r = above + binom[sp, 3]
+                R.mark(table, k, base + r, nxt)
+                s = nbr[s, back]
+    return count, 0
 
 
 @njit(parallel=True, cache=True)
-def layer(table, k, m, n, B, nbr, binom, order, t, counts, pull):  # type: ignore[no-untyped-def]
+def layer(table, k, m, n, B, nbr, binom, units, t, counts, pull, cur, nxt, room):  # type: ignore[no-untyped-def]
     """Settle layer ``k + 1`` from layer ``k``, pushing (predecessors of the
-    frontier) or pulling (unseen positions with a move into it);
-    ``counts[a]`` gets the size of layer ``k`` in block ``a``.  ``order``
-    lists the blocks so that each thread's share mixes near and far ones."""
-    for i in prange(n):
-        a = order[i]
+    frontier) or pulling (unseen positions with a move into it), over the
+    work units ``(a, lo, hi)``: the rows of block ``a`` whose top helper
+    (renumbered) is in ``lo..hi - 1`` (see :func:`units`).  ``counts[i]``
+    gets the size of layer ``k`` among unit ``i``'s scanned rows and the
+    positions it settled pulling."""
+    for i in prange(len(units)):
+        a = units[i, 0]
         base = a * B
         count = 0
+        written = 0
         if m == 3:  # here LLVM knows m: the inlined step is specialised for four robots
-            for u2 in range(2, n - 1):
+            moves = np.empty((5, room), dtype=np.int64)
+            ends = np.zeros(3, dtype=np.int64)
+            inter = np.zeros(n, dtype=np.int64)
+            touch = np.zeros(n, dtype=np.int64)
+            for u2 in range(units[i, 1], units[i, 2]):
                 row = base + binom[u2, 3]
                 for u1 in range(1, u2):
-                    count += _row(table, k, m, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t, pull)
+                    c, w = _row4(table, k, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t, pull, cur, nxt,
+                                 moves, ends, inter, touch)
+                    count += c
+                    written += w
         elif m == 2:
             for u1 in range(1, n - 1):
-                count += _row_any(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t, pull)
+                c, w = _row_any(table, k, m, a, base + binom[u1, 2], u1, u1, 0, B, nbr, binom, t, pull, cur, nxt)
+                count += c
+                written += w
         else:
-            count = _row_any(table, k, m, a, base, n - 1 if m == 1 else 1, 0, 0, B, nbr, binom, t, pull)
-        counts[a] = count
+            count, written = _row_any(table, k, m, a, base, n - 1 if m == 1 else 1, 0, 0, B, nbr, binom, t, pull,
+                                      cur, nxt)
+        counts[i, 0] = count
+        counts[i, 1] = written
+
+
+def units(n: int, m: int, parts: int, split: int | None = None) -> np.ndarray:
+    """The work units ``(a, lo, hi)`` of :func:`layer`: one per block, dealt
+    round-robin into ``parts`` shares (see :func:`interleaved`); with
+    ``split`` (four robots), the block ``split`` alone cut into slices of
+    about equal size (layer 0: its frontier is that block)."""
+    top = n - 1 if m == 3 else 3
+    if split is None or m != 3:
+        blocks = interleaved(n, parts)
+        return np.stack([blocks, np.full(n, 2), np.full(n, top)], axis=1).astype(np.int64)
+    # Slices of the block by top helper u2 (rows of a slice: C(u2, 2) bytes each u2).
+    pieces = max(1, 4 * parts)
+    weight = np.array([u * (u - 1) // 2 for u in range(top)], dtype=np.float64)
+    cuts = np.searchsorted(np.cumsum(weight), np.linspace(0, weight.sum(), pieces + 1)[1:-1])
+    bounds = np.unique(np.concatenate([[2], np.clip(cuts, 2, top), [top]]))
+    out = [(split, int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    return np.array(out, dtype=np.int64)[interleaved(len(out), parts)]
+
+
+def threads() -> int:
+    """The number of threads numba's parallel loops use."""
+    return int(numba.get_num_threads())
+
+
+def interleaved(n: int, parts: int) -> np.ndarray:
+    """0..n-1 dealt round-robin into ``parts`` contiguous shares: ``prange``
+    cuts its range into equal contiguous chunks, and neighbouring blocks have
+    similar frontiers, so dealing them out balances the threads."""
+    return np.concatenate([np.arange(p, n, parts) for p in range(max(1, parts))]).astype(np.int64)
 
 
 # -- the vortex table (any robot, all robots interchangeable) ---------------------------
 @njit(cache=True, inline="always")
-def _vrow(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
+def _vrow(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull, cur, nxt):  # type: ignore[no-untyped-def]
     """:func:`_row` for the vortex table: a row fixes the upper cells, the
     lowest cell ``c0`` is the offset."""
-    count = 0
-    unseen = False
-    for j in range(length):  # no early exit: the loop vectorises
-        count += table[start + j] == k
-        unseen |= table[start + j] == UNSEEN
+    if not _live(cur, start, length):
+        return 0, 0
+    count, unseen = _scan(table, k, start, length)
     if not (unseen if pull else count):
-        return count
+        return count, 0
+    written = 0
+    left = False
     for c0 in range(length):
         if pull:
-            if table[start + c0] == UNSEEN and R.vreaches(table, k, r, c0, c1, c2, c3, nbr, binom):
-                table[start + c0] = k + 1
+            if table[start + c0] == UNSEEN:
+                if R.vreaches(table, k, r, c0, c1, c2, c3, nbr, binom):
+                    table[start + c0] = k + 1
+                    written += 1
+                else:
+                    left = True
         elif table[start + c0] == k:
-            R.vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t)
-    return count
+            R.vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t, nxt)
+    if left:
+        nxt[start >> PAGE] = 1
+        nxt[(start + length - 1) >> PAGE] = 1
+    return count, written
 
 
 @njit(cache=True)
-def _vrow_any(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull):  # type: ignore[no-untyped-def]
+def _vrow_any(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull, cur, nxt):  # type: ignore[no-untyped-def]
     """:func:`_vrow` as a call (only four robots get a specialised copy)."""
-    return _vrow(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull)
+    return _vrow(table, k, r, start, length, c1, c2, c3, nbr, binom, t, pull, cur, nxt)
 
 
 def vunits(n: int, r: int, parts: int) -> np.ndarray:
@@ -123,37 +369,43 @@ def vunits(n: int, r: int, parts: int) -> np.ndarray:
     ``c3 = u, c2 = v``; three, per ``c2 = u``; two, the row ``c1 = u``; one,
     the whole table (``u = n``)."""
     if r == 4:
-        units = [(u, v) for u in range(3, n) for v in range(2, u)]
+        pairs = [(u, v) for u in range(3, n) for v in range(2, u)]
     elif r == 3:
-        units = [(u, 0) for u in range(2, n)]
+        pairs = [(u, 0) for u in range(2, n)]
     elif r == 2:
-        units = [(u, 0) for u in range(1, n)]
+        pairs = [(u, 0) for u in range(1, n)]
     else:
-        units = [(n, 0)]
-    arr = np.array(units, dtype=np.int64).reshape(-1, 2)
+        pairs = [(n, 0)]
+    arr = np.array(pairs, dtype=np.int64).reshape(-1, 2)
     return arr[interleaved(len(arr), parts)]
 
 
 @njit(parallel=True, cache=True)
-def vlayer(table, k, r, nbr, binom, units, t, counts, pull):  # type: ignore[no-untyped-def]
-    """:func:`layer` for the vortex table, over the units of :func:`vunits`;
-    ``counts[i]`` gets the size of layer ``k`` in unit ``i``."""
+def vlayer(table, k, r, nbr, binom, units, t, counts, pull, cur, nxt):  # type: ignore[no-untyped-def]
+    """:func:`layer` for the vortex table, over the units of :func:`vunits`."""
     for i in prange(len(units)):
         u = units[i, 0]
         v = units[i, 1]
         count = 0
+        written = 0
         if r == 4:  # specialised for four robots, as in layer()
             base = binom[u, 4] + binom[v, 3]
             for c1 in range(1, v):
-                count += _vrow(table, k, 4, base + binom[c1, 2], c1, c1, v, u, nbr, binom, t, pull)
+                c, w = _vrow(table, k, 4, base + binom[c1, 2], c1, c1, v, u, nbr, binom, t, pull, cur, nxt)
+                count += c
+                written += w
         elif r == 3:
             for c1 in range(1, u):
-                count += _vrow_any(table, k, 3, binom[u, 3] + binom[c1, 2], c1, c1, u, UNUSED, nbr, binom, t, pull)
+                c, w = _vrow_any(table, k, 3, binom[u, 3] + binom[c1, 2], c1, c1, u, UNUSED, nbr, binom, t, pull,
+                                 cur, nxt)
+                count += c
+                written += w
         elif r == 2:
-            count = _vrow_any(table, k, 2, binom[u, 2], u, u, UNUSED, UNUSED, nbr, binom, t, pull)
+            count, written = _vrow_any(table, k, 2, binom[u, 2], u, u, UNUSED, UNUSED, nbr, binom, t, pull, cur, nxt)
         else:
-            count = _vrow_any(table, k, 1, 0, u, UNUSED, UNUSED, UNUSED, nbr, binom, t, pull)
-        counts[i] = count
+            count, written = _vrow_any(table, k, 1, 0, u, UNUSED, UNUSED, UNUSED, nbr, binom, t, pull, cur, nxt)
+        counts[i, 0] = count
+        counts[i, 1] = written
 
 
 @njit(parallel=True, cache=True)
@@ -182,18 +434,6 @@ def _vgoal_row(table, start, length, t, whole):  # type: ignore[no-untyped-def]
         table[start:start + length] = 0
     elif t < length:
         table[start + t] = 0
-
-
-def threads() -> int:
-    """The number of threads numba's parallel loops use."""
-    return int(numba.get_num_threads())
-
-
-def interleaved(n: int, parts: int) -> np.ndarray:
-    """0..n-1 dealt round-robin into ``parts`` contiguous shares: ``prange``
-    cuts its range into equal contiguous chunks, and neighbouring blocks have
-    similar frontiers, so dealing them out balances the threads."""
-    return np.concatenate([np.arange(p, n, parts) for p in range(max(1, parts))]).astype(np.int64)
 
 
 @njit(parallel=True, cache=True)

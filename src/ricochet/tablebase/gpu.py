@@ -45,7 +45,7 @@ def _kernel() -> Any:
     R = compiled.load("cuda", cuda.jit(device=True))
 
     @cuda.jit
-    def layer(table, k, m, n, B, total, nbr, binom, t, count):  # type: ignore[no-untyped-def]
+    def layer(table, k, m, n, B, total, nbr, binom, t, count, flags):  # type: ignore[no-untyped-def]
         shared = cuda.shared.array(1, int64)
         if cuda.threadIdx.x == 0:
             shared[0] = 0
@@ -57,7 +57,7 @@ def _kernel() -> Any:
             if table[i] == k:
                 a = i // B
                 h0, h1, h2 = R.unrank(i - a * B, m, a, n, binom)
-                R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t)
+                R.expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t, flags)
                 local += 1
             i += stride
         cuda.atomic.add(shared, 0, local)  # one global atomic per block, not per position
@@ -66,7 +66,7 @@ def _kernel() -> Any:
             cuda.atomic.add(count, 0, shared[0])
 
     @cuda.jit
-    def vlayer(table, k, r, n, total, nbr, binom, t, count):  # type: ignore[no-untyped-def]
+    def vlayer(table, k, r, n, total, nbr, binom, t, count, flags):  # type: ignore[no-untyped-def]
         shared = cuda.shared.array(1, int64)
         if cuda.threadIdx.x == 0:
             shared[0] = 0
@@ -77,7 +77,7 @@ def _kernel() -> Any:
         while i < total:
             if table[i] == k:
                 c0, c1, c2, c3 = R.vunrank(i, r, n, binom)
-                R.vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t)
+                R.vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t, flags)
                 local += 1
             i += stride
         cuda.atomic.add(shared, 0, local)
@@ -114,6 +114,7 @@ def build(layout: Layout, progress: Progress | None, start: float) -> np.ndarray
     nbr = cuda.to_device(layout.nbr)
     binom = cuda.to_device(layout.binom)
     count = cuda.to_device(np.zeros(1, dtype=np.int64))
+    flags = cuda.to_device(np.zeros((layout.size >> 12) + 1, dtype=np.uint8))
     if layout.any_robot:
         table = cuda.to_device(np.full(layout.size, UNSEEN, dtype=np.uint8))
         vgoals[blocks, threads](table, r, n, layout.size, binom, t)
@@ -125,9 +126,9 @@ def build(layout: Layout, progress: Progress | None, start: float) -> np.ndarray
     for k in range(UNSEEN - 1):
         count.copy_to_device(np.zeros(1, dtype=np.int64))
         if layout.any_robot:
-            vlayer[blocks, threads](table, k, r, n, layout.size, nbr, binom, t, count)
+            vlayer[blocks, threads](table, k, r, n, layout.size, nbr, binom, t, count, flags)
         else:
-            layer[blocks, threads](table, k, m, n, B, layout.size, nbr, binom, t, count)
+            layer[blocks, threads](table, k, m, n, B, layout.size, nbr, binom, t, count, flags)
         found = int(count.copy_to_host()[0])
         if found == 0:
             break

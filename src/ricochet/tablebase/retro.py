@@ -30,6 +30,9 @@ UNSEEN = 255
 """A table byte for a position not (yet) known to reach the target."""
 UNUSED = 1 << 20
 """An empty helper slot: greater than every cell, never equal to one."""
+PAGE = 12
+"""Settling index ``i`` marks page ``i >> PAGE`` (4 KiB) in a flag array: the
+next layer scans only the rows of marked pages."""
 
 
 def binomials(n: int) -> np.ndarray:
@@ -130,17 +133,22 @@ def moved(m, a, h0, h1, h2, s, j, B, binom):  # type: ignore[no-untyped-def]
     return a * B + rank(m, a, x, y, z, binom)
 
 
-def settle(table, k, m, a, h0, h1, h2, s, j, B, binom):  # type: ignore[no-untyped-def]
-    """Mark at ``k + 1`` (when unseen) the position where robot slot ``j``
-    stood on ``s`` instead of its cell."""
-    idx = moved(m, a, h0, h1, h2, s, j, B, binom)
+def mark(table, k, idx, flags):  # type: ignore[no-untyped-def]
+    """Settle index ``idx`` at ``k + 1`` if it is unseen, and flag its page."""
     # Two threads may both see UNSEEN and both write k + 1: the same byte, so
     # the race is benign and the table does not depend on the interleaving.
     if table[idx] == UNSEEN:
         table[idx] = k + 1
+        flags[idx >> PAGE] = 1
 
 
-def expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t):  # type: ignore[no-untyped-def]
+def settle(table, k, m, a, h0, h1, h2, s, j, B, binom, flags):  # type: ignore[no-untyped-def]
+    """Mark at ``k + 1`` (when unseen) the position where robot slot ``j``
+    stood on ``s`` instead of its cell."""
+    mark(table, k, moved(m, a, h0, h1, h2, s, j, B, binom), flags)
+
+
+def expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t, flags):  # type: ignore[no-untyped-def]
     """Settle every unseen predecessor of the position (a, h0, h1, h2) at
     ``k + 1``.  A robot on cell ``c`` can have arrived there moving ``d``
     only if it is blocked there (a wall, or a robot on the next cell); it then
@@ -157,7 +165,7 @@ def expand(table, k, m, a, h0, h1, h2, B, nbr, binom, t):  # type: ignore[no-unt
             back = (d + 2) % 4
             s = nbr[c, back]
             while s >= 0 and not occupied(s, a, h0, h1, h2):
-                settle(table, k, m, a, h0, h1, h2, s, j, B, binom)
+                settle(table, k, m, a, h0, h1, h2, s, j, B, binom, flags)
                 s = nbr[s, back]
 
 
@@ -235,7 +243,7 @@ def vmoved(r, c0, c1, c2, c3, s, j, binom):  # type: ignore[no-untyped-def]
     return vrank(r, x, y, z, s, binom)
 
 
-def vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t):  # type: ignore[no-untyped-def]
+def vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t, flags):  # type: ignore[no-untyped-def]
     """Settle every unseen predecessor of the sorted position at ``k + 1``
     (as :func:`expand`, every robot being a candidate).  With a robot on the
     target only that robot's moves are undone: any other robot's would lead
@@ -255,9 +263,7 @@ def vexpand(table, k, r, c0, c1, c2, c3, nbr, binom, t):  # type: ignore[no-unty
             back = (d + 2) % 4
             s = nbr[c, back]
             while s >= 0 and not occupied(s, c0, c1, c2, c3):
-                idx = vmoved(r, c0, c1, c2, c3, s, j, binom)
-                if table[idx] == UNSEEN:  # the same benign race as settle()
-                    table[idx] = k + 1
+                mark(table, k, vmoved(r, c0, c1, c2, c3, s, j, binom), flags)
                 s = nbr[s, back]
 
 
@@ -276,6 +282,7 @@ def vreaches(table, k, r, c0, c1, c2, c3, nbr, binom):  # type: ignore[no-untype
     return False
 
 
-DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "slot", "occupied", "moved", "settle", "expand", "reaches",
+DEVICE_FUNCTIONS = ("rank", "_top", "unrank", "sort3", "slot", "occupied", "moved", "mark", "settle", "expand",
+                    "reaches",
                     "vrank", "vunrank", "vmoved", "vexpand", "vreaches")
 """The functions compiled for a target (CPU or GPU), in dependency order."""
