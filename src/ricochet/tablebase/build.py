@@ -43,7 +43,7 @@ class LayerReport:
 
 
 Progress = Callable[[LayerReport], None]
-PULL_RATIO = 0.75
+PULL_RATIO = 2.0
 
 
 class ProgressLine:

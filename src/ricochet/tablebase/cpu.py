@@ -192,12 +192,173 @@ def _moves_of(table, k, m, a, h0, h1, h2, j, B, nbr, binom, flags):  # type: ign
 
 
 @njit(cache=True, inline="always")
+def _prepare_forward(a, h1, h2, stamp, B, nbr, binom, moves, ends, inter, touch):  # type: ignore[no-untyped-def]
+    """Pulling: the forward moves of the robots a row fixes (a, h1, h2), as
+    they are for every lowest helper h0 off their paths, in the lists of
+    :func:`_prepare` (the cell a robot stops on in place of the one it came
+    from).  ``inter``/``touch`` mark the cells of their paths: h0 there
+    would stop the robot sooner."""
+    n = 0
+    for jj in range(3):
+        x = a if jj == 0 else (h1 if jj == 1 else h2)
+        bit = 1 << jj
+        for d in range(4):
+            s = x
+            nn = nbr[s, d]
+            while nn >= 0 and not R.occupied(nn, a, UNUSED, h1, h2):
+                _touch(inter, touch, nn, stamp, bit)
+                s = nn
+                nn = nbr[s, d]
+            if s == x:
+                continue
+            if jj == 0:
+                moves[0, n] = s
+                moves[1, n] = s * B + binom[h1 - (h1 > s), 2] + binom[h2 - (h2 > s), 3]
+            else:
+                other = h2 if jj == 1 else h1
+                sp = s - (s > a)
+                op = other - (other > a)
+                moves[2, n] = s
+                moves[3, n] = binom[op, 2] + binom[sp, 3] if s > other else binom[sp, 2] + binom[op, 3]
+                moves[4, n] = sp + binom[op, 3]
+            n += 1
+        ends[jj] = n
+
+
+@njit(cache=True, inline="always")
+def _gather(table, k, mask, hit, lo, hi, src):  # type: ignore[no-untyped-def]
+    """``hit[j] |= mask[j] and table[src + j] == k`` for j in lo..hi - 1:
+    loads and a local store only, so the loop vectorises (over slices: an
+    index ``src + j`` would be checked for wrapping around, element by element)."""
+    if hi <= lo:
+        return
+    t = table[src + lo:src + hi]
+    m = mask[lo:hi]
+    h = hit[lo:hi]
+    kk = np.uint8(k)
+    for j in range(hi - lo):
+        h[j] |= m[j] & (t[j] == kk)
+
+
+@njit(cache=True, inline="always")
+def _pull_row4(table, k, a, start, length, u1, u2, h1, h2, B, nbr, binom, nxt, moves, ends,  # type: ignore[no-untyped-def]
+               inter, touch, masks, hit):
+    """Pull one row of four robots: settle its unseen positions that have a
+    move into layer ``k``.  The moves of the three robots the row fixes are
+    worked out once (:func:`_prepare_forward`) and tested for all the row's
+    positions at once where the positions they lead to are consecutive bytes
+    (:func:`_gather`); the rest — the lowest helper's own moves, the moves it
+    cuts short, the positions they lead to that are not consecutive — one
+    position at a time.  Only this thread writes this row, so the row is
+    written back whole (a loop that vectorises)."""
+    stamp = start + 1
+    _prepare_forward(a, h1, h2, stamp, B, nbr, binom, moves, ends, inter, touch)
+    for j in range(length):
+        hit[j] = 0
+        masks[0, j] = 1
+        masks[1, j] = 1
+        masks[2, j] = 1
+    for j in range(length):
+        h0 = j + (j >= a)
+        if inter[h0] == stamp:
+            bits = touch[h0]
+            masks[0, j] = (bits & 1) == 0
+            masks[1, j] = (bits & 2) == 0
+            masks[2, j] = (bits & 4) == 0
+    base = a * B
+    for i in range(ends[0]):  # the active robot's moves: three runs of consecutive bytes
+        s = moves[0, i]
+        b1 = min(a, length)
+        b2 = min(s + 1 - (s > a), length)
+        lo = min(b1, b2)
+        hi = max(b1, b2)
+        src = moves[1, i]
+        _gather(table, k, masks[0], hit, 0, lo, src)
+        _gather(table, k, masks[0], hit, lo, hi, src + (1 if b1 <= b2 else -1))
+        _gather(table, k, masks[0], hit, hi, length, src)
+    for jj in range(1, 3):  # the helpers': consecutive while h0 < s, one by one after
+        for i in range(ends[jj - 1], ends[jj]):
+            s = moves[2, i]
+            ps = min(s + 1 - (s > a), length)
+            _gather(table, k, masks[jj], hit, 0, ps, base + moves[3, i])
+            alt = base + moves[4, i]
+            for j in range(ps, length):
+                if masks[jj, j] and not hit[j] and table[start + j] == UNSEEN:
+                    hit[j] = table[alt + binom[j, 2]] == k
+    # The lowest helper's own moves leave helpers {s, h1, h2}: in that order when
+    # s < h1 (every horizontal move), h1 < s < h2, or h2 < s (renumbered: u1, u2).
+    below = binom[u1, 2] + binom[u2, 3]
+    between = u1 + binom[u2, 3]
+    above = u1 + binom[u2, 2]
+    written = 0
+    left = False
+    for j in range(length):
+        if hit[j] or table[start + j] != UNSEEN:
+            continue
+        h0 = j + (j >= a)
+        found = False
+        if inter[h0] == stamp:
+            bits = touch[h0]
+            for jj in range(3):
+                if bits & (1 << jj) and not found:
+                    found = _reaches_one(table, k, a, h0, h1, h2, 0 if jj == 0 else jj + 1, B, nbr, binom)
+        for d in range(4):
+            if found:
+                break
+            s = h0
+            nn = nbr[s, d]
+            while nn >= 0 and not R.occupied(nn, a, h0, h1, h2):
+                s = nn
+                nn = nbr[s, d]
+            if s != h0:
+                sp = s - (s > a)
+                if s < h1:
+                    r = sp + below
+                elif s < h2:
+                    r = between + binom[sp, 2]
+                else:
+                    r = above + binom[sp, 3]
+                found = table[base + r] == k
+        hit[j] = found
+        left |= not found
+    k1 = np.uint8(k + 1)
+    row = table[start:start + length]
+    for j in range(length):  # only this thread writes this row: write it whole
+        v = row[j]
+        settle = (v == np.uint8(UNSEEN)) & (hit[j] != 0)
+        written += settle
+        row[j] = k1 if settle else v
+    if left:
+        nxt[start >> PAGE] = 1
+        nxt[(start + length - 1) >> PAGE] = 1
+    return written
+
+
+@njit(cache=True, inline="always")
+def _reaches_one(table, k, a, h0, h1, h2, j, B, nbr, binom):  # type: ignore[no-untyped-def]
+    """Does a move of robot slot ``j`` lead into layer ``k``?  (One robot's
+    part of :func:`retro.reaches`.)"""
+    c = R.slot(j, a, h0, h1, h2)
+    for d in range(4):
+        s = c
+        nn = nbr[s, d]
+        while nn >= 0 and not R.occupied(nn, a, h0, h1, h2):
+            s = nn
+            nn = nbr[s, d]
+        if s != c and table[R.moved(3, a, h0, h1, h2, s, j, B, binom)] == k:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _row4(table, k, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt, moves, ends,  # type: ignore[no-untyped-def]
-          inter, touch):
-    """:func:`_row` for four robots, pushing a row with several frontier
-    positions through :func:`_prepare`: per position, the lists of the
-    robots its lowest helper does not touch, the full moves of those it
-    does, and its own moves."""
+          inter, touch, masks, hit, front):
+    """:func:`_row` for four robots.  Pushing a row with several frontier
+    positions, the moves of the three robots the row fixes are worked out
+    once (:func:`_prepare`) and each is applied to the row's frontier
+    positions in turn (ascending, so its predecessors are read in order); a
+    position whose lowest helper touches a robot's moves gets that robot's
+    moves in full, and every position its lowest helper's own moves."""
     if not _live(cur, start, length):
         return 0, 0
     count, unseen = _scan(table, k, start, length)
@@ -206,7 +367,8 @@ def _row4(table, k, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt, 
     h1 = u1 + (u1 >= a)
     h2 = u2 + (u2 >= a)
     if pull:
-        return count, _pull_row(table, k, 3, a, start, length, h1, h2, B, nbr, binom, nxt)
+        return count, _pull_row4(table, k, a, start, length, u1, u2, h1, h2, B, nbr, binom, nxt, moves, ends, inter,
+                                 touch, masks, hit)
     if count < ROW_MIN:
         for j in range(length):
             if table[start + j] == k:
@@ -214,36 +376,59 @@ def _row4(table, k, a, start, length, u1, u2, B, nbr, binom, t, pull, cur, nxt, 
         return count, 0
     stamp = start + 1
     _prepare(a, h1, h2, stamp, B, nbr, binom, t, moves, ends, inter, touch)
+    movers = 1 if a == t else 3
+    # The frontier positions of the row (``front`` holds their j, ascending) and,
+    # for each robot jj the row fixes, whether their lowest helper leaves its
+    # moves alone (masks[jj, x]); those it touches get the robot's moves in full.
+    nf = 0
+    row = table[start:start + length]
+    for j in range(length):
+        if row[j] == k:
+            front[nf] = j
+            h0 = j + (j >= a)
+            bits = touch[h0] if inter[h0] == stamp else 0
+            masks[0, nf] = (bits & 1) == 0
+            masks[1, nf] = (bits & 2) == 0
+            masks[2, nf] = (bits & 4) == 0
+            for jj in range(movers):
+                if bits & (1 << jj):
+                    _moves_of(table, k, 3, a, h0, h1, h2, 0 if jj == 0 else jj + 1, B, nbr, binom, nxt)
+            nf += 1
+    for i in range(ends[0]):  # the active robot's moves: from s, block s
+        s = moves[0, i]
+        dst = moves[1, i]
+        for x in range(nf):
+            if masks[0, x]:
+                j = front[x]
+                h0 = j + (j >= a)
+                R.mark(table, k, dst + h0 - (h0 > s), nxt)
+    if movers == 1:
+        return count, 0
     base = a * B
+    for jj in range(1, 3):  # the helpers' moves: while h0 < s one run of bytes, then one row each
+        for i in range(ends[jj - 1], ends[jj]):
+            s = moves[2, i]
+            ps = s + 1 - (s > a)  # the first j with h0 > s
+            dst = base + moves[3, i]
+            alt = base + moves[4, i]
+            x = 0
+            while x < nf and front[x] < ps:
+                if masks[jj, x]:
+                    R.mark(table, k, dst + front[x], nxt)
+                x += 1
+            while x < nf:
+                if masks[jj, x]:
+                    R.mark(table, k, alt + binom[front[x], 2], nxt)
+                x += 1
     # The lowest helper's own moves leave helpers {s, h1, h2}: in that order when
     # s < h1 (every horizontal move), h1 < s < h2, or h2 < s (renumbered: u1, u2).
     below = binom[u1, 2] + binom[u2, 3]
     between = u1 + binom[u2, 3]
     above = u1 + binom[u2, 2]
-    for j in range(length):
-        if table[start + j] != k:
-            continue
+    for x in range(nf):
+        j = front[x]
         h0 = j + (j >= a)
-        hit = touch[h0] if inter[h0] == stamp else 0
-        if hit & 1:
-            _moves_of(table, k, 3, a, h0, h1, h2, 0, B, nbr, binom, nxt)
-        else:
-            for i in range(ends[0]):
-                R.mark(table, k, moves[1, i] + h0 - (h0 > moves[0, i]), nxt)
-        if a == t:
-            continue  # on the target only the active robot's moves are undone
-        c2 = binom[j, 2]
-        if hit & 2:
-            _moves_of(table, k, 3, a, h0, h1, h2, 2, B, nbr, binom, nxt)
-        else:
-            for i in range(ends[0], ends[1]):
-                R.mark(table, k, base + (moves[3, i] + j if h0 < moves[2, i] else moves[4, i] + c2), nxt)
-        if hit & 4:
-            _moves_of(table, k, 3, a, h0, h1, h2, 3, B, nbr, binom, nxt)
-        else:
-            for i in range(ends[1], ends[2]):
-                R.mark(table, k, base + (moves[3, i] + j if h0 < moves[2, i] else moves[4, i] + c2), nxt)
-        for d in range(4):  # the lowest helper's own moves
+        for d in range(4):
             ahead = nbr[h0, d]
             if ahead >= 0 and not R.occupied(ahead, a, h0, h1, h2):
                 continue
@@ -280,11 +465,14 @@ def layer(table, k, m, n, B, nbr, binom, units, t, counts, pull, cur, nxt, room)
             ends = np.zeros(3, dtype=np.int64)
             inter = np.zeros(n, dtype=np.int64)
             touch = np.zeros(n, dtype=np.int64)
+            masks = np.zeros((3, n), dtype=np.uint8)
+            hit = np.zeros(n, dtype=np.uint8)
+            front = np.zeros(n, dtype=np.int64)
             for u2 in range(units[i, 1], units[i, 2]):
                 row = base + binom[u2, 3]
                 for u1 in range(1, u2):
                     c, w = _row4(table, k, a, row + binom[u1, 2], u1, u1, u2, B, nbr, binom, t, pull, cur, nxt,
-                                 moves, ends, inter, touch)
+                                 moves, ends, inter, touch, masks, hit, front)
                     count += c
                     written += w
         elif m == 2:
