@@ -227,6 +227,10 @@ def test_hardest_refuses_bad_files(capsys: pytest.CaptureFixture[str], tmp_path:
     assert_input_error(capsys, "tablebase", "hardest", str(tmp_path / "none.jsonl"), says="No such file")
     assert_input_error(capsys, "tablebase", "study", "--tiles", "1A,3B,4A,2A", "--local", "--scheduler",
                        "tcp://127.0.0.1:1", says="not both")
+    assert_input_error(capsys, "tablebase", "study", "--tiles", "1A,3B,4A,2A", "--arrangements", "AB",
+                       says="one of them")
+    assert_input_error(capsys, "tablebase", "study", "--dd-layout", "4B 3B", says="two rows")
+    assert_input_error(capsys, "tablebase", "study", "--tiles", "1A,3B,4A,9Z", says="unknown tile")
     assert_input_error(capsys, "tablebase", "study", "--tiles", "1A,3B,4A,2A", "-o", str(bad), "--robots", "2",
                        says="not a study result line")
     # The first study file (bare codes, no solutions) still reads.

@@ -82,13 +82,12 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
                                     "(--scheduler), a local Dask cluster (the default when Dask is installed) or "
                                     "in this process (--local).  With -o, tables already in the file are skipped "
                                     "and each new result is appended as it is done.")
-    boards = st.add_mutually_exclusive_group(required=True)
-    boards.add_argument("--tiles", metavar="NW,NE,SE,SW", action="append",
-                        help="a board (repeat for more boards)")
-    boards.add_argument("--dd-layout", metavar="'NW NE / SW SE'", action="append",
-                        help="a board in DriftingDroids' notation, e.g. '4B 3B / 1A 2B' (repeat for more)")
-    boards.add_argument("--arrangements", metavar="FACES", choices=("AB",),
-                        help="every arrangement of the first-edition set: AB (96 boards, 1 536 tables)")
+    st.add_argument("--tiles", metavar="NW,NE,SE,SW", action="append", dest="boards", type=_tiles_arg,
+                    help="a board (repeat for more boards; with --dd-layout, in the order given)")
+    st.add_argument("--dd-layout", metavar="'NW NE / SW SE'", action="append", dest="boards", type=_dd_arg,
+                    help="a board in DriftingDroids' notation, e.g. '4B 3B / 1A 2B' (repeat for more)")
+    st.add_argument("--arrangements", metavar="FACES", choices=("AB",),
+                    help="every arrangement of the first-edition set: AB (96 boards, 1 632 tables)")
     st.add_argument("--targets", default="all", metavar="LIST",
                     help="comma-separated targets (red-circle,…,vortex), 'coloured' (the 16 coloured targets) "
                          "or 'all' (those and the vortex; the default)")
@@ -313,10 +312,10 @@ def _stats(args: argparse.Namespace) -> int:
 def _study(args: argparse.Namespace) -> int:
     from ..tablebase import study
 
-    if args.tiles:
-        boards = [",".join(_tile_names(t)) for t in args.tiles]
-    elif args.dd_layout:
-        boards = [_dd_tiles(t) for t in args.dd_layout]
+    if bool(args.boards) == bool(args.arrangements):
+        raise CliError("give the boards (--tiles or --dd-layout, repeatable) or --arrangements, one of them")
+    if args.boards:
+        boards = list(args.boards)
     else:
         from ..tiles import arrangements
         boards = [",".join(a) for a in arrangements(args.arrangements)]
@@ -369,6 +368,26 @@ def _tile_names(text: str) -> tuple[str, ...]:
     from ..tiles import parse_arrangement
 
     return parse_arrangement(text)
+
+
+def _tiles_arg(text: str) -> str:
+    """--tiles for the study: the board as NW,NE,SE,SW (argparse reports a bad one)."""
+    from .tiles import TileError
+
+    try:
+        return ",".join(_tile_names(text))
+    except TileError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _dd_arg(text: str) -> str:
+    """--dd-layout for the study: the board as NW,NE,SE,SW."""
+    from .tablebase import TablebaseError
+
+    try:
+        return _dd_tiles(text)
+    except TablebaseError as e:
+        raise argparse.ArgumentTypeError(str(e).removeprefix("--dd-layout: ")) from None
 
 
 add_command("tablebase", "every position of a board and target solved at once (build, query, stats, study)",

@@ -184,7 +184,8 @@ def run(jobs: Sequence[Job], *, scheduler: str | None = None, workers: int = 1, 
     todo = []
     for job in jobs:
         if job.key in old:
-            say(f"study: skipping {job.tiles} {job.target} ({job.robots} robots): already in {os.fspath(output or '')}")
+            say(f"study: skipping {job.tiles} {job.target} ({job.robots} robot{'s' if job.robots != 1 else ''}): "
+                f"already in {os.fspath(output or '')}")
         else:
             todo.append(job)
     dask = None if local else _dask()
@@ -205,6 +206,10 @@ def run(jobs: Sequence[Job], *, scheduler: str | None = None, workers: int = 1, 
             say(f"study: {done}/{len(todo)} {r['board']} {r['target']}: longest {r['longest']} "
                 f"({r['at_longest']} positions) in {r['seconds']:.1f} s ({r.get('device', 'cpu')}); "
                 f"{time.perf_counter() - start:.0f} s elapsed")
+    except KeyboardInterrupt:
+        where = f"; the {len(new)} done are in {os.fspath(output)}: run again to resume" if output is not None else ""
+        say(f"study: interrupted after {len(new)} of {len(todo)} tables{where}")
+        raise
     finally:
         if sink is not None:
             sink.close()
