@@ -14,7 +14,7 @@ import pytest
 from ricochet import Board, Position, Puzzle, Robot
 from ricochet.notation import dumps_puzzle, parse_code, parse_solution, solution_from_json
 from ricochet.puzzle import check_solution
-from ricochet.tablebase import Tablebase, study
+from ricochet.tablebase import Tablebase, publish, study
 from test_cli import assert_input_error, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -258,3 +258,32 @@ def test_the_study_runs_without_dask_and_zstandard(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Dask distributed is not installed: running in this process" in done.stderr
     assert [json.loads(line)["target"] for line in out_file.read_text().splitlines()] == ["red-circle", "vortex"]
+
+
+def test_publish_renders_the_study_into_the_doc(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    results = tmp_path / "s.jsonl"
+    status, _, err = run(capsys, "tablebase", "study", "--local", "--dd-layout", "4B 3B / 1A 2B", "--dd-layout",
+                         "1A 4B / 2B 3B", "--targets", "blue-triangle,vortex", "--robots", "2", "-o", str(results),
+                         "--quiet")
+    assert status == 0, err
+    doc = tmp_path / "docs" / "page.md"
+    doc.parent.mkdir()
+    doc.write_text(f"# Page\n\nbefore\n\n{publish.BEGIN}\n(placeholder)\n{publish.END}\n\nafter\n")
+    pictures = tmp_path / "docs" / "study"
+    status, out, err = run(capsys, "tablebase", "publish", str(results), "--out-dir", str(pictures), "--doc", str(doc))
+    assert status == 0, err
+    text = doc.read_text()
+    assert text.startswith("# Page\n\nbefore\n") and text.endswith(f"{publish.END}\n\nafter\n")
+    assert "(placeholder)" not in text and "4 tables of 2 robots on 2 boards" in text
+    assert "| blue-triangle |" in text and "| vortex |" in text and "](study/histogram.png)" in text
+    assert "1A,4B,3B,2B is 4B,3B,2B,1A turned (the same board): its tables' histograms are identical" in text
+    assert "**The claim**" in text
+    drawn = sorted(p.name for p in pictures.glob("*.svg"))
+    assert drawn and all(f"](study/{name})" in text for name in drawn)
+    assert all(p.read_text().startswith("<svg") and 'class="path' in p.read_text() for p in pictures.glob("*.svg"))
+    assert (pictures / "histogram.png").read_bytes().startswith(b"\x89PNG")
+    doc.write_text("no markers\n")
+    assert_input_error(capsys, "tablebase", "publish", str(results), "--out-dir", str(pictures), "--doc", str(doc),
+                       says="needs the two markers")
+    assert_input_error(capsys, "tablebase", "publish", str(results), "--out-dir", str(pictures), "--robots", "4",
+                       says="no tables of 4 robots")

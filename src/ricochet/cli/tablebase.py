@@ -114,12 +114,24 @@ def build_tablebase(parser: argparse.ArgumentParser) -> None:
                    help="every table's records (default: only those of the longest length over all files)")
     h.add_argument("--json", action="store_true", help="one JSON object per record instead of text")
 
+    pb = sub.add_parser("publish", help="study results as a page section: tables, drawings, histogram",
+                        description="Render study results (JSON lines) as Markdown: per board the longest "
+                                    "solution of every target, the record positions drawn as SVG with their "
+                                    "solutions, the histogram over all tables (and a PNG), the build times.")
+    pb.add_argument("files", metavar="FILE", nargs="+", help="JSON-lines files written by 'ricochet tablebase study'")
+    pb.add_argument("--out-dir", required=True, metavar="DIR", help="where the SVG and PNG pictures go")
+    pb.add_argument("--robots", type=int, metavar="N", help="the tables of N robots (default: the most present)")
+    pb.add_argument("--doc", metavar="FILE",
+                    help="write the section into this Markdown file, between its study-results markers "
+                         "(default: print it)")
+
 
 def run_tablebase(args: argparse.Namespace) -> int:
     """Run one tablebase action."""
     from ..tablebase import TablebaseError
 
-    action = {"build": _build, "query": _query, "stats": _stats, "study": _study, "hardest": _hardest}[args.action]
+    action = {"build": _build, "query": _query, "stats": _stats, "study": _study, "hardest": _hardest,
+              "publish": _publish}[args.action]
     try:
         return action(args)
     except TablebaseError as e:
@@ -338,17 +350,43 @@ def _study(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _hardest(args: argparse.Namespace) -> int:
+def _results(files: list[str]) -> list[dict[str, Any]]:
     from .tablebase import study
 
     results = []
-    for path in args.files:
+    for path in files:
         if not os.path.exists(path):
             raise CliError(f"{path}: No such file or directory")
         got = study.read_results(path)
         if not got:
             raise CliError(f"{path}: no study results in it")
         results.extend(got)
+    return results
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from .tablebase import publish
+
+    results = _results(args.files)
+    if args.doc is None:
+        out(publish.render(results, args.out_dir, args.out_dir, args.robots).rstrip("\n"))
+        return EXIT_OK
+    if not os.path.exists(args.doc):
+        raise CliError(f"--doc {args.doc}: No such file or directory")
+    link = os.path.relpath(args.out_dir, os.path.dirname(os.path.abspath(args.doc)))
+    section = publish.render(results, args.out_dir, link, args.robots)
+    with open(args.doc, encoding="utf-8") as f:
+        text = publish.into_doc(f.read(), section)
+    with open(args.doc, "w", encoding="utf-8") as f:
+        f.write(text)
+    out(f"tablebase: {args.doc}: the study section rewritten from {len(results)} results; pictures in {args.out_dir}")
+    return EXIT_OK
+
+
+def _hardest(args: argparse.Namespace) -> int:
+    from .tablebase import study
+
+    results = _results(args.files)
     top = max(int(r["longest"]) for r in results)
     chosen = sorted((r for r in results if args.all or int(r["longest"]) == top),
                     key=lambda r: -int(r["longest"]))

@@ -29,6 +29,8 @@ each position adds only its lowest helper's part of each predecessor's index
 
 from __future__ import annotations
 
+import itertools
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -501,7 +503,7 @@ def units(n: int, m: int, parts: int, split: int | None = None) -> np.ndarray:
     weight = np.array([u * (u - 1) // 2 for u in range(top)], dtype=np.float64)
     cuts = np.searchsorted(np.cumsum(weight), np.linspace(0, weight.sum(), pieces + 1)[1:-1])
     bounds = np.unique(np.concatenate([[2], np.clip(cuts, 2, top), [top]]))
-    out = [(split, int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    out = [(split, int(lo), int(hi)) for lo, hi in itertools.pairwise(bounds) if hi > lo]
     return np.array(out, dtype=np.int64)[interleaved(len(out), parts)]
 
 

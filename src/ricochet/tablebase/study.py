@@ -32,7 +32,7 @@ import json
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
@@ -178,8 +178,11 @@ def run(jobs: Sequence[Job], *, scheduler: str | None = None, workers: int = 1, 
     cores.  With ``output``, the tables already in that JSON-lines file are
     skipped (their lines are the results) and each new result is appended as
     soon as it is done."""
-    say: Callable[[str], None] = (lambda s: (progress.write(s + "\n"), progress.flush())) if progress else (
-        lambda s: None)
+    def say(line: str) -> None:
+        if progress is not None:
+            progress.write(line + "\n")
+            progress.flush()
+
     old = {result_key(r): r for r in read_results(output)} if output is not None else {}
     todo = []
     for job in jobs:
