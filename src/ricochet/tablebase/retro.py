@@ -137,9 +137,10 @@ def mark(table, k, idx, flags):  # type: ignore[no-untyped-def]
     """Settle index ``idx`` at ``k + 1`` if it is unseen, and flag its page."""
     # Two threads may both see UNSEEN and both write k + 1: the same byte, so
     # the race is benign and the table does not depend on the interleaving.
-    if table[idx] == UNSEEN:
-        table[idx] = k + 1
-        flags[idx >> PAGE] = 1
+    i = np.uint64(idx)  # unsigned: no wrap-around test for a negative index
+    if table[i] == UNSEEN:
+        table[i] = k + 1
+        flags[i >> np.uint64(PAGE)] = 1
 
 
 def settle(table, k, m, a, h0, h1, h2, s, j, B, binom, flags):  # type: ignore[no-untyped-def]
