@@ -277,7 +277,7 @@ def test_publish_renders_the_study_into_the_doc(capsys: pytest.CaptureFixture[st
     assert "(placeholder)" not in text and "4 tables of 2 robots on 2 boards" in text
     assert "| blue-triangle |" in text and "| vortex |" in text and "](study/histogram.png)" in text
     assert "1A,4B,3B,2B is 4B,3B,2B,1A turned (the same board): its tables' histograms are identical" in text
-    assert "**The claim**" in text
+    assert "**The claim**" not in text  # two robots: the claim is about four
     drawn = sorted(p.name for p in pictures.glob("*.svg"))
     assert drawn and all(f"](study/{name})" in text for name in drawn)
     assert all(p.read_text().startswith("<svg") and 'class="path' in p.read_text() for p in pictures.glob("*.svg"))

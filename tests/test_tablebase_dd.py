@@ -97,3 +97,29 @@ def test_the_command_line_reads_driftingdroids_notation(capsys: pytest.CaptureFi
                        says="3 robots")
     assert_input_error(capsys, "tablebase", "build", "--dd-layout", "4B 3B 1A 2B", "--target", "blue-triangle",
                        says="two rows")
+
+
+def test_publish_states_the_verdict_on_the_claims_board(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The verdict line of ``tablebase publish`` from results of the claim's board (made up but for the
+    record: the claim's own position and its published solution, drawn)."""
+    from ricochet.tablebase import publish
+    from ricochet.tablebase.study import TARGETS
+
+    record = {"code": puzzle_code(parse_game_id(CLAIM["game_id"])), "moves": 25, "solution": CLAIM["solution"]}
+
+    def result(target: str, longest: int) -> dict:  # type: ignore[type-arg]
+        return {"board": "4B,3B,2B,1A", "target": target, "robots": 4, "longest": longest, "at_longest": 2,
+                "histogram": {"0": 1, str(longest): 2}, "unreachable": 0, "seconds": 1.5, "device": "gpu",
+                "records": [record] if longest == 25 else []}
+
+    results = [result(t, 25 if t == "blue-triangle" else 12) for t in TARGETS]
+    text = publish.render(results, str(tmp_path), "pics")
+    assert "over all 17 of its 17 tables the longest is **25** — 25 is **confirmed** on this board." in text
+    assert "![4B3B2B1A.r2eg03bb2y21.b9c](pics/4B3B2B1A-blue-triangle-4r.svg)" in text
+    assert (tmp_path / "4B3B2B1A-blue-triangle-4r.svg").read_text().count('class="path') >= 2
+    assert "| blue-triangle | **25** |" in text and "| gpu | 17 | 1.50 |" in text
+    beaten = publish.render(results[:3] + [result("vortex", 26)], str(tmp_path), "pics")
+    assert "over 4 of its 17 tables the longest is **26** — 25 is **beaten** on this board so far." in beaten
+    with pytest.raises(TablebaseError, match="does not solve it"):
+        record["solution"] = CLAIM["solution"][:-3]
+        publish.render(results, str(tmp_path), "pics")

@@ -116,12 +116,14 @@ def render(results: Sequence[dict[str, Any]], out_dir: str, link_dir: str, robot
 
     # -- the claim
     claim = [r for (b, _t, _n), r in table.items() if b == CLAIM_BOARD]
-    if claim:
+    if claim and robots == 4:
         longest = max(int(r["longest"]) for r in claim)
         verdict = ("confirmed" if longest == CLAIM else "beaten" if longest > CLAIM else "not reached")
+        done = len(claim) == len(TARGETS)
         lines += ["", (f"**The claim** (\"25 moves is the maximum\", board {CLAIM_BOARD} = DriftingDroids "
-                      f"`{format_layout(parse_arrangement(CLAIM_BOARD))}`, four robots): over its "
-                      f"{len(claim)} tables the longest is **{longest}** — 25 is **{verdict}** on this board.")]
+                      f"`{format_layout(parse_arrangement(CLAIM_BOARD))}`, four robots): over "
+                      f"{'all ' if done else ''}{len(claim)} of its {len(TARGETS)} tables the longest is "
+                      f"**{longest}** — 25 is **{verdict}** on this board{'' if done else ' so far'}.")]
 
     # -- the record positions
     lines += ["", ("Record positions: each board's longest tables, the first record holder drawn with its "
