@@ -270,7 +270,7 @@ def test_publish_renders_the_study_into_the_doc(capsys: pytest.CaptureFixture[st
     doc.parent.mkdir()
     doc.write_text(f"# Page\n\nbefore\n\n{publish.BEGIN}\n(placeholder)\n{publish.END}\n\nafter\n")
     pictures = tmp_path / "docs" / "study"
-    status, out, err = run(capsys, "tablebase", "publish", str(results), "--out-dir", str(pictures), "--doc", str(doc))
+    status, _, err = run(capsys, "tablebase", "publish", str(results), "--out-dir", str(pictures), "--doc", str(doc))
     assert status == 0, err
     text = doc.read_text()
     assert text.startswith("# Page\n\nbefore\n") and text.endswith(f"{publish.END}\n\nafter\n")

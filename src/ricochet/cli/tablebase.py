@@ -168,7 +168,7 @@ def _board(tiles: str) -> Board:
 
 def _dd_tiles(layout: str) -> str:
     """A DriftingDroids layout ('4B 3B / 1A 2B') as --tiles text ('4B,3B,2B,1A')."""
-    from .tablebase.dd import parse_layout
+    from ..tablebase.dd import parse_layout
 
     return ",".join(parse_layout(layout))
 
@@ -273,8 +273,8 @@ def _query(args: argparse.Namespace) -> int:
 
 def _query_game_id(tb: Tablebase, game_id: str) -> int:
     """Look up the puzzle of a DriftingDroids game ID (robot numbers: red, green, blue, yellow, silver)."""
-    from .notation import format_solution, puzzle_code, solution_to_json
-    from .tablebase.dd import parse_game_id
+    from ..notation import format_solution, puzzle_code, solution_to_json
+    from ..tablebase.dd import parse_game_id
 
     pz = parse_game_id(game_id)
     if pz.position.board != tb.layout.board:
@@ -337,7 +337,7 @@ def _study(args: argparse.Namespace) -> int:
     if args.local and args.scheduler:
         raise CliError("--local runs in this process; --scheduler sends the tables to a Dask cluster: not both")
     if args.gpu:
-        from .tablebase import gpu
+        from ..tablebase import gpu
         if not gpu.available():
             raise CliError("--gpu: no CUDA GPU found (numba.cuda.is_available() is false; is the NVIDIA driver "
                            "installed and numba-cuda, pip install 'ricochet[gpu]'?)")
@@ -351,7 +351,7 @@ def _study(args: argparse.Namespace) -> int:
 
 
 def _results(files: list[str]) -> list[dict[str, Any]]:
-    from .tablebase import study
+    from ..tablebase import study
 
     results = []
     for path in files:
@@ -365,7 +365,7 @@ def _results(files: list[str]) -> list[dict[str, Any]]:
 
 
 def _publish(args: argparse.Namespace) -> int:
-    from .tablebase import publish
+    from ..tablebase import publish
 
     results = _results(args.files)
     if args.doc is None:
@@ -384,7 +384,7 @@ def _publish(args: argparse.Namespace) -> int:
 
 
 def _hardest(args: argparse.Namespace) -> int:
-    from .tablebase import study
+    from ..tablebase import study
 
     results = _results(args.files)
     top = max(int(r["longest"]) for r in results)
@@ -410,7 +410,7 @@ def _tile_names(text: str) -> tuple[str, ...]:
 
 def _tiles_arg(text: str) -> str:
     """--tiles for the study: the board as NW,NE,SE,SW (argparse reports a bad one)."""
-    from .tiles import TileError
+    from ..tiles import TileError
 
     try:
         return ",".join(_tile_names(text))
@@ -420,7 +420,7 @@ def _tiles_arg(text: str) -> str:
 
 def _dd_arg(text: str) -> str:
     """--dd-layout for the study: the board as NW,NE,SE,SW."""
-    from .tablebase import TablebaseError
+    from ..tablebase import TablebaseError
 
     try:
         return _dd_tiles(text)
