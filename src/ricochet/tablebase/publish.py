@@ -87,7 +87,8 @@ def render(results: Sequence[dict[str, Any]], out_dir: str, link_dir: str, robot
     rows = list(table.values())
     boards = _boards(rows)
     top = max(int(r["longest"]) for r in rows)
-    lines = [(f"{len(rows)} tables of {robots} robots on {len(boards)} boards; "
+    lines = [(f"{len(rows)} tables of {robots} robot{'s' if robots != 1 else ''} on {len(boards)} "
+              f"board{'s' if len(boards) != 1 else ''}; "
              f"longest optimal solution over all of them: **{top} moves**."), ""]
 
     # -- per board, the longest per target
