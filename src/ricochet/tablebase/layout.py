@@ -35,6 +35,7 @@ from math import comb
 import numpy as np
 
 from ..board import Board
+from ..errors import RicochetError
 from ..geometry import Cell
 from ..rules import PLAIN
 from ..solver.tables import path_tables
@@ -43,8 +44,10 @@ from . import retro
 MAX_ROBOTS = 4
 
 
-class TablebaseError(ValueError):
+class TablebaseError(RicochetError):
     """A board, target or position the tablebase cannot take; the message says why."""
+
+    default_code = "tablebase"
 
 
 def check_board(board: Board) -> None:
