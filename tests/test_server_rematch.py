@@ -44,7 +44,7 @@ def test_every_game_is_covered() -> None:
 def test_play_again_keeps_options_and_seats_and_starts_at_once(h: Harness, game: str) -> None:
     rid = h.room(game=game, bots=[{"level": "perfect"}], **OPTIONS[game])
     ann = h.join(rid, "Ann")
-    h.wait(ann, lambda m: m["type"] == "presence" and len(m["seats"]) == 2)
+    h.seats(ann, lambda seats: len(seats) == 2)
     bob = h.join(rid, "Bob")
     bot = next(s["player"] for s in bob.welcome["presence"]["seats"] if s["bot"])
     ann.ok(type="start")
