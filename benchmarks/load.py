@@ -226,10 +226,12 @@ class CpuSampler:
         if self.thread is not None:
             self.thread.join(timeout=60)
         if len(self.samples) < 2:
-            return {"server_cpu_pct": None, "solver_cpu_pct": None, "client_cpu_pct": None}
+            return {"server_cpu_pct": None, "server_cpu_s": None, "cpu_window": None, "solver_cpu_pct": None,
+                    "client_cpu_pct": None}
         (t0, s0, k0, c0), (t1, s1, k1, c1) = self.samples[0], self.samples[-1]
         dt = max(t1 - t0, 1e-9)
-        return {"server_cpu_pct": 100 * (s1 - s0) / dt, "solver_cpu_pct": 100 * max(0.0, k1 - k0) / dt,
+        return {"server_cpu_pct": 100 * (s1 - s0) / dt, "server_cpu_s": s1 - s0, "cpu_window": (t0, t1),
+                "solver_cpu_pct": 100 * max(0.0, k1 - k0) / dt,
                 "client_cpu_pct": 100 * (c1 - c0) / dt if self.client_pids else None}
 
 
@@ -1062,6 +1064,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 health.at(start, end)
 
         results: list[dict[str, Any]] = []
+        go_time: list[float] = []
         loop_kind = "asyncio"
         t_connect = time.monotonic()
         if workers == 0:
@@ -1073,6 +1076,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
             def start_window(ready: dict[str, Any]) -> float:
                 say(f"{ready['connections']} connections ready in {time.monotonic() - t_connect:.1f} s")
                 t0 = time.monotonic() + 0.5
+                go_time.append(t0)
                 sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
                 start_flood(t0)
                 return t0
@@ -1103,6 +1107,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
             say(f"{ready_total} connections ready in {time.monotonic() - t_connect:.1f} s")
             sampler = CpuSampler(server.python_pid(), [p.pid for p in procs])
             t0 = time.monotonic() + 0.5
+            go_time.append(t0)
             sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
             start_flood(t0)
             for p in procs:
@@ -1190,6 +1195,8 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         report["client_cpu_pct"] = 100 * sum(client_cpu) / window
     report["loadavg_before"], report["loadavg_after"] = list(loadavg_before), list(os.getloadavg())
     report["per_address_limits"] = cfg.limited
+    report["server_cpu_ms_per_move"] = cpu_per_move(report, results, go_time[0] if go_time else None,
+                                                        cfg.players)
     if flood_result is not None and health is not None:
         report["flood"] = flood_section(flood_result, health.result(), report["connections"])
     at_target = cfg.rooms == TARGET_ROOMS and cfg.players == TARGET_PLAYERS
@@ -1199,6 +1206,19 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     report["at_target_size"] = at_target
     report["passed"] = ok
     return report
+
+
+def cpu_per_move(report: dict[str, Any], results: list[dict[str, Any]], t0: float | None,
+                 players: int) -> float | None:
+    """The server's CPU milliseconds per move: its CPU seconds over the measured window divided by
+    the moves sent in that window (each move is one broadcast per player of its room)."""
+    window, cpu_s = report.get("cpu_window"), report.get("server_cpu_s")
+    if not window or cpu_s is None or t0 is None:
+        return None
+    lo, hi = window[0] - t0, window[1] - t0
+    broadcasts = sum(1 for r in results for t in r["sent_at"] if lo <= t < hi)
+    moves = broadcasts / max(1, players)
+    return 1000 * cpu_s / moves if moves else None
 
 
 def _fmt(v: Any, digits: int = 1) -> str:
@@ -1221,6 +1241,7 @@ def format_report(r: dict[str, Any]) -> str:
         ("messages received (mean size)", f"{r['messages']} ({r['bytes_per_message'] / 1024:.1f} KiB)"),
         ("errors", r["errors"]),
         ("server CPU %", _fmt(r["server_cpu_pct"], 0)),
+        ("server CPU ms per move", _fmt(r.get("server_cpu_ms_per_move"), 2)),
         ("server's solver process CPU %", _fmt(r["solver_cpu_pct"], 0)),
         ("client CPU % (all client processes)", _fmt(r["client_cpu_pct"], 0)),
         ("load average 1/5/15 min, before → after", " ".join(f"{x:.2f}" for x in r["loadavg_before"])

@@ -15,6 +15,14 @@ bodies, the command line's files) reports it like any other malformed JSON.
 ... except json.JSONDecodeError as e:
 ...     print(e.msg, e.pos)
 nested too deeply (more than 32 levels of [ ] and { }) 32
+
+``NaN`` and ``Infinity``, which Python's :mod:`json` reads but JSON has not, are refused too:
+
+>>> try:
+...     loads('{"moves": NaN}')
+... except json.JSONDecodeError as e:
+...     print(e.msg, e.pos)
+NaN is not JSON (a number must be finite) 10
 """
 
 from __future__ import annotations
@@ -55,4 +63,9 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8")
     check_depth(text, max_depth)
-    return json.loads(text)
+    doc = text
+
+    def no_constant(name: str) -> Any:
+        raise json.JSONDecodeError(f"{name} is not JSON (a number must be finite)", doc, max(0, doc.find(name)))
+
+    return json.loads(text, parse_constant=no_constant)

@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import endpoints as E
 from . import protocol as P
+from .frames import KeepRawSend
 from .limits import ServerLimits
 from .manager import ConfigFactory, RoomManager
 from .pacing import AddressPacing
@@ -149,4 +150,5 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     app.state.site = Site(web, limits, realtime=realtime, allowed_origins=allowed_origins)
     app.add_middleware(AddressPacing, limits=limits)  # outside the routing: a refusal costs little
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(KeepRawSend)  # the outermost: each socket's own send, for writing frames directly
     return app

@@ -30,6 +30,7 @@ from ..errors import RicochetError
 from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
+    from .frames import Outgoing
     from .manager import RoomManager
     from .session import Session
 
@@ -115,8 +116,8 @@ class InProcessTransport:
             raise ClientError(f"there is no room {self.room_id}", "no_room")
         self.session = Session(self.manager, room, self._put, self._closed, bot=True)
 
-    def _put(self, text: str) -> bool:
-        self.queue.put_nowait(text)
+    def _put(self, out: Outgoing) -> bool:
+        self.queue.put_nowait(out.text)
         return True
 
     def _closed(self, code: int, reason: str) -> None:

@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .. import safejson
 from ..games import DEFAULT_GAME, GAMES, GameError, OptionsError, get_game
 from ..games.messages import whole
@@ -246,9 +248,24 @@ def parse_message(text: str | bytes, game: str | None = None) -> dict[str, Any]:
     return out
 
 
-def dumps(msg: Mapping[str, Any]) -> str:
-    """A server message as compact JSON text (UTF-8 kept as is)."""
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+_DUMP_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def dumpb(msg: Any) -> bytes:
+    """A server message as compact JSON, UTF-8 bytes (orjson: the same text as
+    ``json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`` for our messages, several
+    times faster; non-text keys become text as with :mod:`json`; a NaN or an infinity, which
+    JSON has not, would be written ``null`` where :mod:`json` writes invalid JSON).
+
+    >>> dumpb({"type": "chat", "text": "café", "at": 1.5, 3: [True, None]})
+    b'{"type":"chat","text":"caf\xc3\xa9","at":1.5,"3":[true,null]}'
+    """
+    return orjson.dumps(msg, option=_DUMP_OPTIONS)
+
+
+def dumps(msg: Any) -> str:
+    """A server message as compact JSON text (UTF-8 kept as is): :func:`dumpb`, decoded."""
+    return orjson.dumps(msg, option=_DUMP_OPTIONS).decode()
 
 
 def error_message(code: str, message: str, ref: object = None) -> dict[str, Any]:

@@ -12,7 +12,6 @@ event loop.  Nothing here knows a particular game.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections import deque
@@ -20,10 +19,13 @@ from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from ..games import Game, GameError, Job, get_game
 from ..games.table import name_key
 from . import protocol as P
-from .protocol import dumps
+from .frames import Outgoing
+from .protocol import dumpb, dumps
 from .refused import Refused
 from .storage import REVOKED, RoomRow, SeatRow, hash_token, revoked
 
@@ -187,14 +189,13 @@ class Room:
             return None
         if self.version - since > P.MISSED_LIMIT:
             return None
-        return [{"version": v, "event": json.loads(text)} for v, text in self.log if v > since]
+        return [{"version": v, "event": orjson.loads(text)} for v, text in self.log if v > since]
 
     def broadcast(self, msg: Mapping[str, Any]) -> None:
-        self.broadcast_text(dumps(msg))
-
-    def broadcast_text(self, text: str) -> None:
+        """Send ``msg`` to every connection, encoded once (:class:`~.frames.Outgoing`)."""
+        out = Outgoing(dumpb(msg))
         for s in list(self.sessions):
-            s.deliver(text)
+            s.deliver(out)
 
     def broadcast_presence(self) -> None:
         self.broadcast({"type": "presence", **self.presence()})
@@ -242,10 +243,10 @@ class Room:
         for e in events:
             state = game.evolve(state, e)
             states.append(state)
-        texts = [dumps(game.public_event(e)) for e in events]
+        texts = [dumpb(game.public_event(e)) for e in events]
         if reset_to is not None:
             states.insert(0, reset_state if reset_state is not None else game.new(self.config))
-            texts.insert(0, dumps(payloads[0]))
+            texts.insert(0, dumpb(payloads[0]))
         new_status = game.status(state)
         append = asyncio.ensure_future(self.manager.storage.append_events(
             self.id, number, self.version + 1, payloads,
@@ -270,14 +271,14 @@ class Room:
         presence_changed = False
         for payload, text, st in zip(payloads, texts, states, strict=True):
             self.version += 1
-            self.log.append((self.version, text))
+            self.log.append((self.version, text.decode()))
             self.state = st
             kind_of_event = payload["type"]
             if self.sessions:  # the event's JSON is encoded once, for the log and the message
                 view = game.event_state(st, kind_of_event)
                 view["version"] = self.version
-                self.broadcast_event(f'{{"type":"event","version":{self.version},"server_time":{json.dumps(now)},'
-                                     f'"event":{text},"state":{dumps(view)}', st)
+                self.broadcast_event(b'{"type":"event","version":%d,"server_time":%b,"event":%b,"state":%b'
+                                     % (self.version, dumpb(now), text, dumpb(view)), st)
             presence_changed |= kind_of_event in ("player_joined", "player_left", "game_reset")
         self.state = state
         if presence_changed and self.sessions:
@@ -287,13 +288,19 @@ class Room:
         if cancelled:
             raise asyncio.CancelledError
 
-    def broadcast_event(self, head: str, state: Any) -> None:
+    def broadcast_event(self, head: bytes, state: Any) -> None:
         """Send an event message (``head`` lacks its closing brace) to every session,
-        with the ``private`` part of the game's state for those who have one."""
-        public = head + "}"
+        with the ``private`` part of the game's state for those who have one.  The public
+        message is encoded and framed once for all who get it."""
+        public: Outgoing | None = None
         for s in list(self.sessions):
             own = self.game.private(state, s.player) if s.player is not None else None
-            s.deliver(public if own is None else f'{head},"private":{dumps(own)}}}')
+            if own is None:
+                if public is None:
+                    public = Outgoing(head + b"}")
+                s.deliver(public)
+            else:
+                s.deliver(Outgoing(b'%b,"private":%b}' % (head, dumpb(own))))
 
     # -- the game's jobs (the solver) -----------------------------------------------------------------
     def schedule_jobs(self) -> None:

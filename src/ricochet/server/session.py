@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import GameError, Query
 from . import protocol as P
-from .protocol import dumps
+from .frames import Outgoing
+from .protocol import dumpb
 from .refused import Refused
 from .storage import revoked
 
@@ -32,15 +33,15 @@ SEND_QUEUE = 2000
 class Session:
     """One connection to a room, whatever carries it (WebSocket or in-process).
 
-    ``send`` queues a text for the client and returns ``False`` when the queue
-    is full; ``close(code, reason)`` ends the connection after what is queued.
+    ``send`` writes or queues a message for the client and returns ``False`` when
+    its queue is full; ``close(code, reason)`` ends the connection after what is queued.
     ``address`` is the client's (for the per-address rate limit; ``None``: in
     process); ``bot``: one of the server's own bots (never away, never keeps a
     room loaded).  A session holds its room from creation to :meth:`disconnect`."""
 
     _numbers = itertools.count(1)
 
-    def __init__(self, manager: RoomManager, room: Room, send: Callable[[str], bool],
+    def __init__(self, manager: RoomManager, room: Room, send: Callable[[Outgoing], bool],
                  close: Callable[[int, str], None], *, address: str | None = None, bot: bool = False) -> None:
         self.manager = manager
         self.room = room
@@ -63,15 +64,16 @@ class Session:
             room.attached += 1
 
     # -- output ---------------------------------------------------------------------------------
-    def deliver(self, text: str) -> None:
+    def deliver(self, out: Outgoing | str) -> None:
+        """Send one message (encoded once for all its recipients: :class:`~.frames.Outgoing`)."""
         if self.closed:
             return
-        if not self._send(text):
+        if not self._send(out if isinstance(out, Outgoing) else Outgoing.of_text(out)):
             log.warning("room %s: dropping a connection that does not keep up", self.room.id)
             self.close(1008, "too slow: reconnect")
 
     def send(self, msg: Mapping[str, Any]) -> None:
-        self.deliver(dumps(msg))
+        self.deliver(Outgoing(dumpb(msg)))
 
     def error(self, code: str, message: str, ref: object = None) -> None:
         self.send(P.error_message(code, message, ref))
@@ -222,7 +224,7 @@ class Session:
             if own is not None:
                 welcome["private"] = own
             self.send(welcome)
-            presence = dumps({"type": "presence", **room.presence()})
+            presence = Outgoing(dumpb({"type": "presence", **room.presence()}))
             for other in list(room.sessions):
                 if other is not self:
                     other.deliver(presence)

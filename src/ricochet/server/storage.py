@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import os
 import queue
 import sqlite3
@@ -38,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
@@ -120,6 +120,11 @@ def normalize_url(url: str) -> str:
     scheme = {"postgresql": "postgresql+asyncpg", "postgres": "postgresql+asyncpg",
               "postgresql+psycopg2": "postgresql+asyncpg", "sqlite": "sqlite+aiosqlite"}.get(scheme, scheme)
     return f"{scheme}://{rest}"
+
+
+def _json_text(value: Any) -> str:
+    """JSON text of a stored value (orjson: compact, UTF-8 kept; what :mod:`json` reads back)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 REVOKED = "revoked:"
@@ -302,7 +307,7 @@ class _EngineWriter:
         await self.task
 
     async def _write(self, items: list[_Append]) -> None:
-        rows = [r | {"payload": json.loads(r["payload"])} for it in items for r in it.rows]
+        rows = [r | {"payload": orjson.loads(r["payload"])} for it in items for r in it.rows]
         async with self.engine.begin() as conn:
             await conn.execute(events_table.insert(), rows)
             for it in items:
@@ -356,7 +361,7 @@ class Storage:
         else:
             kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
         try:
-            engine = create_async_engine(url, **kwargs)
+            engine = create_async_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads, **kwargs)
         except Exception as e:  # noqa: BLE001 - unknown driver, bad URL
             raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {e}") from None
         if parsed.get_backend_name() == "sqlite":
@@ -480,7 +485,7 @@ class Storage:
             return
         at = float(payloads[-1]["at"])
         rows = [{"room_id": room_id, "seq": first_seq + i, "game": game, "type": p["type"],
-                 "payload": json.dumps(p, ensure_ascii=False), "at": float(p["at"])} for i, p in enumerate(payloads)]
+                 "payload": _json_text(p), "at": float(p["at"])} for i, p in enumerate(payloads)]
         values: dict[str, Any] | None = None
         if status is not None or game_changed:
             values = {"updated": at}
