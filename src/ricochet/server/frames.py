@@ -74,18 +74,17 @@ class Outgoing:
         return f"Outgoing({self.text[:60]!r})"
 
 
-def _sansio_protocol() -> type | None:
+def _sansio_protocol() -> tuple[type | None, Any]:
+    """uvicorn's ``websockets-sansio`` protocol class and the open state of its connections."""
     try:
         from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
         from websockets.protocol import State
     except ImportError:  # another uvicorn, or no uvicorn (tests in process): the ordinary way
-        return None
-    globals()["_OPEN"] = State.OPEN
-    return WebSocketsSansIOProtocol
+        return None, None
+    return WebSocketsSansIOProtocol, State.OPEN
 
 
-_PROTOCOL = _sansio_protocol()
-_OPEN: Any = None
+_PROTOCOL, _OPEN = _sansio_protocol()
 
 
 class DirectWriter:
@@ -113,7 +112,7 @@ class DirectWriter:
         if p is None or p.close_sent or p.disconnected or not p.writable.is_set():
             return False
         conn = p.conn
-        if conn.state is not _OPEN or conn.extensions:
+        if conn.state is not _OPEN or conn.extensions or conn.expect_continuation_frame:
             return False
         transport = p.transport
         if transport is None or transport.is_closing():

@@ -97,6 +97,8 @@ class Room:
         """Keys of finished jobs that only warmed the cache (not run again)."""
         self.tasks: set[asyncio.Task[Any]] = set()
         self.ticker: asyncio.Task[None] | None = None
+        self.waiting_for: float | None = None
+        """The deadline the ticker waits for (it is woken when the next one differs)."""
         self.attached = 0
         """Connections of people (not bots) holding this room, welcomed or not: it is not unloaded meanwhile."""
         self.idle_since = manager.now()
@@ -210,11 +212,11 @@ class Room:
         if self.unloaded:  # a stale reference: the room lives on in a newer object (or nowhere)
             raise Refused("this room was closed for a moment: reconnect", "server_restarting")
         now = self.manager.now()
-        _, due = self.game.tick(self.state, now)
+        after, due = self.game.tick(self.state, now)
         if due:
-            await self._commit(due)
-        _state, events = self.game.apply(self.state, action, now)
-        await self._commit(events)
+            await self._commit(due, final=after)
+        after, events = self.game.apply(self.state, action, now)
+        await self._commit(events, final=after)
         return events
 
     async def tick(self) -> None:
@@ -223,14 +225,17 @@ class Room:
             if self.unloaded:
                 return
             now = self.manager.now()
-            _, events = self.game.tick(self.state, now)
+            after, events = self.game.tick(self.state, now)
             if events:
-                await self._commit(events)
+                await self._commit(events, final=after)
             await self._expire_seats(now)
 
-    async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None) -> None:
+    async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None,
+                      final: Any = None) -> None:
         """Persist events, then fold, broadcast and react to them.  With ``reset_to``
-        a ``game_reset`` to that game comes first and ``events`` belong to it."""
+        a ``game_reset`` to that game comes first and ``events`` belong to it.  ``final``:
+        the state after ``events``, when the caller has it (the game's ``apply`` and ``tick``
+        fold what they decide): one event is then not folded again."""
         game = self.game
         payloads = [e.to_dict() for e in events]
         if reset_to is not None:
@@ -240,9 +245,13 @@ class Room:
         state = reset_state if reset_to is not None and reset_state is not None else self.state
         number = reset_to if reset_to is not None else self.game_number
         states: list[Any] = []
-        for e in events:
-            state = game.evolve(state, e)
+        if final is not None and reset_to is None and len(events) == 1:
+            state = final
             states.append(state)
+        else:
+            for e in events:
+                state = game.evolve(state, e)
+                states.append(state)
         texts = [dumpb(game.public_event(e)) for e in events]
         if reset_to is not None:
             states.insert(0, reset_state if reset_state is not None else game.new(self.config))
@@ -284,7 +293,8 @@ class Room:
         if presence_changed and self.sessions:
             self.broadcast_presence()
         self.schedule_jobs()
-        self.wake.set()
+        if self.next_deadline() != self.waiting_for:  # the ticker looks again only if its deadline moved
+            self.wake.set()
         if cancelled:
             raise asyncio.CancelledError
 
@@ -364,7 +374,7 @@ class Room:
     async def _tick_loop(self) -> None:
         while not self.stopped:
             self.wake.clear()
-            deadline = self.next_deadline()
+            deadline = self.waiting_for = self.next_deadline()
             if deadline is None:
                 await self.wake.wait()
                 continue
