@@ -210,14 +210,26 @@ class _SqliteWriter:
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop) -> None:
         self.path = path
         self.loop = loop
-        self.queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
+        self.queue: queue.SimpleQueue[_Append | list[_Append] | None] = queue.SimpleQueue()
+        self.gathered: list[_Append] = []
+        """Appends of this turn of the event loop, handed to the thread together at its end."""
         self.thread = threading.Thread(target=self._run, name="ricochet-db-writer", daemon=True)
         self.thread.start()
 
     def submit(self, item: _Append) -> None:
-        self.queue.put(item)
+        # One hand-off (a thread wake-up) per turn of the event loop, not one per append: the
+        # appends of the rooms that moved in the same turn go to the thread as one batch.
+        if not self.gathered:
+            self.loop.call_soon(self._hand_over)
+        self.gathered.append(item)
+
+    def _hand_over(self) -> None:
+        items, self.gathered = self.gathered, []
+        if items:
+            self.queue.put(items)
 
     async def close(self) -> None:
+        self._hand_over()
         self.queue.put(None)
         await asyncio.get_running_loop().run_in_executor(None, self.thread.join)
 
@@ -276,11 +288,12 @@ class _SqliteWriter:
             conn.close()
 
 
-def _pending(first: _Append, q: queue.SimpleQueue[_Append | None] | asyncio.Queue[_Append | None]
+def _pending(first: _Append | list[_Append],
+             q: queue.SimpleQueue[_Append | list[_Append] | None] | asyncio.Queue[_Append | None]
              ) -> tuple[list[_Append], bool]:
-    """Group commit: ``first`` and every append already waiting, for one
-    transaction; True when the stop marker (None) was among them."""
-    batch = [first]
+    """Group commit: ``first`` and every append already waiting (single ones or lists), for
+    one transaction; True when the stop marker (None) was among them."""
+    batch = list(first) if isinstance(first, list) else [first]
     while True:
         try:
             nxt = q.get_nowait()
@@ -288,7 +301,10 @@ def _pending(first: _Append, q: queue.SimpleQueue[_Append | None] | asyncio.Queu
             return batch, False
         if nxt is None:
             return batch, True
-        batch.append(nxt)
+        if isinstance(nxt, list):
+            batch.extend(nxt)
+        else:
+            batch.append(nxt)
 
 
 class _EngineWriter:
