@@ -92,9 +92,11 @@ def client(port: int, room: str, source: str, **extra: Any) -> RicochetClient:
 
 class ServerProcess:
     """``python -m ricochet serve`` on a free port with ``limits`` (``NAME=VALUE`` texts), on a
-    SQLite file: the load benchmark's :class:`Server`, timed to its first health answer."""
+    SQLite file: the load benchmark's :class:`Server`, timed to its first health answer; ``extra``:
+    more arguments of ``ricochet serve`` (e.g. ``--trainer-pool 0``)."""
 
-    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None) -> None:
+    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         load = load_benchmark()
         for attempt in range(3):
             # A free port may be taken by another process before the server binds it: another one.
@@ -102,7 +104,7 @@ class ServerProcess:
             self.log_path = tmp / f"server-{self.port}.log"
             t0 = time.monotonic()
             self.server = load.Server(self.port, f"sqlite+aiosqlite:///{database or tmp / 'server.db'}",
-                                      self.log_path, limits=limits)
+                                      self.log_path, limits=limits, extra=extra)
             self.proc: subprocess.Popen[bytes] = self.server.proc
             try:
                 self.server.wait_healthy()

@@ -32,6 +32,7 @@ from ..trainer import daily as D
 from ..trainer.glicko2 import Rating, update_pair
 from ..trainer.puzzles import (
     GAMES,
+    ON_DEMAND,
     TrainerError,
     TrainerPuzzle,
     check_attempt,
@@ -42,6 +43,7 @@ from ..trainer.puzzles import (
     solution_paths,
 )
 from ..trainer.scoring import length_for_rating, rating_for_length, score, share_text, streak_length
+from ..trainer.themes import check_theme, facts, theme_names, themes
 from . import trainer_auth as A
 from .bodies import BodyTooBig, read_body
 from .limits import Buckets
@@ -60,6 +62,11 @@ NEW_PUZZLE_RD = 300.0
 POOL_DELAY = 20.0
 POOL_PAUSE = 0.5
 """Seconds before the pool starts, and between two of its puzzles."""
+LONG_POOL = 12
+"""Long Ricochet Robots puzzles (14 to 21 moves) per length the background climbs towards."""
+LONG_SLICES = 2000
+"""At most this many climbing slices (of ``generate_budget`` seconds each, after the pool): a 21-move
+puzzle may stay rare, and the background must stop some day."""
 POOL_LENGTHS: dict[str, tuple[int, ...]] = {
     "ricochet-robots": (3, 4, 5, 6, 7, 8, 9, 10, 11), "pyramids": (2, 3, 4, 5, 6, 7, 8, 9),
     "micro-robots": (1, 2, 3, 4, 5, 6)}
@@ -83,13 +90,23 @@ class TrainerOptions:
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.status, self.code, self.message = status, code, message
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+def _not_served(puzzle_id: str) -> ApiError:
+    return ApiError(409, "not_served", f"puzzle {puzzle_id} was not served to you: open it first "
+                                       "(the daily puzzle, the next rated one or its link), then play it")
 
 
 def _bad(message: str, code: str = "bad_request") -> ApiError:
     return ApiError(400, code, message)
+
+
+def _warm_auth() -> None:
+    A.dummy_hash()
+    A.check_name("warm up")  # loads Unicode's confusables
 
 
 class Trainer:
@@ -111,6 +128,7 @@ class Trainer:
         self.pool = self.options.pool if self.options.pool is not None else (2 if real_worker else 0)
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._shipped: asyncio.Task[None] | None = None
 
     @property
     def signer(self) -> A.CookieSigner:
@@ -120,6 +138,10 @@ class Trainer:
         return self._signer
 
     async def start(self) -> None:
+        # Made now, not on the first login: the first unknown name must cost no more than the others.
+        self._spawn(asyncio.to_thread(_warm_auth))
+        self._shipped = asyncio.ensure_future(self._store_shipped())
+        self._tasks.add(self._shipped)
         if self.pool > 0:
             self._spawn(self._fill_pool())
 
@@ -145,8 +167,12 @@ class Trainer:
 
     # -- puzzles made in the worker ------------------------------------------------------------------
     async def _make(self, game: str, length: int, style: str | None, seed: str) -> TrainerPuzzle | None:
+        """A new puzzle of that length made on request, or ``None`` when it could not be made in
+        time — at once for lengths past :data:`ON_DEMAND` (made ahead of time only)."""
         _, length, style = check_spec(game, length, style)
         assert length is not None
+        if length > ON_DEMAND[game]:
+            return None
         budget = self.options.generate_budget
         job = Job(("trainer", "generate", game, length, style, seed), generate_bounded,
                   (game, length, style, seed, budget))
@@ -155,6 +181,50 @@ class Trainer:
     async def _store_new(self, tp: TrainerPuzzle, source: str) -> StoredPuzzle:
         rating = Rating(rating_for_length(tp.game, tp.optimal), NEW_PUZZLE_RD, 0.06)
         return await self.store.add_puzzle(tp, rating, source, self.now())
+
+    async def _store_shipped(self) -> None:
+        """The long puzzles shipped with the package, stored once (a request for a long length
+        waits for this, a fraction of a second at start, never for a puzzle to be made)."""
+        from ..trainer.long import shipped
+
+        try:
+            for tp in await asyncio.to_thread(shipped):
+                await self._store_new(tp, "shipped")
+            await self.store.fill_themes()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the trainer's shipped long puzzles could not be stored")
+
+    async def _grow_long(self) -> None:
+        """Long puzzles (past a game's ``longest_on_request``: Ricochet Robots' 14 to 21 moves)
+        climbed for in the worker until every long length has :data:`LONG_POOL` (or
+        :data:`LONG_SLICES` slices were spent), one style after another.  A slice lasts no
+        longer than a puzzle made on request may take: a request waits behind at most one
+        slice, never behind a whole climb."""
+        from ..trainer.long import climb_slice, long_lengths, new_climb
+        from ..trainer.puzzles import STYLES
+
+        budget = self.options.generate_budget
+        for game in GAMES:
+            span = long_lengths(game)
+            if span is None:
+                continue
+            lo, hi = span
+            styles = STYLES[game]
+            states = {style: new_climb(game, style, secrets.token_hex(4)) for style in styles}
+            for k in range(LONG_SLICES):
+                counts = [await self.store.count_puzzles(game, n) for n in range(lo, hi + 1)]
+                if min(counts) >= LONG_POOL:
+                    break
+                style = styles[(k // 8) % len(styles)]  # eight slices of a style, then the next
+                job = Job(("trainer", "long", game, style, k, secrets.token_hex(4)), climb_slice,
+                          (states[style], (lo, hi), budget))
+                found, states[style] = await asyncio.wait_for(self.solver.run(job), budget + 60)
+                for tp in found:
+                    if await self.store.count_puzzles(game, tp.optimal) < LONG_POOL:
+                        await self._store_new(tp, "long")
+                await asyncio.sleep(POOL_PAUSE)
 
     async def _fill_pool(self) -> None:
         """A few puzzles of every length, made one at a time in the worker, gently: after
@@ -169,6 +239,7 @@ class Trainer:
                         if tp is not None:
                             await self._store_new(tp, "pool" if tp.optimal == length else "rated")
                         await asyncio.sleep(POOL_PAUSE)
+            await self._grow_long()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -212,17 +283,26 @@ class Trainer:
         return pid, self.signer.sign(pid, self.now())
 
     # -- serving ----------------------------------------------------------------------------------------
-    async def served(self, sp: StoredPuzzle, player: str | None, mode: str | None = None) -> dict[str, Any]:
-        """A puzzle as sent to a player: never the solution before their attempt (or hint 4)."""
+    async def served(self, sp: StoredPuzzle, player: str, mode: str | None = None) -> dict[str, Any]:
+        """A puzzle served to a player, recorded as served (only then may they ask hints and
+        attempt it).  Never the solution before their attempt (or hint 4); neither the optimal
+        length nor the puzzle's rating (a new puzzle's rating tells its length) before their
+        attempt or a hint (level 1 tells the length)."""
         tp = sp.puzzle
-        out = tp.public()
-        play = await self.store.play(player, tp.id) if player else None
         day = await self.store.daily_days(tp.id)
-        out.update(rating=round(sp.rating.rating), plays=sp.plays, url=f"/train/{tp.game}/{tp.code}",
-                   mode=play.mode if play else (mode or ("daily" if day else "free")),
+        play = await self.store.play(player, tp.id)
+        if play is None:
+            play = await self.store.start_play(player, tp.id, tp.game, mode or ("daily" if day else "free"),
+                                               self.now())
+        out = tp.public()
+        if not (play.done or play.hints >= 1):
+            del out["optimal"]
+            out["puzzle"].pop("optimal", None)
+        out.update(rating=round(sp.rating.rating) if play.done else None, plays=sp.plays,
+                   url=f"/train/{tp.game}/{tp.code}", mode=play.mode,
                    daily={"date": day, "number": D.daily_number(_dt.date.fromisoformat(day))} if day else None,
-                   hints=hint(tp, play.hints) if play and play.hints else None,
-                   played=self._outcome(tp, play, day) if play and play.done else None)
+                   hints=hint(tp, play.hints) if play.hints else None,
+                   played=self._outcome(tp, play, day) if play.done else None)
         return out
 
     def _outcome(self, tp: TrainerPuzzle, play: Play, day: str | None, reason: str | None = None) -> dict[str, Any]:
@@ -234,28 +314,46 @@ class Trainer:
                       "change": round(play.rating_after - play.rating_before, 1)}
         return {"result": play.result, "length": play.length, "optimal": tp.optimal, "reason": reason,
                 "score": play.score, "hints": play.hints, "assisted": play.hints > 0, "rating": rating,
+                "rated": rating is not None,
                 "solution": [list(m) for m in tp.solution], "paths": solution_paths(tp),
+                "themes": themes(tp, f := facts(tp)), "facts": f,
                 "share": share_text(tp.game, number, play.result, play.length, tp.optimal, play.hints)}
 
-    async def next_rated(self, player: str, game: str, length: int | None, style: str | None) -> StoredPuzzle:
+    async def next_rated(self, player: str, game: str, length: int | None, style: str | None,
+                         theme: str | None = None) -> StoredPuzzle:
         pending = await self.store.pending(player, game, "rated")
         if pending is not None:
             sp = await self.store.puzzle(pending)
             if sp is not None and (length is None or sp.puzzle.optimal == length) and \
-                    (style is None or sp.puzzle.style == style):
+                    (style is None or sp.puzzle.style == style) and (theme is None or theme in sp.themes):
                 return sp
         profile = await self.store.profile(player, game)
         r = profile.rating.rating
         want = length if length is not None else length_for_rating(game, r)
-        sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style)
-        if sp is None or (length is None and abs(sp.rating.rating - r) > NEAR):
+        if want > ON_DEMAND[game] and self._shipped is not None:
+            await asyncio.shield(self._shipped)  # long puzzles come from the store only
+        sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style, theme=theme)
+        if sp is None or (length is None and theme is None and abs(sp.rating.rating - r) > NEAR):
             tp = await self._make(game, want, style, secrets.token_hex(8))
             if tp is not None:
-                sp = await self._store_new(tp, "rated")
+                made = await self._store_new(tp, "rated")
+                if theme is None or theme in made.themes:  # a new puzzle of another theme waits for others
+                    sp = made
         if sp is None:
-            raise ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
+            if theme is not None:
+                raise ApiError(503, "no_puzzle", f"no {game} puzzle with the theme {theme} that you have not "
+                                                 "played is ready; try another theme, or later")
+            raise self._none_of(game, want)
         await self.store.start_play(player, sp.puzzle.id, game, "rated", self.now())
         return sp
+
+    @staticmethod
+    def _none_of(game: str, want: int) -> ApiError:
+        if want > ON_DEMAND[game]:
+            return ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves that you have not played is ready: "
+                                              f"puzzles past {ON_DEMAND[game]} moves are made ahead of time, in the "
+                                              "background; try another length, or later")
+        return ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
 
     async def start_streak(self, player: str, game: str) -> dict[str, Any]:
         profile = await self.store.profile(player, game)
@@ -275,40 +373,44 @@ class Trainer:
                 await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
                 return sp
         want = streak_length(game, streak.current)
+        if want > ON_DEMAND[game] and self._shipped is not None:
+            await asyncio.shield(self._shipped)
         sp = await self.store.nearest_unplayed(player, game, rating_for_length(game, want), length=want)
         if sp is None:
             tp = await self._make(game, want, None, secrets.token_hex(8))
             if tp is not None and tp.optimal == want:
                 sp = await self._store_new(tp, "rated")
         if sp is None:
-            raise ApiError(503, "no_puzzle", f"no {game} puzzle of {want} moves could be made in time; try again")
+            raise self._none_of(game, want)
         await self.store.set_profile(player, game, replace(profile, streak=streak.serve(sp.puzzle.id)), self.now())
         await self.store.start_play(player, sp.puzzle.id, game, "streak", self.now())
         return sp
 
-    async def _play_of(self, player: str, sp: StoredPuzzle) -> Play:
-        play = await self.store.play(player, sp.puzzle.id)
+    async def _play_of(self, player: str | None, sp: StoredPuzzle) -> Play:
+        """The player's play of a puzzle served to them (else 409 ``not_served``: nothing is stored)."""
+        play = await self.store.play(player, sp.puzzle.id) if player is not None else None
         if play is None:
-            mode = "daily" if await self.store.daily_days(sp.puzzle.id) else "free"
-            play = await self.store.start_play(player, sp.puzzle.id, sp.puzzle.game, mode, self.now())
+            raise _not_served(sp.puzzle.id)
         return play
 
-    async def hint(self, player: str, puzzle_id: str, level: int) -> dict[str, Any]:
-        async with self._lock(player):
+    async def hint(self, player: str | None, puzzle_id: str, level: int) -> dict[str, Any]:
+        async with self._lock(player or ""):
             sp = await self._puzzle(puzzle_id)
             out = hint(sp.puzzle, level)  # checks the level first
             play = await self._play_of(player, sp)
             if not play.done and level > play.hints:
+                assert player is not None
                 await self.store.set_hints(player, puzzle_id, level)
             out["charged"] = not play.done
             return out
 
-    async def attempt(self, player: str, puzzle_id: str, moves: Any) -> dict[str, Any]:
-        async with self._lock(player):
+    async def attempt(self, player: str | None, puzzle_id: str, moves: Any) -> dict[str, Any]:
+        async with self._lock(player or ""):
             sp = await self._puzzle(puzzle_id)
             tp = sp.puzzle
-            verdict = check_attempt(tp, moves)
             play = await self._play_of(player, sp)
+            assert player is not None
+            verdict = check_attempt(tp, moves)
             day = await self.store.daily_days(tp.id)
             now = self.now()
             if play.done:  # later attempts are checked and counted, never rated
@@ -352,7 +454,7 @@ class Trainer:
         from ..trainer.puzzles import LENGTHS, STYLES
         from .trainer_store import NEW_PROFILE
 
-        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g])} for g in GAMES}
+        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g]), "themes": list(theme_names(g))} for g in GAMES}
         if player is None:
             return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": [],
                     "games": games}
@@ -419,7 +521,8 @@ def trainer_routes() -> list[Route]:
                 player, cookie = await trainer.identify(request, create)
                 data = await fn(request, trainer, player)
             except ApiError as e:
-                return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status)
+                return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status,
+                                    headers=e.headers)
             except TrainerError as e:
                 return JSONResponse({"error": {"code": "bad_request", "message": str(e)}}, status_code=400)
             except TimeoutError:
@@ -436,7 +539,7 @@ def trainer_routes() -> list[Route]:
             return response
         return handler
 
-    async def daily(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+    async def daily(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         game = _game_param(request)
         now = t.now()
         # "Today" anywhere on Earth: up to UTC+14, so a browser may ask for its own local date.
@@ -455,24 +558,27 @@ def trainer_routes() -> list[Route]:
         elif mode == "rated":
             length = _int_param(request, "length")
             style = request.query_params.get("style") or None
+            theme = request.query_params.get("theme") or None
             check_spec(game, length, style)
-            sp = await t.next_rated(player, game, length, style)
+            if theme is not None:
+                check_theme(game, theme)
+            sp = await t.next_rated(player, game, length, style, theme)
         else:
             raise _bad(f"mode must be rated or streak, got {mode!r}")
         return await t.served(sp, player, mode)
 
-    async def by_code(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+    async def by_code(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         game = request.path_params["game"]
         sp = await t.by_code(game, request.path_params["code"])
         return await t.served(sp, player)
 
-    async def post_hint(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+    async def post_hint(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         body = await _body(request)
         if "level" not in body:
             raise _bad("level is missing: 1 (length), 2 (robots), 3 (first move) or 4 (solution)")
         return await t.hint(player, request.path_params["puzzle_id"], body["level"])
 
-    async def post_attempt(request: Request, t: Trainer, player: str) -> dict[str, Any]:
+    async def post_attempt(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         body = await _body(request)
         if "moves" not in body:
             raise _bad("moves is missing: the moves of your solution, like [[0, \"N\"], [2, \"E\"]]")
@@ -480,6 +586,14 @@ def trainer_routes() -> list[Route]:
 
     async def me(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         return await t.me(player, _game_param(request))
+
+    async def history(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = _game_param(request)
+        limit = _int_param(request, "limit")
+        if limit is not None and not 1 <= limit <= 5000:
+            raise _bad(f"limit must be from 1 to 5000, got {limit}")
+        points = await t.store.history(player, game, limit or 500) if player is not None else []
+        return {"game": game, "history": points}
 
     async def streak(request: Request, t: Trainer, player: str) -> dict[str, Any]:
         body = await _body(request)
@@ -494,6 +608,8 @@ def trainer_routes() -> list[Route]:
         who = await t.store.player(player)
         if who is not None and who.name is not None:
             raise ApiError(409, "claimed", f"you are already {who.name}; log out to claim another name")
+        if await t.store.player_by_name(A.legacy_key(name)) is not None:  # an account from before 0004
+            raise ApiError(409, "name_taken", f"the name {name!r} is taken; choose another (or log in)")
         hashed = await asyncio.to_thread(A.hash_password, password)
         if not await t.store.claim(player, name, key, hashed):
             raise ApiError(409, "name_taken", f"the name {name!r} is taken; choose another (or log in)")
@@ -501,19 +617,33 @@ def trainer_routes() -> list[Route]:
 
     async def login(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
         body = await _body(request)
-        _, key = A.check_name(body.get("name"))
+        name, key = A.check_name(body.get("name"))
         password = body.get("password")
         if not isinstance(password, str) or not password:
             raise _bad("password is missing")
         now = t.now()
-        if not t.logins.allowed(key, now):
-            raise ApiError(429, "too_many", "too many failed logins for this name; wait ten minutes")
-        who = await t.store.player_by_name(key)
-        ok = who is not None and who.password_hash is not None and \
-            await asyncio.to_thread(A.verify_password, who.password_hash, password)
-        if not ok or who is None:
-            t.logins.failed(key, now)
+        address = A.address_key(request.client.host if request.client is not None else "unknown")
+        wait = t.logins.wait(key, address, now)
+        if wait > 0:
+            seconds = max(1, round(wait))
+            raise ApiError(429, "too_many", f"too many failed logins from your address: try again in {seconds} s",
+                           headers={"Retry-After": str(seconds)})
+        # The account keyed by the look-alike form, and one keyed by the exact name (an account
+        # from before migration 0004 whose name became a look-alike of an older one), if any.
+        found = [await t.store.player_by_name(A.legacy_key(name)), await t.store.player_by_name(key)]
+        candidates = list({p.id: p for p in found if p is not None and p.password_hash}.values())
+        who = None
+        # An unknown name costs one argon2 verification too: the time of the answer does not
+        # tell which names are claimed.
+        for cand in candidates or [None]:
+            stored = cand.password_hash if cand is not None and cand.password_hash else A.dummy_hash()
+            if await asyncio.to_thread(A.verify_password, stored, password) and cand is not None:
+                who = cand
+                break
+        if who is None:
+            t.logins.failed(key, address, now)
             raise ApiError(401, "bad_login", "wrong name or password")
+        t.logins.succeeded(key, address)
         # What this browser did before logging in (anonymously) is not lost: it joins the account.
         merged = await t.store.merge_into(player, who.id) if player is not None else {"games": 0, "plays": 0}
         return {"player": {"id": who.id, "name": who.name}, "merged": merged, "_cookie": t.signer.sign(who.id, now)}
@@ -523,12 +653,13 @@ def trainer_routes() -> list[Route]:
         return {"ok": True, "_logout": True}
 
     return [
-        Route("/api/puzzles/daily", endpoint(daily)),
+        Route("/api/puzzles/daily", endpoint(daily, create=True)),
         Route("/api/puzzles/next", endpoint(next_puzzle, create=True, costly=True)),
-        Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint, create=True), methods=["POST"]),
-        Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt, create=True), methods=["POST"]),
-        Route("/api/puzzles/{game}/{code}", endpoint(by_code, costly=True)),
+        Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint), methods=["POST"]),
+        Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt), methods=["POST"]),
+        Route("/api/puzzles/{game}/{code}", endpoint(by_code, create=True, costly=True)),
         Route("/api/trainer/me", endpoint(me)),
+        Route("/api/trainer/history", endpoint(history)),
         Route("/api/trainer/streak", endpoint(streak, create=True), methods=["POST"]),
         Route("/api/trainer/claim", endpoint(claim, create=True), methods=["POST"]),
         Route("/api/trainer/login", endpoint(login), methods=["POST"]),

@@ -89,6 +89,12 @@ class TrainerSpec(abc.ABC):
     """The kinds of puzzle it makes, the first the default."""
     lengths: tuple[int, int]
     """The optimal lengths that can be asked for (longer ones are too rare to find on demand)."""
+
+    @property
+    def longest_on_request(self) -> int:
+        """The longest optimal length made on request (default: every length it can be asked
+        for).  Longer ones are served from puzzles made ahead of time, never made for a request."""
+        return self.lengths[1]
     base_length: int
     """The optimal length a 1500-rated newcomer is served first (about the median of random puzzles)."""
     points_per_move: float

@@ -22,7 +22,8 @@ class RicochetRobotsTrainer(GridSpec):
     game = "ricochet-robots"
     share_name = "Ricochet"
     styles = ("classic", "diagonals")
-    lengths = (2, 13)
+    lengths = (2, 21)
+    longest_on_request = 13  # 14 to 21 moves: made ahead of time (ricochet.trainer.long), never for a request
     base_length = 7
     points_per_move = 110.0
     streak_start = 3
