@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 ValueError: unknown limit 'rooms'; known: body_bytes, message_rate, message_burst, address_rate, \
 address_burst, http_rate, http_burst, socket_rate, socket_burst, pace_wait_seconds, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
-max_connections, flood_cooldown_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, replay_page, replay_workers
+max_connections, flood_cooldown_seconds, header_seconds, body_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, replay_page, replay_workers
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ class ServerLimits:
     flood_cooldown_seconds: float = 30.0
     """After one of its connections is closed for sending too many messages, an address's new
     connections are refused for this long (a flooder would otherwise reconnect and go on)."""
+    header_seconds: float = 10.0
+    """An HTTP request (a socket's handshake too) whose headers have not all come by then is
+    dropped (``ricochet serve``'s HTTP protocol)."""
+    body_seconds: float = 10.0
+    """A request body that has not all come by then is refused (408)."""
     hello_seconds: float = 10.0
     """A connection that has not said ``hello`` by then is closed."""
     idle_seconds: float = 120.0

@@ -11,6 +11,7 @@ per address, rate-limits room creation and runs the server's own bots.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import math
@@ -19,7 +20,7 @@ import secrets
 import string
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_game
 from . import protocol as P
@@ -28,6 +29,9 @@ from .refused import Refused
 from .room import Room, Seat
 from .solving import SolverService
 from .storage import RoomRow, Storage
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["ConfigFactory", "RoomManager", "new_room_id", "valid_room_id"]
 
@@ -57,8 +61,11 @@ class RoomManager:
     def __init__(self, storage: Storage, *, now: Callable[[], float] = time.time, realtime: bool = True,
                  solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                  config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None,
-                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None) -> None:
+                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None,
+                 cluster: Cluster | None = None) -> None:
         self.storage = storage
+        self.cluster = cluster
+        """This worker's part in a cluster of workers (``None``: the only process; :mod:`.cluster`)."""
         limits = limits or ServerLimits()
         if rate is not None:
             limits = dataclasses.replace(limits, message_rate=rate[0], message_burst=rate[1])
@@ -92,6 +99,8 @@ class RoomManager:
         loaded, and resumes, when someone comes back to it."""
         if self.realtime and self._sweeper is None:
             self._sweeper = asyncio.ensure_future(self._sweep_loop())
+        if self.cluster is not None:
+            await self.cluster.start(self)
 
     async def announce_restart(self, timeout: float = 1.0) -> None:
         """Tell every connected person the server is stopping (``server_restarting``,
@@ -123,6 +132,8 @@ class RoomManager:
             tasks.append(self._sweeper)
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bots.clear()
+        if self.cluster is not None:
+            await self.cluster.close()
 
     # -- connections ----------------------------------------------------------------------------------
     def admit(self, address: str) -> Refused | None:
@@ -212,6 +223,8 @@ class RoomManager:
                       "lobby", 1, secrets.randbits(62), now, now, game.name, game.version)
         await self.storage.create_room(row)
         room = Room(self, row, [])
+        if self.cluster is not None:
+            return room  # stored only: the worker its first connection reaches (the proxy's choice) loads it
         self.rooms[rid] = room
         if self.realtime:
             room.start_ticker()
@@ -236,7 +249,21 @@ class RoomManager:
         row = await self.storage.get_room(room_id)
         if row is None:
             return None
-        return await self._load(row)
+        if self.cluster is None:
+            return await self._load(row)
+        await self.cluster.claim(room_id)  # this worker holds it from now on (or Refused: try again)
+        try:
+            row = await self.storage.get_room(room_id) or row  # as its last owner left it
+            return await self._load(row)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(room_id)
+            raise
+
+    @property
+    def loading(self) -> set[str]:
+        """Rooms being loaded now."""
+        return set(self._loading)
 
     async def room_row(self, room_id: str) -> RoomRow | None:
         """The room's stored description, without loading it (replays)."""
@@ -258,7 +285,28 @@ class RoomManager:
                 self.stop_bot(room, key[1])
         for s in list(room.sessions):  # the bots' in-process connections
             s.disconnect()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(room.id)
         return True
+
+    async def evict(self, room: Room, *, release: bool = True) -> None:
+        """Let go of a room whoever is connected (another worker holds it now, or asked for it:
+        :mod:`.cluster`): its people are told to reconnect (they reach the room's new worker
+        through the proxy), then it is unloaded; its lease is given back unless ``release``
+        is False (it was lost already)."""
+        for s in list(room.sessions):
+            if not s.bot:
+                s.error("room_moving", "this room moves to another server: reconnecting")
+                s.close(1012, "room moved")
+        if release:
+            await self.unload(room)
+            return
+        cluster, self.cluster = self.cluster, None  # (no lease to give back)
+        try:
+            await self.unload(room)
+        finally:
+            self.cluster = cluster
 
     async def _clocks(self, room: Room, change: Callable[[Any, float], tuple[Any, list[Any]]], what: str) -> None:
         """Pause a room's clocks as it is let go, resume them as it is loaded (the game's
@@ -294,6 +342,8 @@ class RoomManager:
                 await self.unload(room)
         if lim.lobby_ttl_seconds:
             for rid in await self.storage.stale_lobby_rooms(now - lim.lobby_ttl_seconds, limit=200):
+                if self.cluster is not None and await self.cluster.held_elsewhere(rid):
+                    continue  # loaded by another worker
                 if rid not in self.rooms and rid not in self._loading:
                     await self.storage.delete_room(rid)
                     log.info("room %s expired: never started, nobody came", rid)
@@ -311,6 +361,12 @@ class RoomManager:
                 raise
             except Exception:
                 log.exception("sweeping idle rooms failed; trying again later")
+
+    async def lobby_rooms(self) -> list[dict[str, Any]]:
+        """The lobby: :meth:`public_rooms`, or in a cluster every worker's."""
+        if self.cluster is not None:
+            return await self.cluster.lobby()
+        return self.public_rooms()
 
     def public_rooms(self) -> list[dict[str, Any]]:
         """Public rooms in use (in memory) that are not over, newest first."""
