@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import get_game
 from . import protocol as P
-from .limits import Buckets, ServerLimits
+from .limits import Buckets, FairShare, ServerLimits
 from .refused import Refused
 from .room import Room, Seat
 from .solving import SolverService
@@ -83,6 +83,10 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.message_buckets = Buckets(limits.message_rate, limits.message_burst)
         self.address_buckets = Buckets(limits.address_rate, limits.address_burst)
+        self.total_rooms = FairShare(limits.total_rooms_per_second)
+        """The whole server's room creations per second, fairly shared among addresses."""
+        self.total_messages = FairShare(limits.total_message_rate)
+        """The whole server's socket messages per second, fairly shared among addresses."""
         self.room_buckets = Buckets(limits.rooms_per_minute / 60, limits.room_burst)
         self.connections: dict[str, int] = {}
         """Open WebSocket connections by client address."""
@@ -212,6 +216,9 @@ class RoomManager:
             raise Refused(f"too many rooms created from your address: at most {lim.room_burst} at once, then "
                           f"{lim.rooms_per_minute:g} a minute; try again in {max(1, round(wait))} s", "rate_limited",
                           status=429, retry_after=wait, close_code=1013)
+        if address is not None and not self.total_rooms.take(address):
+            raise Refused("the server is creating many rooms at once: try again in a few seconds", "rate_limited",
+                          status=429, retry_after=2.0, close_code=1013)
         if lim.max_lobby_rooms and await self.storage.count_lobby_rooms() >= lim.max_lobby_rooms:
             raise Refused(f"{lim.max_lobby_rooms} rooms are waiting for players, the most this server keeps: join "
                           "one of them, or try again later", "server_full", status=503, close_code=1013)

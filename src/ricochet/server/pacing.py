@@ -14,6 +14,11 @@ client that asks again as soon as it is answered (a flood with many requests
 in flight) would make the server refuse as fast as it can reconnect; held, it
 gets one refusal per request in flight and per wait.
 
+HTTP requests also share a total budget of the whole server (``total_http_rate``),
+fairly among addresses (:class:`~.limits.FairShare`): over it, an address that asks more
+than its fair share is refused the same way, so that many flooding addresses together
+cannot take what one address may not.
+
 The server's other limits (rooms per minute, connections per address, socket
 messages) count what gets through; this one keeps the cost of *refusing* a
 flood from starving the rooms in play.
@@ -37,7 +42,7 @@ from collections.abc import Callable, Hashable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .limits import ServerLimits
+from .limits import FairShare, ServerLimits
 
 __all__ = ["AddressPacing", "Pacer"]
 
@@ -97,6 +102,7 @@ class AddressPacing:
         self.app = app
         self.http = Pacer(limits.http_rate, limits.http_burst, limits.pace_wait_seconds, clock)
         self.sockets = Pacer(limits.socket_rate, limits.socket_burst, limits.pace_wait_seconds, clock)
+        self.total_http = FairShare(limits.total_http_rate, clock)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -104,7 +110,9 @@ class AddressPacing:
         if pacer is None or not pacer.enabled:
             await self.app(scope, receive, send)
             return
-        wait = pacer.delay(_address(scope))
+        address = _address(scope)
+        over_total = kind == "http" and not self.total_http.take(address)
+        wait = None if over_total else pacer.delay(address)
         if wait is None:
             await asyncio.sleep(pacer.max_wait)  # see the module's doc: refusing at once costs more
             await self._refuse(kind, pacer, send)

@@ -134,7 +134,7 @@ def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     if "protocol" not in msg:
         raise Refused(f"hello needs \"protocol\": {PROTOCOL_VERSION}", "protocol", close_code=4400)
     proto = msg["protocol"]
-    if proto not in PROTOCOLS or isinstance(proto, bool):
+    if isinstance(proto, bool) or not isinstance(proto, int) or proto not in PROTOCOLS:  # 2, not 2.0 nor true
         raise Refused(f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}: reload the page",
                       "protocol", close_code=4400)
     out["protocol"] = proto

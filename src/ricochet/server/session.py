@@ -16,7 +16,7 @@ from . import protocol as P
 from .frames import Outgoing
 from .protocol import dumpb
 from .refused import Refused
-from .storage import revoked
+from .storage import busy, revoked
 
 if TYPE_CHECKING:
     from .manager import RoomManager
@@ -102,7 +102,8 @@ class Session:
         """Rate limits: the client address's bucket, then the seat's (every connection of a seat
         shares it) or, for spectators and before ``hello``, the connection's own."""
         m = self.manager
-        if self.address is not None and not m.address_buckets.take(self.address):
+        if self.address is not None and not (m.address_buckets.take(self.address)
+                                             and m.total_messages.take(self.address)):
             return False
         return m.message_buckets.take(self._bucket_key())
 
@@ -121,7 +122,7 @@ class Session:
         wait = m.message_buckets.wait(self._bucket_key())
         if self.address is not None:
             wait = max(wait, m.address_buckets.wait(self.address))
-        return min(wait, P.DROP_PAUSE)
+        return min(max(wait, P.DROP_PAUSE / 2), P.DROP_PAUSE)  # (over the total budget: no bucket says when)
 
     # -- input ------------------------------------------------------------------------------------
     async def receive(self, text: str | bytes) -> None:
@@ -166,7 +167,11 @@ class Session:
                 self.close(e.close_code, e.code)
         except GameError as e:
             self.error(e.code, e.message, ref)
-        except Exception:
+        except Exception as e:
+            if busy(e):  # the database stayed locked longer than its busy timeout: say so, retry-able
+                log.warning("room %s: the database is busy: %s", self.room.id, e)
+                self.error("busy", "the server's database is busy: try again in a moment", ref)
+                return
             log.exception("room %s: message failed", self.room.id)
             self.error("server_error", "something went wrong on the server; nothing was changed", ref)
 

@@ -155,6 +155,12 @@ def revoked(token_hash: str) -> bool:
     return token_hash.startswith(REVOKED)
 
 
+def busy(error: BaseException) -> bool:
+    """Is ``error`` SQLite's "database is locked" (or "busy"), raw or wrapped by SQLAlchemy?"""
+    inner = getattr(error, "orig", None) or error
+    return isinstance(inner, sqlite3.OperationalError) and any(w in str(inner) for w in ("locked", "busy"))
+
+
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed: a leaked database does not hand out seats."""
     return hashlib.sha256(token.encode()).hexdigest()
