@@ -63,9 +63,20 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8")
     check_depth(text, max_depth)
-    doc = text
+    try:
+        return _DECODER.decode(text)
+    except _NotJson as e:
+        name = e.args[0]
+        raise json.JSONDecodeError(f"{name} is not JSON (a number must be finite)", text,
+                                   max(0, text.find(name))) from None
 
-    def no_constant(name: str) -> Any:
-        raise json.JSONDecodeError(f"{name} is not JSON (a number must be finite)", doc, max(0, doc.find(name)))
 
-    return json.loads(text, parse_constant=no_constant)
+class _NotJson(Exception):
+    """``NaN``, ``Infinity`` or ``-Infinity`` met (:mod:`json` would read them)."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(name)
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)

@@ -149,7 +149,7 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-RECEIVE_BUFFER = 16 * 1024
+RECEIVE_BUFFER = 2 * 1024
 """Each connection's kernel receive buffer (``SO_RCVBUF``, which Linux doubles).  The web server
 parses every frame of what it reads at once, so a client that writes as fast as it can (a
 flooder's thousands of tiny messages) costs one parse of a whole buffer per read: about 100 ms of

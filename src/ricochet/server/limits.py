@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 ValueError: unknown limit 'rooms'; known: body_bytes, message_rate, message_burst, address_rate, \
 address_burst, http_rate, http_burst, socket_rate, socket_burst, pace_wait_seconds, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
-max_connections, flood_cooldown_seconds, header_seconds, body_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, total_message_rate, total_rooms_per_second, total_http_rate, \
+max_connections, flood_cooldown_seconds, header_seconds, body_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, total_message_rate, total_socket_rate, total_rooms_per_second, total_http_rate, \
 replay_page, replay_workers
 """
 
@@ -83,7 +83,11 @@ class ServerLimits:
     """How often idle rooms, expired rooms and full rate buckets are looked for."""
     total_message_rate: float = 2000.0
     """Socket messages per second of the whole server; beyond, each client address gets its
-    fair share (:class:`FairShare`): many flooding addresses cannot crowd out honest ones."""
+    fair share (:class:`FairShare`), and at least ``message_rate`` (one player's): many flooding
+    addresses cannot crowd out honest ones.  Size it to what the machine handles."""
+    total_socket_rate: float = 100.0
+    """Socket opens per second on the whole server; beyond, each address its fair share (and at
+    least 2 a second: a player reconnecting after a restart always may)."""
     total_rooms_per_second: float = 5.0
     """Rooms created per second on the whole server; beyond, each address its fair share (the
     per-address burst, times many addresses, would otherwise create hundreds at once)."""
@@ -158,7 +162,8 @@ class FairShare:
     own limits apply elsewhere).  Beyond it, a key may take only its max-min fair share of the
     budget (:func:`fair_level`, from the last second's demand): many addresses flooding at once
     share one budget instead of each bringing its own, and an address that asks little — an
-    honest player among flooders — still gets all it asks.  ``rate`` 0: no total budget.
+    honest player among flooders — still gets all it asks; and always ``floor`` a second (what
+    one person needs).  ``rate`` 0: no total budget.
 
     >>> clock = [0.0]
     >>> f = FairShare(10, clock=lambda: clock[0])
@@ -169,8 +174,8 @@ class FairShare:
     (9, True, True)
     """
 
-    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.clock = rate, clock
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic, *, floor: float = 0.0) -> None:
+        self.rate, self.clock, self.floor = rate, clock, floor
         self.window = clock()
         self.counts: dict[Hashable, int] = {}
         self.asked: dict[Hashable, int] = {}
@@ -192,7 +197,9 @@ class FairShare:
             self.window, self.counts, self.asked, self.total = now, {}, {}, 0
         self.asked[key] = self.asked.get(key, 0) + 1
         n = self.counts.get(key, 0)
-        if self.level < math.inf:  # the last second was over budget: everyone to their fair share
+        if n < self.floor:  # what one person may always take
+            ok = True
+        elif self.level < math.inf:  # the last second was over budget: everyone to their fair share
             ok = n < self.level
         else:  # it was not: everyone may take what they need, up to an equal share once over budget
             ok = self.total < self.rate or n < self.rate / len(self.counts or (key,))

@@ -83,9 +83,9 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.message_buckets = Buckets(limits.message_rate, limits.message_burst)
         self.address_buckets = Buckets(limits.address_rate, limits.address_burst)
-        self.total_rooms = FairShare(limits.total_rooms_per_second)
+        self.total_rooms = FairShare(limits.total_rooms_per_second, floor=1)
         """The whole server's room creations per second, fairly shared among addresses."""
-        self.total_messages = FairShare(limits.total_message_rate)
+        self.total_messages = FairShare(limits.total_message_rate, floor=limits.message_rate)
         """The whole server's socket messages per second, fairly shared among addresses."""
         self.room_buckets = Buckets(limits.rooms_per_minute / 60, limits.room_burst)
         self.connections: dict[str, int] = {}

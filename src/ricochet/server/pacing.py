@@ -14,7 +14,8 @@ client that asks again as soon as it is answered (a flood with many requests
 in flight) would make the server refuse as fast as it can reconnect; held, it
 gets one refusal per request in flight and per wait.
 
-HTTP requests also share a total budget of the whole server (``total_http_rate``),
+HTTP requests and socket opens also share total budgets of the whole server
+(``total_http_rate``, ``total_socket_rate``),
 fairly among addresses (:class:`~.limits.FairShare`): over it, an address that asks more
 than its fair share is refused the same way, so that many flooding addresses together
 cannot take what one address may not.
@@ -47,6 +48,10 @@ from .limits import FairShare, ServerLimits
 __all__ = ["AddressPacing", "Pacer"]
 
 PRUNE_SECONDS = 10.0
+HTTP_FLOOR = 10
+"""HTTP requests per second any address may make whatever the total (a page and its files)."""
+SOCKET_FLOOR = 2
+"""Socket opens per second any address may make whatever the total (a player reconnecting)."""
 """How often the turns of addresses that went quiet are forgotten."""
 
 
@@ -102,7 +107,8 @@ class AddressPacing:
         self.app = app
         self.http = Pacer(limits.http_rate, limits.http_burst, limits.pace_wait_seconds, clock)
         self.sockets = Pacer(limits.socket_rate, limits.socket_burst, limits.pace_wait_seconds, clock)
-        self.total_http = FairShare(limits.total_http_rate, clock)
+        self.total_http = FairShare(limits.total_http_rate, clock, floor=HTTP_FLOOR)
+        self.total_sockets = FairShare(limits.total_socket_rate, clock, floor=SOCKET_FLOOR)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -111,7 +117,7 @@ class AddressPacing:
             await self.app(scope, receive, send)
             return
         address = _address(scope)
-        over_total = kind == "http" and not self.total_http.take(address)
+        over_total = not (self.total_http if kind == "http" else self.total_sockets).take(address)
         wait = None if over_total else pacer.delay(address)
         if wait is None:
             await asyncio.sleep(pacer.max_wait)  # see the module's doc: refusing at once costs more

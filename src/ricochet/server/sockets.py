@@ -27,6 +27,8 @@ log = logging.getLogger("ricochet.server")
 HELLO_TIMEOUT_CODE = 4408
 BINARY_CLOSE_CODE = 1003
 """The close of a connection that sent a binary frame (RFC 6455: "unsupported data")."""
+FLOOD_BACKLOG = 2 * P.RATE_BURST
+"""Unread messages behind a dropped one beyond which a connection is closed as a flood."""
 CLOSE_GRACE = 5.0
 """Seconds a connection closed while its client is not reading (a full send buffer) is given
 to take the close before it is cut off."""
@@ -110,6 +112,13 @@ async def serve_socket(websocket: WebSocket, manager: RoomManager, address: str)
             await session.receive(data)
             pause = session.read_pause()
             if pause > 0:  # over its rate: read on when it may send again (TCP holds the rest)
+                if line.backlog() > FLOOD_BACKLOG and not session.closed:
+                    # Dropped, and more unread behind it than any client of ours sends at once:
+                    # a flood.  Closed now, not after its next drops: each read of it costs a parse.
+                    session.error("rate_limited", "too many messages: closing the connection")
+                    session.close(4429, "rate limit")
+                    manager.flooded(address)
+                    continue
                 await asyncio.sleep(pause)
     except Exception as e:  # noqa: BLE001 - a socket that went away mid-read: a normal end
         log.debug("room %s: connection ended: %r", rid, e)
@@ -136,6 +145,12 @@ class Line:
         self.closing: tuple[int, str] | None = None
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
+
+    def backlog(self) -> int:
+        """Messages the client sent that the web server has read but we have not (0 if unknown)."""
+        proto = self.direct.proto
+        queue = getattr(proto, "queue", None)
+        return queue.qsize() if queue is not None else 0
 
     def send(self, out: Outgoing) -> bool:
         if not self.queue and not self.busy and self.closing is None and self.direct.write(out.frame):
