@@ -207,16 +207,34 @@ def test_a_room_survives_its_worker_killed_mid_round(cluster: Cluster) -> None:
         await bob.wait_for(lambda m: m.get("type") == "ack" and m["ref"] == "b2", 10, raise_errors=True)
         seen = await ann.wait_for(lambda m: m.get("type") == "event" and m["event"]["type"] == "bid_placed", 10)
         c.say(f"after the failover: Bob bids 5, acknowledged; Ann sees it (version {seen['version']})")
+        # The killed worker comes back: the proxy's hash sends the room's requests to it again. A
+        # newcomer reaches it; it asks the holder for the room (NOTIFY), the holder hands it over
+        # (its players are told room_moving, reconnect, and follow through the proxy).
+        c.start_worker(victim)
+        c.wait_healthy(c.ports[victim])
+        await asyncio.sleep(1.5)  # HAProxy's checks see it up (inter 500 ms, rise 2)
+        t_back = time.monotonic()
+        watcher = RicochetClient(url, reconnect=30)
+        await watcher.connect()
+        await watcher.hello(spectate=True, timeout=20)
+        handed = await _lease_owner(c.database, rid)
         for x in (ann, bob):
+            await x.wait_for("welcome", 20)
+        c.say(f"{victim} restarted; a spectator through the proxy reached it and the room was handed over to "
+              f"{handed} in {time.monotonic() - t_back:.2f} s; Ann and Bob followed (reconnects: "
+              f"{ann.reconnects}, {bob.reconnects})")
+        await ann.bid(4, ref="a3")
+        await ann.wait_for(lambda m: m.get("type") == "ack" and m["ref"] == "a3", 10, raise_errors=True)
+        for x in (ann, bob, watcher):
             await x.close()
         return {"acked": acked, "standing": standing, "chat": chat, "version": version, "owner": owner,
                 "new_owner": new_owner, "victim": victim, "survivor": survivor, "back_after": back_after,
                 "welcome_version": welcomes[0]["version"], "after": seen["event"], "reconnects":
-                    (ann.reconnects, bob.reconnects), "players": (ann.player, bob.player)}
+                    (ann.reconnects, bob.reconnects), "players": (ann.player, bob.player), "handed": handed}
 
     r = asyncio.run(play())
     ann_id, bob_id = r["players"]
-    assert r["reconnects"] == (1, 1)
+    assert r["reconnects"] == (2, 2)  # after the kill, and after the hand-over
     assert r["new_owner"] is not None and r["new_owner"].startswith(r["survivor"] + "/"), r
     assert r["standing"] == {ann_id: 7, bob_id: 9}, r  # each player's last acknowledged bid
     assert "before the crash" in r["chat"]
@@ -228,8 +246,9 @@ def test_a_room_survives_its_worker_killed_mid_round(cluster: Cluster) -> None:
     versions = [e["version"] for e in log["events"]]
     assert versions == list(range(1, len(versions) + 1))
     bids = [(e["event"]["player"], e["event"]["moves"]) for e in log["events"] if e["event"]["type"] == "bid_placed"]
-    assert bids == [*r["acked"], (bob_id, 5)], bids
-    health = c.wait_healthy(c.ports[r["survivor"]])
-    assert health["rooms"] == 1
+    assert bids == [*r["acked"], (bob_id, 5), (ann_id, 4)], bids
+    assert r["handed"] is not None and r["handed"].startswith(r["victim"] + "/") and r["handed"] != r["owner"]
+    assert c.wait_healthy(c.ports[r["victim"]])["rooms"] == 1
+    assert c.wait_healthy(c.ports[r["survivor"]])["rooms"] == 0
     c.say(f"the log through the proxy: versions 1..{versions[-1]} without a gap, bids {bids}")
     print("\n".join(["", "distributed test log:", *c.log]))

@@ -65,18 +65,21 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     check_depth(text, max_depth)
     try:
         return _DECODER.decode(text)
-    except _NotJson as e:
-        name = e.args[0]
+    except json.JSONDecodeError:
+        raise
+    except ValueError as e:
+        if len(e.args) != 2 or e.args[0] is not _NOT_JSON:
+            raise
+        name = e.args[1]
         raise json.JSONDecodeError(f"{name} is not JSON (a number must be finite)", text,
                                    max(0, text.find(name))) from None
 
 
-class _NotJson(Exception):
-    """``NaN``, ``Infinity`` or ``-Infinity`` met (:mod:`json` would read them)."""
+_NOT_JSON = object()
 
 
 def _no_constant(name: str) -> Any:
-    raise _NotJson(name)
+    raise ValueError(_NOT_JSON, name)  # ``NaN``, ``Infinity`` or ``-Infinity``, which json would read
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)

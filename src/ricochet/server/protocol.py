@@ -193,10 +193,21 @@ def _game_message(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 
 def message_types(game: str | None = None) -> dict[str, Validator]:
-    """The message types a room of ``game`` takes (``None``: any game's)."""
-    names = get_game(game).message_types if game is not None else sorted({t for g in GAMES.values()
-                                                                            for t in g.message_types})
-    return MESSAGE_TYPES | {t: _game_message for t in names}
+    """The message types a room of ``game`` takes (``None``: any game's).  Made once per game
+    (every message asks): do not change the answer."""
+    known = _types.get(game)
+    if known is None or len(GAMES) != _types_games[0]:  # (a game plugged in later: made again)
+        if len(GAMES) != _types_games[0]:
+            _types.clear()
+            _types_games[0] = len(GAMES)
+        names = get_game(game).message_types if game is not None else sorted({t for g in GAMES.values()
+                                                                                for t in g.message_types})
+        known = _types[game] = MESSAGE_TYPES | {t: _game_message for t in names}
+    return known
+
+
+_types: dict[str | None, dict[str, Validator]] = {}
+_types_games = [0]
 
 
 def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
