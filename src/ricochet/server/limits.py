@@ -186,8 +186,9 @@ class FairShare:
     def enabled(self) -> bool:
         return self.rate > 0
 
-    def take(self, key: Hashable) -> bool:
-        """May ``key`` have one more now?  (Counted either way: demand sets the next fair share.)"""
+    def take(self, key: Hashable, *, again: bool = False) -> bool:
+        """May ``key`` have one more now?  (Counted either way: demand sets the next fair share;
+        ``again``: the same request asking once more after a wait, not more demand.)"""
         if not self.enabled:
             return True
         now = self.clock()
@@ -195,7 +196,8 @@ class FairShare:
             last = self.asked if now - self.window < 2.0 else {}
             self.level = fair_level(list(last.values()), self.rate)
             self.window, self.counts, self.asked, self.total = now, {}, {}, 0
-        self.asked[key] = self.asked.get(key, 0) + 1
+        if not again or key not in self.asked:
+            self.asked[key] = self.asked.get(key, 0) + 1
         n = self.counts.get(key, 0)
         if n < self.floor:  # what one person may always take
             ok = True

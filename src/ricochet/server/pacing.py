@@ -15,10 +15,11 @@ in flight) would make the server refuse as fast as it can reconnect; held, it
 gets one refusal per request in flight and per wait.
 
 HTTP requests and socket opens also share total budgets of the whole server
-(``total_http_rate``, ``total_socket_rate``),
-fairly among addresses (:class:`~.limits.FairShare`): over it, an address that asks more
-than its fair share is refused the same way, so that many flooding addresses together
-cannot take what one address may not.
+(``total_http_rate``, ``total_socket_rate``), fairly among addresses
+(:class:`~.limits.FairShare`): over it, a request of an address that asked more than its fair
+share waits for a later second's share, and is refused the same way after
+``pace_wait_seconds``, so that many flooding addresses together cannot take what one address
+may not.
 
 The server's other limits (rooms per minute, connections per address, socket
 messages) count what gets through; this one keeps the cost of *refusing* a
@@ -117,8 +118,10 @@ class AddressPacing:
             await self.app(scope, receive, send)
             return
         address = _address(scope)
-        over_total = not (self.total_http if kind == "http" else self.total_sockets).take(address)
-        wait = None if over_total else pacer.delay(address)
+        if not await self._turn_of_total(kind, address, pacer.max_wait):
+            await self._refuse(kind, pacer, send)
+            return
+        wait = pacer.delay(address)
         if wait is None:
             await asyncio.sleep(pacer.max_wait)  # see the module's doc: refusing at once costs more
             await self._refuse(kind, pacer, send)
@@ -126,6 +129,19 @@ class AddressPacing:
         if wait > 0:
             await asyncio.sleep(wait)
         await self.app(scope, receive, send)
+
+    async def _turn_of_total(self, kind: str, address: str, max_wait: float) -> bool:
+        """The server's total budget (fairly shared): True when this request may go, at once or
+        after waiting (up to ``max_wait``) for a later second's share; False: refused after the wait."""
+        total = self.total_http if kind == "http" else self.total_sockets
+        if total.take(address):
+            return True
+        end = time.monotonic() + max_wait
+        while time.monotonic() < end:
+            await asyncio.sleep(min(0.25, max(0.0, end - time.monotonic())))
+            if total.take(address, again=True):
+                return True
+        return False
 
     @staticmethod
     async def _refuse(kind: str, pacer: Pacer, send: Send) -> None:
