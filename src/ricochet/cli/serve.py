@@ -137,7 +137,11 @@ def run_serve(args: argparse.Namespace) -> int:
     # X-Forwarded-For: believed only from --trusted-proxy (uvicorn's own default trusts 127.0.0.1,
     # which would let any local client name itself another address).
     trusted = ",".join(args.trusted_proxy)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
+    from ..server.frames import bounded_websocket_protocol
+    from ..server.sockets import FLOOD_BACKLOG
+
+    ws = bounded_websocket_protocol(FLOOD_BACKLOG) or "auto"
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536, ws=ws,
                             timeout_graceful_shutdown=3, http=header_deadline_protocol(limits.header_seconds),
                             ws_per_message_deflate=False, proxy_headers=bool(trusted),
                             forwarded_allow_ips=trusted or None)
@@ -149,7 +153,7 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-RECEIVE_BUFFER = 2 * 1024
+RECEIVE_BUFFER = 16 * 1024
 """Each connection's kernel receive buffer (``SO_RCVBUF``, which Linux doubles).  The web server
 parses every frame of what it reads at once, so a client that writes as fast as it can (a
 flooder's thousands of tiny messages) costs one parse of a whole buffer per read: about 100 ms of

@@ -26,7 +26,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-__all__ = ["SEND_KEY", "DirectWriter", "KeepRawSend", "Outgoing", "text_frame"]
+__all__ = ["SEND_KEY", "DirectWriter", "KeepRawSend", "Outgoing", "bounded_websocket_protocol", "text_frame"]
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -137,3 +137,66 @@ class KeepRawSend:
         if scope["type"] == "websocket":
             scope[SEND_KEY] = send
         await self.app(scope, receive, send)
+
+
+PARSE_STEP = 512
+"""Bytes of a client's data parsed at a time (see :func:`bounded_websocket_protocol`)."""
+AFTER_CLOSE_BYTES = 4096
+"""Bytes a client may still send once the server closed its connection (its closing frame)."""
+
+
+def bounded_websocket_protocol(backlog: int) -> Any:
+    """uvicorn's WebSocket protocol (``websockets-sansio``) that parses what a client sent a
+    little at a time, and stops while more than ``backlog`` of its messages wait to be read.
+
+    uvicorn parses every frame of what it reads from a socket at once: a client that writes as
+    fast as it can (a flood of tiny messages) costs one parse of a whole socket buffer — about
+    1 500 frames, 40 ms of the event loop — per read, most of them for messages the rate limits
+    then drop.  Here the rest of such a read waits, unparsed, until the server has read the
+    messages before it (an honest client never has that many unread: its burst is smaller),
+    and is thrown away unparsed if the connection is closed for flooding meanwhile; a client that
+    goes on flooding after the server's closing frame is cut off.
+    ``None`` when uvicorn has not that protocol (the server then uses uvicorn's default)."""
+    if _PROTOCOL is None:
+        return None
+    base: Any = _PROTOCOL
+
+    class BoundedWebSocket(base):  # type: ignore[misc, valid-type]
+        _stash = b""
+        _after_close = 0
+
+        def data_received(self, data: bytes) -> None:
+            if self.close_sent:
+                # Closed: uvicorn reads on only for the client's closing frame, which comes at
+                # once; a client that sends more meanwhile is cut off rather than parsed.
+                self._after_close += len(data)
+                if self._after_close > AFTER_CLOSE_BYTES:
+                    self._stash = b""
+                    self.transport.abort()
+                    return
+            if self._stash:  # (already paused: what the transport had read)
+                self._stash += data
+                return
+            self._feed(data)
+
+        def _feed(self, data: bytes) -> None:
+            for i in range(0, len(data), PARSE_STEP):
+                super().data_received(data[i:i + PARSE_STEP])
+                if self.queue.qsize() > backlog and i + PARSE_STEP < len(data):
+                    self._stash = data[i + PARSE_STEP:]
+                    if not self.read_paused:
+                        self.read_paused = True
+                        self.transport.pause_reading()
+                    return
+
+        async def receive(self) -> Any:
+            message = await self.queue.get()
+            if self._stash and self.queue.qsize() <= backlog // 2:
+                data, self._stash = self._stash, b""
+                self._feed(data)
+            if self.read_paused and self.queue.empty() and not self._stash:
+                self.read_paused = False
+                self.transport.resume_reading()
+            return message
+
+    return BoundedWebSocket

@@ -97,6 +97,7 @@ class Room:
         """Keys of finished jobs that only warmed the cache (not run again)."""
         self.tasks: set[asyncio.Task[Any]] = set()
         self.ticker: asyncio.Task[None] | None = None
+        self._presence_due = False
         self.waiting_for: float | None = None
         """The deadline the ticker waits for (it is woken when the next one differs)."""
         self.attached = 0
@@ -200,7 +201,20 @@ class Room:
             s.deliver(out)
 
     def broadcast_presence(self) -> None:
-        self.broadcast({"type": "presence", **self.presence()})
+        """Tell everyone who is here, once for all the comings and goings of this turn of the
+        event loop (400 spectators leaving at once: one message each, not one per departure)."""
+        if self._presence_due:
+            return
+        self._presence_due = True
+        try:
+            asyncio.get_running_loop().call_soon(self._send_presence)
+        except RuntimeError:  # no loop running (a room used outside the server): now
+            self._send_presence()
+
+    def _send_presence(self) -> None:
+        self._presence_due = False
+        if self.sessions:
+            self.broadcast({"type": "presence", **self.presence()})
 
     # -- changing the game ------------------------------------------------------------------------
     async def act(self, action: Any) -> None:

@@ -229,10 +229,7 @@ class Session:
             if own is not None:
                 welcome["private"] = own
             self.send(welcome)
-            presence = Outgoing(dumpb({"type": "presence", **room.presence()}))
-            for other in list(room.sessions):
-                if other is not self:
-                    other.deliver(presence)
+            room.broadcast_presence()  # (the newcomer gets it too, after its welcome: the same)
 
     def _seated(self) -> str:
         if self.player is None:

@@ -110,6 +110,9 @@ async def serve_socket(websocket: WebSocket, manager: RoomManager, address: str)
                     session.close(BINARY_CLOSE_CODE, "binary frames are not accepted")
                 continue
             await session.receive(data)
+            if session.closed:  # what the client sent after that is not read (nor parsed)
+                await line.flushed(CLOSE_GRACE)  # the error, then the closing frame with its code
+                break
             pause = session.read_pause()
             if pause > 0:  # over its rate: read on when it may send again (TCP holds the rest)
                 if line.backlog() > FLOOD_BACKLOG and not session.closed:
@@ -194,6 +197,13 @@ class Line:
                 return
             self.wake.clear()
             await self.wake.wait()
+
+    async def flushed(self, timeout: float) -> None:
+        """Wait (up to ``timeout`` s) until the writer has sent what is queued and the close."""
+        task = self.task
+        if task is not None and not task.done():
+            with contextlib.suppress(TimeoutError, Exception):
+                await asyncio.wait_for(asyncio.shield(task), timeout)
 
     async def finish(self) -> None:
         """The connection ended: let what is queued go out (an error before a close), briefly,
