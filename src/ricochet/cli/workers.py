@@ -28,6 +28,25 @@ from .shared import out
 __all__ = ["run_workers", "worker_command"]
 
 RESTART_DELAY = 1.0
+WORKER_START_SECONDS = 120.0
+
+
+def _wait_healthy(ports: dict[str, int], procs: dict[str, subprocess.Popen[bytes]], timeout: float) -> bool:
+    """Wait until every worker answers ``/api/health`` (False: one exited, or the time ran out)."""
+    import urllib.request
+
+    end = time.monotonic() + timeout
+    waiting = dict(ports)
+    while waiting and time.monotonic() < end:
+        for name, port in list(waiting.items()):
+            if procs[name].poll() is not None:
+                return False
+            with contextlib.suppress(OSError, ValueError), \
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+                if r.status == 200:
+                    del waiting[name]
+        time.sleep(0.2)
+    return not waiting
 
 
 def worker_command(args: argparse.Namespace, url: str, name: str, port: int) -> list[str]:
@@ -83,6 +102,12 @@ def run_workers(args: argparse.Namespace, url: str) -> int:
     signal.signal(signal.SIGINT, stop)
     for name in names:
         start(name)
+    # HAProxy once every worker answers: from its first check on, it sees them all (a worker
+    # seen late would take its share of rooms from the others, their players moved at once).
+    if not _wait_healthy(ports, procs, WORKER_START_SECONDS):
+        for p in procs.values():
+            p.kill()
+        raise CliError(f"the workers did not all answer within {WORKER_START_SECONDS:.0f} s")
     proxy = subprocess.Popen([haproxy, "-db", "-f", str(cfg)])
     shown = "localhost" if args.host in ("0.0.0.0", "::") else args.host
     out(f"ricochet: {args.workers} workers on 127.0.0.1:{args.port + 1}-{args.port + args.workers} behind HAProxy "
