@@ -181,7 +181,7 @@ class Harness:
         """Wait until background work (the solver's reports) is done."""
         self.client.portal.call(self.manager.idle)
 
-    def wait(self, player: Player, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
+    def wait(self, player: Player, pred: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
         """Drain ``player`` until a message matches (bots act in the background)."""
         seen: list[dict[str, Any]] = []
         end = time.monotonic() + timeout

@@ -144,6 +144,34 @@ def test_daily_then_harder_with_hints_then_claim_and_log_in_elsewhere(browser: A
     ctx.close()
 
 
+def _nan_attributes(page: Any) -> list[str]:
+    """Every attribute of the board's SVG whose value is not a number where it should be one."""
+    return page.evaluate("""() => [...document.querySelectorAll("#board svg, #board svg *")].flatMap((el) =>
+      [...el.attributes].filter((a) => /NaN|undefined|Infinity/.test(a.value)).map((a) => `${el.tagName} ${a.name}=${a.value}`))""")
+
+
+@pytest.mark.parametrize("game", ["ricochet-robots", "pyramids", "micro-robots"])
+def test_every_trainer_board_draws_its_pieces_where_they_are(browser: Any, base_url: str, game: str) -> None:
+    """Issue 44: "The Ricochet Robots trainer board draws its 17 target symbols at NaN coordinates (piled
+    at the top-left corner, console full of SVG errors)."  No attribute of any trainer board is NaN, the
+    console stays quiet, and Ricochet Robots' 17 targets stand on 17 different squares."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.goto(f"{base_url}/train?game={game}&mode=daily")
+    page.wait_for_selector(".trainer[data-loading='false'] #tr-title:has-text('Daily #')")
+    page.wait_for_selector("#board svg .robot")
+    assert _nan_attributes(page) == []
+    if game == "ricochet-robots":
+        cells = page.evaluate("""() => [...document.querySelectorAll("#board .target")].map((g) => {
+          const r = g.getBBox(); return `${Math.round(r.x / 40)},${Math.round(r.y / 40)}`; })""")
+        assert len(cells) == 17 and len(set(cells)) == 17, cells
+    assert not errors, errors
+    ctx.close()
+
+
 def test_solving_offline_is_sent_when_back_online(browser: Any, base_url: str) -> None:
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     page = ctx.new_page()

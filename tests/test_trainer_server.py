@@ -173,7 +173,7 @@ def test_logging_in_keeps_what_was_played_before(db: str) -> None:
         anonymous = c.get("/api/trainer/me").json()
         assert anonymous["player"]["name"] is None and "micro-robots" in anonymous["profiles"]
         r = c.post("/api/trainer/login", json={"name": "Ada", "password": "correct horse"})
-        assert r.status_code == 200 and r.json()["merged"] == {"games": 1, "plays": 1}, r.text
+        assert r.status_code == 200 and r.json()["merged"] == {"games": 1, "plays": 1, "storms": 0}, r.text
         me = c.get("/api/trainer/me").json()
         assert me["profiles"]["micro-robots"]["rating"] == anon["rating"]["after"]
         assert me["profiles"]["ricochet-robots"]["rating"] == ada["rating"]["after"]  # the account's stays
@@ -182,7 +182,7 @@ def test_logging_in_keeps_what_was_played_before(db: str) -> None:
         assert c.get("/api/puzzles/daily").json()["played"]["result"] == "optimal"
         c.post("/api/trainer/logout", json={})
         r = c.post("/api/trainer/login", json={"name": "Ada", "password": "correct horse"})
-        assert r.json()["merged"] == {"games": 0, "plays": 0}
+        assert r.json()["merged"] == {"games": 0, "plays": 0, "storms": 0}
 
 
 def test_puzzle_requests_are_limited_per_address_and_bodies_are_bounded(db: str) -> None:
@@ -217,8 +217,8 @@ def test_daily_is_the_same_on_sqlite_and_postgresql(db: str) -> None:
     async def reset() -> None:  # a fresh schema on the shared test server
         engine = create_async_engine(normalize_url(POSTGRES))  # type: ignore[arg-type]
         async with engine.begin() as conn:
-            for table in ("trainer_plays", "trainer_daily", "trainer_history", "trainer_profiles",
-                          "trainer_puzzles", "trainer_players"):
+            for table in ("trainer_storm_puzzles", "trainer_storms", "trainer_plays", "trainer_daily",
+                          "trainer_history", "trainer_profiles", "trainer_puzzles", "trainer_players"):
                 await conn.execute(sa.text(f"DELETE FROM {table}"))
         await engine.dispose()
 

@@ -334,8 +334,9 @@ class RicochetClient:
     async def start(self, ref: str | int | None = None) -> None:
         await self._action("start", ref)
 
-    async def restart(self, ref: str | int | None = None) -> None:
-        await self._action("restart", ref)
+    async def restart(self, ref: str | int | None = None, *, start: bool = False) -> None:
+        """The next game of the room, in its lobby; ``start``: and started at once (Play again)."""
+        await self._action("restart", ref, **({"start": True} if start else {}))
 
     async def end_game(self, ref: str | int | None = None) -> None:
         await self._action("end_game", ref)

@@ -13,8 +13,8 @@ Traceback (most recent call last):
 ...
 ValueError: unknown limit 'rooms'; known: body_bytes, message_rate, message_burst, address_rate, \
 address_burst, http_rate, http_burst, socket_rate, socket_burst, pace_wait_seconds, rooms_per_minute, room_burst, max_lobby_rooms, max_rooms, connections_per_address, \
-max_connections, flood_cooldown_seconds, header_seconds, body_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, total_message_rate, total_socket_rate, total_rooms_per_second, total_http_rate, \
-replay_page, replay_workers
+max_connections, flood_cooldown_seconds, header_seconds, body_seconds, hello_seconds, idle_seconds, lobby_ttl_seconds, sweep_seconds, \
+heartbeat_seconds, total_message_rate, total_socket_rate, total_rooms_per_second, total_http_rate, replay_page, replay_workers
 """
 
 from __future__ import annotations
@@ -81,6 +81,10 @@ class ServerLimits:
     """A room that never started, where nobody is seated and nobody connected, is deleted after this long."""
     sweep_seconds: float = 10.0
     """How often idle rooms, expired rooms and full rate buckets are looked for."""
+    heartbeat_seconds: float = 2.0
+    """How often the rooms in memory are stamped alive in the database (and once more at
+    shutdown): after a crash, a room's clocks move by the time since its last stamp — at least the
+    time the server was away, at most this much more (0: only the shutdown stamp)."""
     total_message_rate: float = 2000.0
     """Socket messages per second of the whole server; beyond, each client address gets its
     fair share (:class:`FairShare`), and at least ``message_rate`` (one player's): many flooding
@@ -113,7 +117,7 @@ class ServerLimits:
     def unlimited(cls, **changes: float) -> ServerLimits:
         """No rate, count or time limit (in-process tests); ``changes`` set some."""
         off = {f.name: 0 for f in dataclasses.fields(cls)
-               if f.name not in ("body_bytes", "sweep_seconds", "replay_page", "replay_workers")}
+               if f.name not in ("body_bytes", "sweep_seconds", "heartbeat_seconds", "replay_page", "replay_workers")}
         return cls(**(off | changes))  # type: ignore[arg-type]
 
 

@@ -6,6 +6,23 @@ deleted when it never started and nobody came
 (:class:`~ricochet.server.limits.ServerLimits`).  Nothing is loaded at start: a
 room resumes when its players come back.  The manager also counts connections
 per address, rate-limits room creation and runs the server's own bots.
+
+**Restarts are not charged to players.**  A room let go by its players pauses
+its clocks (the game's ``pause``: ``game_paused``) and resumes them when it is
+loaded again (``game_resumed``: every deadline moves by the pause).  A server
+that stops — SIGTERM or ``kill -9`` — lets go of the rooms it holds without
+pausing them, so the manager keeps, for each room in memory, the last time a
+server holding it was known alive: ``rooms.alive`` in the database, stamped
+every ``heartbeat_seconds`` (:meth:`RoomManager.heartbeat`) and once more at
+shutdown.  When a room is loaded with a clock still running (not paused), the
+server that held it stopped without letting it go: the room is paused as of
+its *last alive* time — the later of that stamp and its last event, both moments
+a server held it — and resumed now, the same two events as an idle room's.
+A restart lasting N seconds (up to the room's loading) thus leaves every game
+clock (sand clock, timer, demonstration, intermission, programming timer)
+N seconds later than it was, give or take one heartbeat in the players' favour
+after a ``kill -9``.  Seat grace periods count anew from the load (someone must
+be back for an absent player's seat to run out: :meth:`Room.seat_deadline`).
 """
 
 from __future__ import annotations
@@ -96,6 +113,7 @@ class RoomManager:
         self.closing = False
         """Set once the server is stopping: new connections are turned away."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
 
     # -- the life of the server ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -103,8 +121,24 @@ class RoomManager:
         loaded, and resumes, when someone comes back to it."""
         if self.realtime and self._sweeper is None:
             self._sweeper = asyncio.ensure_future(self._sweep_loop())
+        if self.realtime and self._heart is None and self.limits.heartbeat_seconds:
+            self._heart = asyncio.ensure_future(self._heartbeat_loop())
         if self.cluster is not None:
             await self.cluster.start(self)
+
+    async def heartbeat(self) -> None:
+        """Stamp every room in memory alive now (``rooms.alive``): see "Restarts" above."""
+        await self.storage.stamp_alive(list(self.rooms), self.now())
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.heartbeat_seconds)
+            try:
+                await self.heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("could not stamp the rooms alive; trying again", exc_info=True)
 
     async def announce_restart(self, timeout: float = 1.0) -> None:
         """Tell every connected person the server is stopping (``server_restarting``,
@@ -113,7 +147,8 @@ class RoomManager:
         for room in list(self.rooms.values()):
             for s in list(room.sessions):
                 if not s.bot:
-                    s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                    s.error("server_restarting", "the server is restarting: reconnect in a moment",
+                            retry_after=P.RESTART_RETRY)
                     s.close(1012, "server restarting")
         end = time.monotonic() + timeout
         while any(self.connections.values()) and time.monotonic() < end:
@@ -123,17 +158,23 @@ class RoomManager:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._heart is not None:
+            self._heart.cancel()
+        try:  # the last word of this server: its rooms were alive until now
+            await self.heartbeat()
+        except Exception:
+            log.warning("could not stamp the rooms alive at shutdown", exc_info=True)
         for task in list(self.bots.values()):
             task.cancel()
         for room in self.rooms.values():
             for s in list(room.sessions):
-                s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                s.error("server_restarting", "the server is restarting: reconnect in a moment",
+                        retry_after=P.RESTART_RETRY)
                 s.close(1012, "server restarting")
             room.stop()
         tasks = [*self.bots.values(), *(r.ticker for r in self.rooms.values() if r.ticker)]
         tasks += [t for r in self.rooms.values() for t in r.tasks]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [t for t in (self._sweeper, self._heart) if t is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bots.clear()
         if self.cluster is not None:
@@ -144,7 +185,7 @@ class RoomManager:
         """Count a new connection from ``address``, or say why it is refused."""
         if self.closing:
             return Refused("the server is restarting: reconnect in a moment", "server_restarting", status=503,
-                           close_code=1012)
+                           close_code=1012, retry_after=P.RESTART_RETRY)
         lim = self.limits
         if lim.max_connections and sum(self.connections.values()) >= lim.max_connections:
             return Refused(f"the server has {lim.max_connections} connections open, the most it takes: try again "
@@ -181,6 +222,7 @@ class RoomManager:
                  for s in await self.storage.seats(row.id)]
         room = Room(self, row, seats)
         room.load_events(await self.storage.events(row.id, row.game), await self.storage.last_version(row.id))
+        await self._clocks(room, lambda state, now: room.game.pause(state, self.last_alive(room, row)), "pause")
         await self._clocks(room, room.game.resume, "resume")
         self.rooms[room.id] = room
         self._activate(room)
@@ -314,6 +356,12 @@ class RoomManager:
             await self.unload(room)
         finally:
             self.cluster = cluster
+
+    def last_alive(self, room: Room, row: RoomRow) -> float:
+        """When a server last held ``room`` alive, as loaded from ``row``: the later of its stamp
+        (:meth:`heartbeat`) and its last event.  A room whose clocks still run (not paused) is
+        paused as of then on loading: the time since was nobody's to play."""
+        return max(row.alive or 0.0, room.last_event_at)
 
     async def _clocks(self, room: Room, change: Callable[[Any, float], tuple[Any, list[Any]]], what: str) -> None:
         """Pause a room's clocks as it is let go, resume them as it is loaded (the game's

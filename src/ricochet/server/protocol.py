@@ -61,6 +61,9 @@ MAX_PLAYERS_PER_GAME = 24
 """Different players one game keeps (seated or gone); beyond, newcomers watch until the next game."""
 SEAT_GRACE = (5, 3600)
 """Allowed ``seat_grace_seconds``: how long a seated person may be away before the seat is freed."""
+RESTART_RETRY = 1.0
+"""Seconds after which a client told ``server_restarting`` tries to connect again, and again each
+time it fails (``docs/protocol.md`` 2.4): a server that comes back is found within about that long."""
 MISSED_LIMIT = 200
 """At most this many missed events are sent on resync; beyond that only the full state."""
 CHAT_HISTORY = 50
@@ -174,13 +177,17 @@ def _player_field(kind: str, whose: str) -> Validator:
     return check
 
 
+def _restart(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    out["start"] = _bool(msg.get("start", False), "start")
+
+
 def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     since = msg.get("since")
     out["since"] = None if since is None else _int(since, "since", 0)
 
 
 MESSAGE_TYPES: dict[str, Validator] = {
-    "hello": _hello, "start": _none, "restart": _none, "end_game": _none, "leave": _none, "join": _none,
+    "hello": _hello, "start": _none, "restart": _restart, "end_game": _none, "leave": _none, "join": _none,
     "chat": _chat, "add_bot": _add_bot, "remove_bot": _player_field("remove_bot", "the bot's"),
     "remove_player": _player_field("remove_player", "the"), "sync": _sync, "ping": _none,
 }
@@ -279,8 +286,12 @@ def dumps(msg: Any) -> str:
     return orjson.dumps(msg, option=_DUMP_OPTIONS).decode()
 
 
-def error_message(code: str, message: str, ref: object = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def error_message(code: str, message: str, ref: object = None, retry_after: float | None = None) -> dict[str, Any]:
+    """An ``error`` message; ``retry_after``: seconds after which trying again may work (then present)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
+    if retry_after is not None:
+        out["retry_after"] = retry_after
+    return out
 
 
 # -- rate limit ----------------------------------------------------------------------

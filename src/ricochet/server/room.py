@@ -557,8 +557,11 @@ class Room:
     def player(self, player: str | None) -> Any:
         return next((p for p in self.game.players(self.state) if p.id == player), None)
 
-    async def restart(self, player: str) -> None:
-        """The host opens a new game in this room: the current one ends, everyone is seated again."""
+    async def restart(self, player: str, *, start: bool = False) -> None:
+        """The host opens a new game in this room: the current one ends, everyone seated is seated
+        again (bots too: their connections play on), with the room's options.  ``start``: a rematch
+        ("Play again"): the new game starts at once, as if the host had sent ``start`` — checked
+        first, so that a game that could not start (too few players) changes nothing."""
         async with self.lock:
             game, s = self.game, self.state
             host = game.host(s)
@@ -569,18 +572,20 @@ class Room:
                                 "not_host")
             if game.phase(s) == "lobby":
                 raise GameError("the game has not started yet: start it instead", "phase")
-            if game.status(s) != "over":
-                await self._act_locked(game.end(player))
-            old = self.state
             number = self.game_number + 1
             config = self.manager.config_factory(self.options, self.seed, number)
             fresh = game.new(config)
-            seated = [p for p in game.players(old) if p.seated]
+            seated = [p for p in game.players(s) if p.seated]  # ending the game does not change them
             order = sorted(seated, key=lambda p: p.id != host)  # the host first: host again
             state, joins = fresh, []
             now = self.manager.now()
             for p in order:
                 state, ev = game.apply(state, game.join(p.id, p.name), now)
                 joins.extend(ev)
+            if start:
+                _, ev = game.apply(state, game.start(player), now)  # GameError: nothing is changed yet
+                joins.extend(ev)
+            if game.status(s) != "over":
+                await self._act_locked(game.end(player))
             self.config = config
             await self._commit(joins, reset_to=number, reset_state=fresh)

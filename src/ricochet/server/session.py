@@ -75,8 +75,8 @@ class Session:
     def send(self, msg: Mapping[str, Any]) -> None:
         self.deliver(Outgoing(dumpb(msg)))
 
-    def error(self, code: str, message: str, ref: object = None) -> None:
-        self.send(P.error_message(code, message, ref))
+    def error(self, code: str, message: str, ref: object = None, retry_after: float | None = None) -> None:
+        self.send(P.error_message(code, message, ref, retry_after))
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
@@ -162,7 +162,7 @@ class Session:
             if ref is not None:
                 self.send({"type": "ack", "ref": ref})
         except Refused as e:
-            self.error(e.code, e.message, ref if e.ref is None else e.ref)
+            self.error(e.code, e.message, ref if e.ref is None else e.ref, e.retry_after)
             if e.close_code is not None:
                 self.close(e.close_code, e.code)
         except GameError as e:
@@ -279,7 +279,7 @@ class Session:
             me = self._seated()
             await room.act(game.join(me, room.seats[me].name))
         elif kind == "restart":
-            await room.restart(self._seated())
+            await room.restart(self._seated(), start=msg["start"])
         elif kind == "add_bot":
             self._host()
             if room.status == "over":

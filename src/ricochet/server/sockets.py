@@ -62,16 +62,17 @@ async def ws_endpoint(websocket: WebSocket) -> None:
     refusal = manager.admit(address)
     await websocket.accept()
     if refusal is not None:
-        await say_and_close(websocket, refusal.code, refusal.message, refusal.close_code or 1013)
+        await say_and_close(websocket, refusal.code, refusal.message, refusal.close_code or 1013, refusal.retry_after)
         return
     try:
         await serve_socket(websocket, manager, address)
     finally:
         manager.release(address)
 
-async def say_and_close(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+async def say_and_close(websocket: WebSocket, code: str, message: str, close_code: int,
+                        retry_after: float | None = None) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(dumps(P.error_message(code, message)))
+        await websocket.send_text(dumps(P.error_message(code, message, retry_after=retry_after)))
         await websocket.close(close_code, code)
 
 async def serve_socket(websocket: WebSocket, manager: RoomManager, address: str) -> None:
@@ -79,7 +80,7 @@ async def serve_socket(websocket: WebSocket, manager: RoomManager, address: str)
     try:
         room = await manager.get_room(rid)
     except Refused as r:
-        await say_and_close(websocket, r.code, r.message, r.close_code or 1013)
+        await say_and_close(websocket, r.code, r.message, r.close_code or 1013, r.retry_after)
         return
     if room is None:
         await say_and_close(websocket, "no_room", f"there is no room {rid}; check the link", 4404)

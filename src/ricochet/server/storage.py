@@ -66,6 +66,7 @@ rooms_table = sa.Table(
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("game_name", sa.String(32), nullable=False, server_default="ricochet-robots"),
     sa.Column("game_version", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("alive", sa.Float, nullable=True),
 )
 events_table = sa.Table(
     "events", metadata,
@@ -181,6 +182,9 @@ class RoomRow:
     """Which game the room plays (``ricochet.games.GAMES``)."""
     game_version: int = 1
     """The version of that game's event format the log was written in."""
+    alive: float | None = None
+    """When a server holding the room in memory was last known alive (``None``: never stamped);
+    see :meth:`Storage.stamp_alive` and ``RoomManager`` ("Restarts")."""
 
 
 @dataclass(frozen=True)
@@ -529,6 +533,16 @@ class Storage:
             values["game"] = game
         async with self.engine.begin() as conn:
             await conn.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
+
+    async def stamp_alive(self, room_ids: Sequence[str], at: float) -> None:
+        """Record that the server holding these rooms is alive at ``at`` (its heartbeat, and its
+        last word at shutdown): after a crash, a room's clocks move by the time since."""
+        ids = list(room_ids)
+        if not ids:
+            return
+        async with self.engine.begin() as conn:
+            for k in range(0, len(ids), 500):
+                await conn.execute(rooms_table.update().where(rooms_table.c.id.in_(ids[k:k + 500])).values(alive=at))
 
     async def get_room(self, room_id: str) -> RoomRow | None:
         async with self.engine.connect() as conn:

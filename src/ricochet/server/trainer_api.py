@@ -18,21 +18,22 @@ import contextlib
 import datetime as _dt
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .. import safejson
 from ..games.interface import Job
 from ..trainer import daily as D
+from ..trainer import storm as STORM
 from ..trainer.glicko2 import Rating, update_pair
 from ..trainer.puzzles import (
     GAMES,
+    LENGTHS,
     ON_DEMAND,
+    STYLES,
     TrainerError,
     TrainerPuzzle,
     check_attempt,
@@ -42,23 +43,38 @@ from ..trainer.puzzles import (
     hint,
     solution_paths,
 )
-from ..trainer.scoring import length_for_rating, rating_for_length, score, share_text, streak_length
+from ..trainer.scoring import (
+    DIFFICULTY,
+    check_difficulty,
+    length_for_rating,
+    rating_for_length,
+    score,
+    share_text,
+    streak_length,
+)
 from ..trainer.themes import check_theme, facts, theme_names, themes
 from . import trainer_auth as A
-from .bodies import BodyTooBig, read_body
 from .limits import Buckets
 from .solving import SolverService
 from .storage import Storage
+from .trainer_http import ApiError, bad, body_of, endpoint, game_param, int_param, today
+from .trainer_records import Records
 from .trainer_store import Play, StoredPuzzle, TrainerStore
+from .trainer_storm import Storms, storm_routes
 
 __all__ = ["Trainer", "TrainerOptions", "trainer_routes"]
 
 log = logging.getLogger("ricochet.server")
 
-MAX_BODY = 16 * 1024
 NEAR = 200.0
 """A stored puzzle this close to the player's rating is served; farther, a new one is made."""
 NEW_PUZZLE_RD = 300.0
+ARCHIVE_PAGE = 400
+"""Days of the daily archive one request may list."""
+BOARD_SIZE = 100
+"""Names a leaderboard may list."""
+THEME_TRIES = 40
+"""New puzzles made at most for one request of a theme none of the stored ones has."""
 POOL_DELAY = 20.0
 POOL_PAUSE = 0.5
 """Seconds before the pool starts, and between two of its puzzles."""
@@ -80,28 +96,21 @@ class TrainerOptions:
     0 with an injected one, as in tests); ``generate_budget``: seconds a
     request may wait for a new puzzle; ``puzzles_per_minute`` and
     ``puzzle_burst``: how many puzzles (next or by code, which may need the
-    solver) one client address may ask for (0: no limit)."""
+    solver) one client address may ask for (0: no limit); ``storm_answers_per_minute`` and
+    ``storm_answer_burst``: Puzzle Storm's answers from one address (each may make a puzzle)."""
 
     secret: bytes | None = None
     pool: int | None = None
     generate_budget: float = 8.0
     puzzles_per_minute: float = 30.0
     puzzle_burst: int = 20
-
-
-class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.headers = status, code, message, headers
+    storm_answers_per_minute: float = 120.0
+    storm_answer_burst: int = 60
 
 
 def _not_served(puzzle_id: str) -> ApiError:
     return ApiError(409, "not_served", f"puzzle {puzzle_id} was not served to you: open it first "
                                        "(the daily puzzle, the next rated one or its link), then play it")
-
-
-def _bad(message: str, code: str = "bad_request") -> ApiError:
-    return ApiError(400, code, message)
 
 
 def _warm_auth() -> None:
@@ -125,6 +134,10 @@ class Trainer:
         self._signer: A.CookieSigner | None = None
         self.logins = A.LoginLimiter()
         self.puzzle_requests = Buckets(self.options.puzzles_per_minute / 60, self.options.puzzle_burst)
+        # A Storm's answers each serve a puzzle (chosen ahead, or made): a fast player's pace, not a flood's.
+        self.storm_answers = Buckets(self.options.storm_answers_per_minute / 60, self.options.storm_answer_burst)
+        self.storms = Storms(self)
+        self.records = Records(self.store.engine, self.storms.store)
         self.pool = self.options.pool if self.options.pool is not None else (2 if real_worker else 0)
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -320,25 +333,25 @@ class Trainer:
                 "share": share_text(tp.game, number, play.result, play.length, tp.optimal, play.hints)}
 
     async def next_rated(self, player: str, game: str, length: int | None, style: str | None,
-                         theme: str | None = None) -> StoredPuzzle:
+                         theme: str | None = None, difficulty: str = "normal") -> StoredPuzzle:
+        """A rated puzzle: the one served and not attempted yet, if it fits what is asked;
+        else the stored one nearest the player's rating moved by ``difficulty``
+        (:data:`~ricochet.trainer.scoring.DIFFICULTY`) that they never played (of that
+        length, style and theme, if asked); farther than :data:`NEAR`, a new one."""
+        r = (await self.store.profile(player, game)).rating.rating + DIFFICULTY[difficulty]
         pending = await self.store.pending(player, game, "rated")
         if pending is not None:
             sp = await self.store.puzzle(pending)
             if sp is not None and (length is None or sp.puzzle.optimal == length) and \
-                    (style is None or sp.puzzle.style == style) and (theme is None or theme in sp.themes):
+                    (style is None or sp.puzzle.style == style) and (theme is None or theme in sp.themes) and \
+                    (difficulty == "normal" or abs(sp.rating.rating - r) <= NEAR):
                 return sp
-        profile = await self.store.profile(player, game)
-        r = profile.rating.rating
         want = length if length is not None else length_for_rating(game, r)
         if want > ON_DEMAND[game] and self._shipped is not None:
             await asyncio.shield(self._shipped)  # long puzzles come from the store only
         sp = await self.store.nearest_unplayed(player, game, r, length=length, style=style, theme=theme)
         if sp is None or (length is None and theme is None and abs(sp.rating.rating - r) > NEAR):
-            tp = await self._make(game, want, style, secrets.token_hex(8))
-            if tp is not None:
-                made = await self._store_new(tp, "rated")
-                if theme is None or theme in made.themes:  # a new puzzle of another theme waits for others
-                    sp = made
+            sp = await self._make_rated(game, want, style, theme) or sp
         if sp is None:
             if theme is not None:
                 raise ApiError(503, "no_puzzle", f"no {game} puzzle with the theme {theme} that you have not "
@@ -346,6 +359,35 @@ class Trainer:
             raise self._none_of(game, want)
         await self.store.start_play(player, sp.puzzle.id, game, "rated", self.now())
         return sp
+
+    async def _make_rated(self, game: str, want: int, style: str | None, theme: str | None) -> StoredPuzzle | None:
+        """A new puzzle of ``want`` moves, stored.  For a theme, new puzzles until one has it,
+        of lengths around ``want`` (a theme may be rare at one length and common at another:
+        every move by number is rarer in longer routes), within one
+        :attr:`TrainerOptions.generate_budget` and :data:`THEME_TRIES`; those of other themes
+        are stored for later."""
+        if theme is None:
+            tp = await self._make(game, want, style, secrets.token_hex(8))
+            return await self._store_new(tp, "rated") if tp is not None else None
+        lo, hi = LENGTHS[game][0], ON_DEMAND[game]
+        lengths = dict.fromkeys(n for k in range(hi - lo + 1) for n in (want - k, want + k) if lo <= n <= hi)
+        # Every style, unless one is asked for: a theme may belong to one (diagonals, a via space).
+        tries = []
+        for n in lengths:
+            for st in ([style] if style else STYLES[game]):
+                with contextlib.suppress(TrainerError):  # a length the style cannot have
+                    tries.append((check_spec(game, n, st)[2], n))
+        start = self.now()
+        for k in range(min(THEME_TRIES, len(tries) * 4)):
+            st, n = tries[k % len(tries)]
+            tp = await self._make(game, n, st, secrets.token_hex(8))
+            if tp is not None:
+                made = await self._store_new(tp, "rated")
+                if theme in made.themes:
+                    return made
+            if self.now() - start > self.options.generate_budget:
+                break
+        return None
 
     @staticmethod
     def _none_of(game: str, want: int) -> ApiError:
@@ -451,120 +493,76 @@ class Trainer:
         return sp
 
     async def me(self, player: str | None, game: str) -> dict[str, Any]:
-        from ..trainer.puzzles import LENGTHS, STYLES
+        from ..trainer.spec import spec_of
         from .trainer_store import NEW_PROFILE
 
-        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g]), "themes": list(theme_names(g))} for g in GAMES}
+        games = {g: {"lengths": list(LENGTHS[g]), "styles": list(STYLES[g]), "themes": list(theme_names(g)),
+                     "storm": list(spec_of(g).storm_lengths)} for g in GAMES}
+        rules = {"seconds": STORM.SECONDS, "mistake": STORM.MISTAKE_SECONDS,
+                 "combos": [list(step) for step in STORM.COMBO_STEPS]}
+        none = {"best": 0, "runs": 0}
         if player is None:
-            return {"player": None, "profiles": {g: NEW_PROFILE.to_dict() for g in GAMES}, "history": [],
-                    "games": games}
+            return {"player": None, "profiles": {g: {**NEW_PROFILE.to_dict(), "storm": none} for g in GAMES},
+                    "history": [], "games": games, "storm": rules}
         who = await self.store.player(player)
         profiles = await self.store.profiles(player)
+        storms = await self.storms.store.bests(player)
         return {"player": {"id": player, "name": who.name if who else None},
-                "profiles": {g: profiles.get(g, NEW_PROFILE).to_dict() for g in GAMES},
-                "history": await self.store.history(player, game), "games": games}
-
-
-# -- HTTP ---------------------------------------------------------------------------------------------------
-def _today(now: float) -> _dt.date:
-    return _dt.datetime.fromtimestamp(now, _dt.UTC).date()
-
-
-def _game_param(request: Request) -> str:
-    game = request.query_params.get("game", "ricochet-robots")
-    check_spec(game)
-    return game
-
-
-def _int_param(request: Request, name: str) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise _bad(f"{name} must be a whole number, got {raw!r}") from None
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    # JSON only: a cross-site form cannot send it without the browser asking first (no CSRF by form).
-    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise ApiError(415, "bad_request", "send the body as JSON (Content-Type: application/json)")
-    try:
-        body = await read_body(request, MAX_BODY)
-    except BodyTooBig as e:
-        size = f"{e.size} bytes" if e.size is not None else f"over {MAX_BODY} bytes"
-        raise ApiError(413, "too_big", f"the request is {size}; at most {MAX_BODY}") from None
-    try:
-        data = safejson.loads(body) if body.strip() else {}
-    except ValueError:
-        raise _bad("the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise _bad("the body must be a JSON object")
-    return data
+                "profiles": {g: {**profiles.get(g, NEW_PROFILE).to_dict(), "storm": storms.get(g, none)}
+                             for g in GAMES},
+                "history": await self.store.history(player, game), "games": games, "storm": rules}
 
 
 def trainer_routes() -> list[Route]:
     """The trainer's routes (``app.state.trainer`` is the :class:`Trainer`)."""
 
-    def endpoint(fn: Callable[[Request, Trainer, Any], Awaitable[dict[str, Any]]], *,
-                 create: bool = False, costly: bool = False) -> Callable[[Request], Awaitable[Response]]:
-        async def handler(request: Request) -> Response:
-            trainer: Trainer = request.app.state.trainer
-            address = request.client.host if request.client is not None else "unknown"
-            if costly and not trainer.puzzle_requests.take(address):
-                wait = max(1, round(trainer.puzzle_requests.wait(address)))
-                return JSONResponse({"error": {"code": "rate_limited", "message": "too many puzzles asked for from "
-                                               f"your address: try again in {wait} s"}},
-                                    status_code=429, headers={"Retry-After": str(wait)})
-            try:
-                player, cookie = await trainer.identify(request, create)
-                data = await fn(request, trainer, player)
-            except ApiError as e:
-                return JSONResponse({"error": {"code": e.code, "message": e.message}}, status_code=e.status,
-                                    headers=e.headers)
-            except TrainerError as e:
-                return JSONResponse({"error": {"code": "bad_request", "message": str(e)}}, status_code=400)
-            except TimeoutError:
-                return JSONResponse({"error": {"code": "busy", "message": "the server is busy making puzzles; "
-                                                                          "try again in a moment"}}, status_code=503)
-            logout = data.pop("_logout", False)
-            cookie = data.pop("_cookie", None) or cookie
-            response = JSONResponse(data, headers={"Cache-Control": "no-store"})
-            if logout:
-                response.delete_cookie(A.COOKIE, path="/")
-            elif cookie is not None:
-                response.set_cookie(A.COOKIE, cookie, max_age=A.COOKIE_MAX_AGE, path="/", httponly=True,
-                                    samesite="lax", secure=request.url.scheme == "https")
-            return response
-        return handler
-
     async def daily(request: Request, t: Trainer, player: str) -> dict[str, Any]:
-        game = _game_param(request)
+        game = game_param(request)
         now = t.now()
         # "Today" anywhere on Earth: up to UTC+14, so a browser may ask for its own local date.
-        latest = _today(now + 14 * 3600)
+        latest = today(now + 14 * 3600)
         raw = request.query_params.get("date")
-        day = _today(now) if raw is None else D.parse_date(raw, latest)
+        day = today(now) if raw is None else D.parse_date(raw, latest)
         sp = await t.daily(game, day)
-        out = await t.served(sp, player, "daily")
+        # Opened on its day (somewhere on Earth: UTC-12 to UTC+14) it is the daily puzzle; later,
+        # from the archive: rated the same, but it counts for neither the days in a row nor the board.
+        on_its_day = today(now - 12 * 3600) <= day
+        out = await t.served(sp, player, "daily" if on_its_day else "archive")
         return {"date": day.isoformat(), "number": D.daily_number(day), "game": game, **out}
 
+    async def archive(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = game_param(request)
+        now = t.now()
+        raw = request.query_params.get("until")
+        until = today(now) if raw is None else D.parse_date(raw, today(now + 14 * 3600))
+        limit = int_param(request, "limit")
+        if limit is not None and not 1 <= limit <= ARCHIVE_PAGE:
+            raise bad(f"limit must be from 1 to {ARCHIVE_PAGE}, got {limit}")
+        return await t.records.archive(player, game, until, limit or 60)
+
+    async def leaderboard(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
+        game = game_param(request)
+        limit = int_param(request, "limit")
+        if limit is not None and not 1 <= limit <= BOARD_SIZE:
+            raise bad(f"limit must be from 1 to {BOARD_SIZE}, got {limit}")
+        return await t.records.board(player, game, limit or 20)
+
     async def next_puzzle(request: Request, t: Trainer, player: str) -> dict[str, Any]:
-        game = _game_param(request)
+        game = game_param(request)
         mode = request.query_params.get("mode", "rated")
         if mode == "streak":
             sp = await t.next_streak(player, game)
         elif mode == "rated":
-            length = _int_param(request, "length")
+            length = int_param(request, "length")
             style = request.query_params.get("style") or None
             theme = request.query_params.get("theme") or None
+            difficulty = check_difficulty(request.query_params.get("difficulty"))
             check_spec(game, length, style)
             if theme is not None:
                 check_theme(game, theme)
-            sp = await t.next_rated(player, game, length, style, theme)
+            sp = await t.next_rated(player, game, length, style, theme, difficulty)
         else:
-            raise _bad(f"mode must be rated or streak, got {mode!r}")
+            raise bad(f"mode must be rated or streak, got {mode!r}")
         return await t.served(sp, player, mode)
 
     async def by_code(request: Request, t: Trainer, player: str) -> dict[str, Any]:
@@ -573,36 +571,36 @@ def trainer_routes() -> list[Route]:
         return await t.served(sp, player)
 
     async def post_hint(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
-        body = await _body(request)
+        body = await body_of(request)
         if "level" not in body:
-            raise _bad("level is missing: 1 (length), 2 (robots), 3 (first move) or 4 (solution)")
+            raise bad("level is missing: 1 (length), 2 (robots), 3 (first move) or 4 (solution)")
         return await t.hint(player, request.path_params["puzzle_id"], body["level"])
 
     async def post_attempt(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
-        body = await _body(request)
+        body = await body_of(request)
         if "moves" not in body:
-            raise _bad("moves is missing: the moves of your solution, like [[0, \"N\"], [2, \"E\"]]")
+            raise bad("moves is missing: the moves of your solution, like [[0, \"N\"], [2, \"E\"]]")
         return await t.attempt(player, request.path_params["puzzle_id"], body["moves"])
 
     async def me(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
-        return await t.me(player, _game_param(request))
+        return await t.me(player, game_param(request))
 
     async def history(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
-        game = _game_param(request)
-        limit = _int_param(request, "limit")
+        game = game_param(request)
+        limit = int_param(request, "limit")
         if limit is not None and not 1 <= limit <= 5000:
-            raise _bad(f"limit must be from 1 to 5000, got {limit}")
+            raise bad(f"limit must be from 1 to 5000, got {limit}")
         points = await t.store.history(player, game, limit or 500) if player is not None else []
         return {"game": game, "history": points}
 
     async def streak(request: Request, t: Trainer, player: str) -> dict[str, Any]:
-        body = await _body(request)
+        body = await body_of(request)
         game = body.get("game", "ricochet-robots")
         check_spec(game)
         return {"game": game, "streak": await t.start_streak(player, game)}
 
     async def claim(request: Request, t: Trainer, player: str) -> dict[str, Any]:
-        body = await _body(request)
+        body = await body_of(request)
         name, key = A.check_name(body.get("name"))
         password = A.check_password(body.get("password"))
         who = await t.store.player(player)
@@ -616,11 +614,11 @@ def trainer_routes() -> list[Route]:
         return {"player": {"id": player, "name": name}}
 
     async def login(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
-        body = await _body(request)
+        body = await body_of(request)
         name, key = A.check_name(body.get("name"))
         password = body.get("password")
         if not isinstance(password, str) or not password:
-            raise _bad("password is missing")
+            raise bad("password is missing")
         now = t.now()
         address = A.address_key(request.client.host if request.client is not None else "unknown")
         wait = t.logins.wait(key, address, now)
@@ -645,24 +643,32 @@ def trainer_routes() -> list[Route]:
             raise ApiError(401, "bad_login", "wrong name or password")
         t.logins.succeeded(key, address)
         # What this browser did before logging in (anonymously) is not lost: it joins the account.
-        merged = await t.store.merge_into(player, who.id) if player is not None else {"games": 0, "plays": 0}
+        merged = await t.store.merge_into(player, who.id) if player is not None else {"games": 0, "plays": 0, "storms": 0}
         return {"player": {"id": who.id, "name": who.name}, "merged": merged, "_cookie": t.signer.sign(who.id, now)}
 
     async def logout(request: Request, t: Trainer, player: str | None) -> dict[str, Any]:
-        await _body(request)
+        await body_of(request)
         return {"ok": True, "_logout": True}
 
     return [
         Route("/api/puzzles/daily", endpoint(daily, create=True)),
-        Route("/api/puzzles/next", endpoint(next_puzzle, create=True, costly=True)),
+        Route("/api/puzzles/archive", endpoint(archive)),
+        Route("/api/puzzles/next", endpoint(next_puzzle, create=True, limit=_puzzles)),
         Route("/api/puzzles/{puzzle_id}/hint", endpoint(post_hint), methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}/attempt", endpoint(post_attempt), methods=["POST"]),
-        Route("/api/puzzles/{game}/{code}", endpoint(by_code, create=True, costly=True)),
+        Route("/api/puzzles/{game}/{code}", endpoint(by_code, create=True, limit=_puzzles)),
         Route("/api/trainer/me", endpoint(me)),
         Route("/api/trainer/history", endpoint(history)),
         Route("/api/trainer/streak", endpoint(streak, create=True), methods=["POST"]),
         Route("/api/trainer/claim", endpoint(claim, create=True), methods=["POST"]),
         Route("/api/trainer/login", endpoint(login), methods=["POST"]),
         Route("/api/trainer/logout", endpoint(logout), methods=["POST"]),
+        Route("/api/trainer/leaderboard", endpoint(leaderboard)),
+        *storm_routes(),
     ]
+
+
+def _puzzles(t: Trainer) -> Buckets:
+    """The rate limit of requests that may need the solver (a puzzle next, by code, a storm)."""
+    return t.puzzle_requests
 

@@ -96,6 +96,31 @@ plays = sa.Table(
     sa.Column("finished", sa.Float, nullable=True),
 )
 
+storms = sa.Table(
+    "trainer_storms", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("player_id", sa.String(24), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("deadline", sa.Float, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("combo", sa.Integer, nullable=False),
+    sa.Column("best_combo", sa.Integer, nullable=False),
+    sa.Column("mistakes", sa.Integer, nullable=False),
+    sa.Column("served", sa.Integer, nullable=False),
+    sa.Column("ended", sa.Float, nullable=True),
+)
+storm_puzzles = sa.Table(
+    "trainer_storm_puzzles", metadata,
+    sa.Column("storm_id", sa.String(16), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("puzzle_id", sa.String(16), nullable=False),
+    sa.Column("served", sa.Float, nullable=False),
+    sa.Column("result", sa.String(8), nullable=True),
+    sa.Column("length", sa.Integer, nullable=True),
+    sa.Column("answered", sa.Float, nullable=True),
+)
+
 
 @dataclass(frozen=True)
 class Player:
@@ -185,13 +210,14 @@ class TrainerStore:
         the plays of puzzles the account has not played (so a daily puzzle solved before
         logging in counts as played).  Where both trained in a game the account's rating
         stays (two rating histories cannot be joined).  The anonymous player is then deleted.
-        Nothing happens when ``anonymous_id`` has a name or is the account itself."""
+        Puzzle Storm's runs all go to the account.  Nothing happens when ``anonymous_id``
+        has a name or is the account itself."""
         if anonymous_id == player_id:
-            return {"games": 0, "plays": 0}
+            return {"games": 0, "plays": 0, "storms": 0}
         async with self.engine.begin() as conn:
             row = (await conn.execute(players.select().where(players.c.id == anonymous_id))).first()
             if row is None or row.name_key is not None:
-                return {"games": 0, "plays": 0}
+                return {"games": 0, "plays": 0, "storms": 0}
             own = set((await conn.execute(sa.select(profiles.c.game)
                                           .where(profiles.c.player_id == player_id))).scalars())
             theirs = set((await conn.execute(sa.select(profiles.c.game)
@@ -212,10 +238,13 @@ class TrainerStore:
             moved = await conn.execute(plays.update().where(plays.c.player_id == anonymous_id,
                                                             plays.c.puzzle_id.not_in(played))
                                        .values(player_id=player_id))
+            # Puzzle Storm's runs all come along: a best score is the best of every run.
+            runs = await conn.execute(storms.update().where(storms.c.player_id == anonymous_id)
+                                      .values(player_id=player_id))
             for table in (plays, history, profiles):
                 await conn.execute(table.delete().where(table.c.player_id == anonymous_id))
             await conn.execute(players.delete().where(players.c.id == anonymous_id))
-            return {"games": len(games), "plays": int(moved.rowcount or 0)}
+            return {"games": len(games), "plays": int(moved.rowcount or 0), "storms": int(runs.rowcount or 0)}
 
     # -- profiles -----------------------------------------------------------------------------------
     async def profile(self, player_id: str, game: str) -> Profile:
@@ -290,8 +319,11 @@ class TrainerStore:
                                style: str | None = None, theme: str | None = None,
                                exclude_sources: tuple[str, ...] = ("daily",)) -> StoredPuzzle | None:
         """The stored puzzle nearest ``rating`` that the player never played (of ``length``,
-        ``style`` and with ``theme`` if given; a theme is one of :data:`~ricochet.trainer.themes.THEME_PATTERN`)."""
-        played = sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id)
+        ``style`` and with ``theme`` if given; a theme is one of :func:`~ricochet.trainer.themes.theme_names`),
+        nor saw in a Puzzle Storm (which told its optimal length)."""
+        played = sa.union(sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id),
+                          sa.select(storm_puzzles.c.puzzle_id).where(storm_puzzles.c.storm_id.in_(
+                              sa.select(storms.c.id).where(storms.c.player_id == player_id))))
         q = puzzles.select().where(puzzles.c.game == game, puzzles.c.id.not_in(played),
                                    puzzles.c.source.not_in(exclude_sources))
         if length is not None:

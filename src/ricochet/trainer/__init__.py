@@ -14,7 +14,8 @@ stores players, puzzles and attempts and runs the CPU work in its worker.
 * :mod:`.scoring` — scores, hint costs, streaks, share text;
 * :mod:`.long` — Ricochet Robots puzzles of 14 to 21 moves, found by
   hill-climbing ahead of time (and shipped: ``ricochet/data/trainer-long.json``);
-* :mod:`.themes` — a puzzle's themes, read exactly from its optimal solution.
+* :mod:`.themes` — a puzzle's themes, read exactly from its optimal solution;
+* :mod:`.storm` — Puzzle Storm's rules: its clock, mistakes, combos, rising lengths.
 """
 
 from .daily import daily_number, daily_puzzle, daily_spec

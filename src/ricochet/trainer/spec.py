@@ -104,6 +104,14 @@ class TrainerSpec(abc.ABC):
     """A streak starts at ``streak_start`` moves and grows by one every ``streak_every`` puzzles."""
     week: tuple[tuple[int, str], ...]
     """The daily puzzle's (length, style) from Monday to Sunday."""
+    storm_every: int = 3
+    """Puzzle Storm: one move more every ``storm_every`` puzzles (:mod:`.storm`)."""
+
+    @property
+    def storm_lengths(self) -> tuple[int, int]:
+        """Puzzle Storm's first and longest optimal lengths (default: from the shortest
+        to two moves past :attr:`base_length`; a run is three minutes)."""
+        return self.lengths[0], min(self.longest_on_request, self.base_length + 2)
 
     def check_length(self, style: str, length: int) -> None:
         """Refuse a length (within :attr:`lengths`) that ``style`` cannot have (default: none)."""

@@ -45,18 +45,27 @@ __all__ = ["check_theme", "facts", "packed", "theme_names", "themes", "unpacked"
 
 _GRID = re.compile(r"^(solo|helpers|robots-[1-9]|ricochets-\d{1,2}|diagonal|vortex|wall-pass)$")
 _ROUTE = re.compile(r"^(by-color|by-number|mixed|via)$")
-_GRID_THEMES = ("solo", "helpers", "robots-1", "robots-2", "robots-3", "robots-4", "diagonal", "vortex",
-                *(f"ricochets-{n}" for n in range(1, 11)))
-_ROUTE_THEMES = ("by-color", "by-number", "mixed", "via")
+_GRID_COMMON = ("solo", "helpers")
+_RICOCHETS = tuple(f"ricochets-{n}" for n in range(1, 11))
+_ROUTE_THEMES = ("by-color", "by-number", "mixed")
 
 
 def theme_names(game: str) -> tuple[str, ...]:
-    """The themes a picker offers for ``game`` (``ricochets-N`` goes on past those listed).
+    """The themes a picker offers for ``game``: only those its puzzles can have (``robots-N``
+    up to its number of robots; ``diagonal``, ``vortex``, ``wall-pass`` when its spec's
+    :attr:`~.grid.GridSpec.features` has them; ``via`` when it has that style).
+    ``ricochets-N`` goes on past those listed.
 
     >>> theme_names("micro-robots")
     ('by-color', 'by-number', 'mixed', 'via')
+    >>> "diagonal" in theme_names("pyramids"), "diagonal" in theme_names("ricochet-robots")
+    (False, True)
     """
-    return _GRID_THEMES if isinstance(spec_of(game), GridSpec) else _ROUTE_THEMES
+    spec = spec_of(game)
+    if not isinstance(spec, GridSpec):
+        return _ROUTE_THEMES + (("via",) if "via" in spec.styles else ())
+    robots = tuple(f"robots-{n}" for n in range(1, spec.robot_count + 1))
+    return (*_GRID_COMMON, *robots, *_RICOCHETS, *spec.features)
 
 
 def facts(tp: TrainerPuzzle) -> dict[str, Any]:

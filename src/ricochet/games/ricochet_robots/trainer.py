@@ -30,7 +30,9 @@ class RicochetRobotsTrainer(GridSpec):
     streak_every = 2
     week = ((4, "classic"), (5, "classic"), (6, "classic"), (7, "classic"), (8, "classic"), (9, "diagonals"),
             (10, "diagonals"))
+    robot_count = 4
     rules = Rules(must_ricochet=True, no_straight_back=True)
+    features = ("diagonal", "vortex")  # the diagonals style's boards; the cosmic vortex's chip
 
     def candidate(self, style: str, rng: random.Random) -> Puzzle | None:
         from ...generate import random_puzzle

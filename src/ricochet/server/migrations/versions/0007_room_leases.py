@@ -7,8 +7,8 @@ when the lease holds (``expires``, renewed while the owner lives), who asked for
 (``summary``, JSON), so that one lobby lists the rooms of every worker.  A one-process
 server never writes it.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-11-28
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
