@@ -346,7 +346,7 @@ class RoomManager:
         is False (it was lost already)."""
         for s in list(room.sessions):
             if not s.bot:
-                s.error("room_moving", "this room moves to another server: reconnecting")
+                s.error("room_moving", "this room moves to another server: reconnecting", retry_after=0.25)
                 s.close(1012, "room moved")
         if release:
             await self.unload(room)
