@@ -107,3 +107,24 @@ def test_websocket_transport_connects_from_its_source_address() -> None:
             return seen
 
     assert asyncio.run(main()) == ["127.0.9.9", "127.0.0.1"]
+
+
+@pytest.mark.slow
+def test_tiny_run_on_two_workers_behind_haproxy() -> None:
+    """``--server-workers 2``: ``ricochet serve --workers 2`` (HAProxy in front, one SQLite file):
+    every room's players reach the worker that holds it, every move reaches every player, and
+    the report counts the CPU of both workers and of the proxy."""
+    from ricochet.server.proxy import haproxy_path
+
+    if haproxy_path() is None:
+        pytest.skip("ricochet serve --workers needs HAProxy: apt-get install haproxy")
+    load = load_benchmark()
+    cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, grace=1.0,
+                          quiet=True, spread=True, server_workers=2)
+    report = load.run_benchmark(cfg)
+    text = load.format_report(report)
+    assert report["errors"] == 0, text
+    assert report["moves_broadcast"] >= 16, text
+    assert report["broadcasts"] == report["broadcasts_expected"] == 2 * report["moves_broadcast"], text
+    assert report["server_processes"] == 2 and report["proxy_cpu_pct"] is not None, text
+    assert report["server_cpu_ms_per_move"] is not None and "server CPU ms per move" in text

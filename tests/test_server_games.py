@@ -162,7 +162,8 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
     whats: set[str] = set()
     deliver = Session.deliver
 
-    def spy(self: Session, text: str) -> None:
+    def spy(self: Session, out: Any) -> None:
+        text = str(out)  # a text, or a message encoded once for all its recipients (its text)
         checked["texts"] += 1
         for secret in self.room.game.secrets(self.room.state):
             if secret.owner is not None and secret.owner == self.player:
@@ -172,7 +173,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
             forms = (json.dumps(secret.value, separators=(",", ":"), ensure_ascii=False), json.dumps(secret.value))
             if any(form in text for form in forms):
                 leaks.append(f"{secret.what} reached {self.player or 'a spectator'}: {text[:200]}")
-        deliver(self, text)
+        deliver(self, out)
 
     monkeypatch.setattr(Session, "deliver", spy)
     levels = GAMES[game].bot_levels  # the game's own, the strongest last

@@ -214,20 +214,20 @@ def test_1_request_bodies_are_limited_while_reading(world: World) -> None:
         rss0 = s.rss_kib()
         for _ in range(3):  # again and again while the probe plays
             # 200 MB announced: refused at once, without reading it
-            head = (b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            head = (b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     b"Content-Length: 200000000\r\n\r\n")
             announced, sent_a, took_a = _big_post(s.port, "127.0.1.1", head, b" " * 65536, 200 * mib)
             # streamed without a length: refused once 16 KB came
-            head = (b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            head = (b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     b"Transfer-Encoding: chunked\r\n\r\n")
             chunk = b"10000\r\n" + b" " * 65536 + b"\r\n"
             streamed, sent_s, took_s = _big_post(s.port, "127.0.1.2", head, chunk, 200 * mib)
             # any other body: a route that reads none answers at once and keeps nothing
-            head = (b"POST /api/health HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            head = (b"POST /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     b"Content-Length: 200000000\r\n\r\n")
             other, _, took_o = _big_post(s.port, "127.0.1.3", head, b" " * 65536, 20 * mib)
             # nor a header without end: the request line and headers are refused past 16 KiB
-            head = b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Endless: "
+            head = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Endless: "
             header, sent_h, took_h = _big_post(s.port, "127.0.1.4", head, b"a" * 65536, 200 * mib)
         rss1 = s.rss_kib()
         latencies = probe.stop()

@@ -28,6 +28,7 @@ be back for an absent player's seat to run out: :meth:`Room.seat_deadline`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import math
@@ -36,15 +37,18 @@ import secrets
 import string
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_game
 from . import protocol as P
-from .limits import Buckets, ServerLimits
+from .limits import Buckets, FairShare, ServerLimits
 from .refused import Refused
 from .room import Room, Seat
 from .solving import SolverService
 from .storage import RoomRow, Storage
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["ConfigFactory", "RoomManager", "new_room_id", "valid_room_id"]
 
@@ -74,8 +78,11 @@ class RoomManager:
     def __init__(self, storage: Storage, *, now: Callable[[], float] = time.time, realtime: bool = True,
                  solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                  config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None,
-                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None) -> None:
+                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None,
+                 cluster: Cluster | None = None) -> None:
         self.storage = storage
+        self.cluster = cluster
+        """This worker's part in a cluster of workers (``None``: the only process; :mod:`.cluster`)."""
         limits = limits or ServerLimits()
         if rate is not None:
             limits = dataclasses.replace(limits, message_rate=rate[0], message_burst=rate[1])
@@ -93,6 +100,10 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.message_buckets = Buckets(limits.message_rate, limits.message_burst)
         self.address_buckets = Buckets(limits.address_rate, limits.address_burst)
+        self.total_rooms = FairShare(limits.total_rooms_per_second, floor=1)
+        """The whole server's room creations per second, fairly shared among addresses."""
+        self.total_messages = FairShare(limits.total_message_rate, floor=limits.message_rate)
+        """The whole server's socket messages per second, fairly shared among addresses."""
         self.room_buckets = Buckets(limits.rooms_per_minute / 60, limits.room_burst)
         self.connections: dict[str, int] = {}
         """Open WebSocket connections by client address."""
@@ -112,6 +123,8 @@ class RoomManager:
             self._sweeper = asyncio.ensure_future(self._sweep_loop())
         if self.realtime and self._heart is None and self.limits.heartbeat_seconds:
             self._heart = asyncio.ensure_future(self._heartbeat_loop())
+        if self.cluster is not None:
+            await self.cluster.start(self)
 
     async def heartbeat(self) -> None:
         """Stamp every room in memory alive now (``rooms.alive``): see "Restarts" above."""
@@ -164,6 +177,8 @@ class RoomManager:
         tasks += [t for t in (self._sweeper, self._heart) if t is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bots.clear()
+        if self.cluster is not None:
+            await self.cluster.close()
 
     # -- connections ----------------------------------------------------------------------------------
     def admit(self, address: str) -> Refused | None:
@@ -243,6 +258,9 @@ class RoomManager:
             raise Refused(f"too many rooms created from your address: at most {lim.room_burst} at once, then "
                           f"{lim.rooms_per_minute:g} a minute; try again in {max(1, round(wait))} s", "rate_limited",
                           status=429, retry_after=wait, close_code=1013)
+        if address is not None and not self.total_rooms.take(address):
+            raise Refused("the server is creating many rooms at once: try again in a few seconds", "rate_limited",
+                          status=429, retry_after=2.0, close_code=1013)
         if lim.max_lobby_rooms and await self.storage.count_lobby_rooms() >= lim.max_lobby_rooms:
             raise Refused(f"{lim.max_lobby_rooms} rooms are waiting for players, the most this server keeps: join "
                           "one of them, or try again later", "server_full", status=503, close_code=1013)
@@ -254,6 +272,8 @@ class RoomManager:
                       "lobby", 1, secrets.randbits(62), now, now, game.name, game.version)
         await self.storage.create_room(row)
         room = Room(self, row, [])
+        if self.cluster is not None:
+            return room  # stored only: the worker its first connection reaches (the proxy's choice) loads it
         self.rooms[rid] = room
         if self.realtime:
             room.start_ticker()
@@ -278,7 +298,21 @@ class RoomManager:
         row = await self.storage.get_room(room_id)
         if row is None:
             return None
-        return await self._load(row)
+        if self.cluster is None:
+            return await self._load(row)
+        await self.cluster.claim(room_id)  # this worker holds it from now on (or Refused: try again)
+        try:
+            row = await self.storage.get_room(room_id) or row  # as its last owner left it
+            return await self._load(row)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(room_id)
+            raise
+
+    @property
+    def loading(self) -> set[str]:
+        """Rooms being loaded now."""
+        return set(self._loading)
 
     async def room_row(self, room_id: str) -> RoomRow | None:
         """The room's stored description, without loading it (replays)."""
@@ -300,7 +334,28 @@ class RoomManager:
                 self.stop_bot(room, key[1])
         for s in list(room.sessions):  # the bots' in-process connections
             s.disconnect()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(room.id)
         return True
+
+    async def evict(self, room: Room, *, release: bool = True) -> None:
+        """Let go of a room whoever is connected (another worker holds it now, or asked for it:
+        :mod:`.cluster`): its people are told to reconnect (they reach the room's new worker
+        through the proxy), then it is unloaded; its lease is given back unless ``release``
+        is False (it was lost already)."""
+        for s in list(room.sessions):
+            if not s.bot:
+                s.error("room_moving", "this room moves to another server: reconnecting", retry_after=0.25)
+                s.close(1012, "room moved")
+        if release:
+            await self.unload(room)
+            return
+        cluster, self.cluster = self.cluster, None  # (no lease to give back)
+        try:
+            await self.unload(room)
+        finally:
+            self.cluster = cluster
 
     def last_alive(self, room: Room, row: RoomRow) -> float:
         """When a server last held ``room`` alive, as loaded from ``row``: the later of its stamp
@@ -342,6 +397,8 @@ class RoomManager:
                 await self.unload(room)
         if lim.lobby_ttl_seconds:
             for rid in await self.storage.stale_lobby_rooms(now - lim.lobby_ttl_seconds, limit=200):
+                if self.cluster is not None and await self.cluster.held_elsewhere(rid):
+                    continue  # loaded by another worker
                 if rid not in self.rooms and rid not in self._loading:
                     await self.storage.delete_room(rid)
                     log.info("room %s expired: never started, nobody came", rid)
@@ -359,6 +416,12 @@ class RoomManager:
                 raise
             except Exception:
                 log.exception("sweeping idle rooms failed; trying again later")
+
+    async def lobby_rooms(self) -> list[dict[str, Any]]:
+        """The lobby: :meth:`public_rooms`, or in a cluster every worker's."""
+        if self.cluster is not None:
+            return await self.cluster.lobby()
+        return self.public_rooms()
 
     def public_rooms(self) -> list[dict[str, Any]]:
         """Public rooms in use (in memory) that are not over, newest first."""
