@@ -134,6 +134,8 @@ class LoadConfig:
     """Flood attempts per second per kind and address (0: as fast as the server answers)."""
     flood_kinds: tuple[str, ...] = ("rooms", "lobby", "connections", "messages")
     """What the flooder does (:class:`Flooder`); ``messages`` opens connections to send them on."""
+    server_workers: int = 1
+    """The server's ``--workers``: that many worker processes behind HAProxy (1: one process)."""
     flood_nice: int = 19
     """The flooder's niceness: it gets the CPU the server and the honest clients leave (a real
     attacker brings their own machine); 0 lets it compete for the two cores."""
@@ -199,20 +201,44 @@ def child_pids(pid: int) -> list[int]:
     return out
 
 
-class CpuSampler:
-    """CPU seconds of the server, of its children (the solver worker) and of the client
-    processes, sampled at the start and the end of the measured window (a thread)."""
+def server_roles(root: int) -> dict[str, list[int]]:
+    """The server's processes under ``root`` by role: ``server`` (the process that serves, or
+    with ``--workers`` each worker), ``proxy`` (HAProxy), ``solver`` (everything else: the
+    solver and trainer workers; the supervisor of ``--workers`` waits and costs nothing)."""
+    roles: dict[str, list[int]] = {"server": [], "proxy": [], "solver": []}
+    pids = [root, *child_pids(root)]
+    cmdlines = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            cmdlines[pid] = Path(f"/proc/{pid}/cmdline").read_bytes()
+    workers = [p for p, c in cmdlines.items() if b"ricochet\0serve" in c and b"--cluster-name" in c]
+    if workers:
+        roles["server"] = workers
+    else:
+        roles["server"] = [next((p for p, c in cmdlines.items() if b"ricochet\0serve" in c), root)]
+    for pid, c in cmdlines.items():
+        if pid in roles["server"] or (b"ricochet\0serve" in c and b"--workers" in c):
+            continue
+        roles["proxy" if b"haproxy" in c.split(b"\0")[0] else "solver"].append(pid)
+    return roles
 
-    def __init__(self, server_pid: int, client_pids: list[int]) -> None:
-        self.server_pid = server_pid
+
+class CpuSampler:
+    """CPU seconds of the server (every worker of ``--server-workers``), of its proxy, of its
+    other children (solver and trainer workers) and of the client processes, sampled at the
+    start and the end of the measured window (a thread)."""
+
+    def __init__(self, server_root: int, client_pids: list[int]) -> None:
+        self.roles = server_roles(server_root)
         self.client_pids = client_pids
-        self.samples: list[tuple[float, float, float, float]] = []
+        self.samples: list[tuple[float, float, float, float, float]] = []
         self.thread: threading.Thread | None = None
 
     def sample(self) -> None:
-        kids = child_pids(self.server_pid)
-        self.samples.append((time.monotonic(), cpu_seconds(self.server_pid), sum(cpu_seconds(k) for k in kids),
-                             sum(cpu_seconds(p) for p in self.client_pids)))
+        r = self.roles
+        self.samples.append((time.monotonic(), sum(cpu_seconds(p) for p in r["server"]),
+                             sum(cpu_seconds(k) for k in r["solver"]), sum(cpu_seconds(p) for p in self.client_pids),
+                             sum(cpu_seconds(p) for p in r["proxy"])))
 
     def at(self, start: float, end: float) -> None:
         def run() -> None:
@@ -222,15 +248,19 @@ class CpuSampler:
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
 
-    def result(self) -> dict[str, float | None]:
+    def result(self) -> dict[str, Any]:
         if self.thread is not None:
             self.thread.join(timeout=60)
         if len(self.samples) < 2:
-            return {"server_cpu_pct": None, "solver_cpu_pct": None, "client_cpu_pct": None}
-        (t0, s0, k0, c0), (t1, s1, k1, c1) = self.samples[0], self.samples[-1]
+            return {"server_cpu_pct": None, "server_cpu_s": None, "cpu_window": None, "solver_cpu_pct": None,
+                    "client_cpu_pct": None, "proxy_cpu_pct": None, "server_processes": len(self.roles["server"])}
+        (t0, s0, k0, c0, p0), (t1, s1, k1, c1, p1) = self.samples[0], self.samples[-1]
         dt = max(t1 - t0, 1e-9)
-        return {"server_cpu_pct": 100 * (s1 - s0) / dt, "solver_cpu_pct": 100 * max(0.0, k1 - k0) / dt,
-                "client_cpu_pct": 100 * (c1 - c0) / dt if self.client_pids else None}
+        return {"server_cpu_pct": 100 * (s1 - s0) / dt, "server_cpu_s": s1 - s0, "cpu_window": (t0, t1),
+                "solver_cpu_pct": 100 * max(0.0, k1 - k0) / dt,
+                "client_cpu_pct": 100 * (c1 - c0) / dt if self.client_pids else None,
+                "proxy_cpu_pct": 100 * (p1 - p0) / dt if self.roles["proxy"] else None,
+                "server_processes": len(self.roles["server"])}
 
 
 # -- the clients (one worker = a share of the rooms, all clients of a room in the same process) ----
@@ -1014,9 +1044,10 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     health: HealthSampler | None = None
     try:
         t_launch = time.monotonic()
+        workers_args = ("--workers", str(cfg.server_workers)) if cfg.server_workers > 1 else ()
         server = Server(port, database, log_path, tuple(cfg.server_prefix),
                         limits=() if cfg.limited else SERVER_LIMITS,
-                        extra=("--trainer-pool", str(cfg.trainer_pool)))
+                        extra=("--trainer-pool", str(cfg.trainer_pool), *workers_args))
         server.wait_healthy()
         say(f"server up on 127.0.0.1:{port} in {time.monotonic() - t_launch:.1f} s (pid {server.proc.pid})")
 
@@ -1062,10 +1093,11 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 health.at(start, end)
 
         results: list[dict[str, Any]] = []
+        go_time: list[float] = []
         loop_kind = "asyncio"
         t_connect = time.monotonic()
         if workers == 0:
-            sampler = CpuSampler(server.python_pid(), [])
+            sampler = CpuSampler(server.proc.pid, [])
 
             async def go(ready: dict[str, Any]) -> float:
                 return start_window(ready)
@@ -1073,6 +1105,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
             def start_window(ready: dict[str, Any]) -> float:
                 say(f"{ready['connections']} connections ready in {time.monotonic() - t_connect:.1f} s")
                 t0 = time.monotonic() + 0.5
+                go_time.append(t0)
                 sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
                 start_flood(t0)
                 return t0
@@ -1101,8 +1134,9 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 ready_total += msg["ready"]["connections"]
                 loop_kind = msg["loop"]
             say(f"{ready_total} connections ready in {time.monotonic() - t_connect:.1f} s")
-            sampler = CpuSampler(server.python_pid(), [p.pid for p in procs])
+            sampler = CpuSampler(server.proc.pid, [p.pid for p in procs])
             t0 = time.monotonic() + 0.5
+            go_time.append(t0)
             sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
             start_flood(t0)
             for p in procs:
@@ -1190,6 +1224,8 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         report["client_cpu_pct"] = 100 * sum(client_cpu) / window
     report["loadavg_before"], report["loadavg_after"] = list(loadavg_before), list(os.getloadavg())
     report["per_address_limits"] = cfg.limited
+    report["server_cpu_ms_per_move"] = cpu_per_move(report, results, go_time[0] if go_time else None,
+                                                        cfg.players)
     if flood_result is not None and health is not None:
         report["flood"] = flood_section(flood_result, health.result(), report["connections"])
     at_target = cfg.rooms == TARGET_ROOMS and cfg.players == TARGET_PLAYERS
@@ -1199,6 +1235,19 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     report["at_target_size"] = at_target
     report["passed"] = ok
     return report
+
+
+def cpu_per_move(report: dict[str, Any], results: list[dict[str, Any]], t0: float | None,
+                 players: int) -> float | None:
+    """The server's CPU milliseconds per move: its CPU seconds over the measured window divided by
+    the moves sent in that window (each move is one broadcast per player of its room)."""
+    window, cpu_s = report.get("cpu_window"), report.get("server_cpu_s")
+    if not window or cpu_s is None or t0 is None:
+        return None
+    lo, hi = window[0] - t0, window[1] - t0
+    broadcasts = sum(1 for r in results for t in r["sent_at"] if lo <= t < hi)
+    moves = broadcasts / max(1, players)
+    return 1000 * cpu_s / moves if moves else None
 
 
 def _fmt(v: Any, digits: int = 1) -> str:
@@ -1220,7 +1269,10 @@ def format_report(r: dict[str, Any]) -> str:
         ("latency p99 (ms)", _fmt(r["p99_ms"])), ("latency max (ms)", _fmt(r["max_ms"])),
         ("messages received (mean size)", f"{r['messages']} ({r['bytes_per_message'] / 1024:.1f} KiB)"),
         ("errors", r["errors"]),
-        ("server CPU %", _fmt(r["server_cpu_pct"], 0)),
+        ("server processes", r.get("server_processes")),
+        ("server CPU % (all its processes)", _fmt(r["server_cpu_pct"], 0)),
+        ("proxy CPU % (HAProxy)", _fmt(r.get("proxy_cpu_pct"), 0)),
+        ("server CPU ms per move", _fmt(r.get("server_cpu_ms_per_move"), 2)),
         ("server's solver process CPU %", _fmt(r["solver_cpu_pct"], 0)),
         ("client CPU % (all client processes)", _fmt(r["client_cpu_pct"], 0)),
         ("load average 1/5/15 min, before → after", " ".join(f"{x:.2f}" for x in r["loadavg_before"])
@@ -1377,6 +1429,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-baseline", action="store_true", help="with --flood: the flood runs only")
     ap.add_argument("--repeat", type=int, default=1,
                     help="with --flood: this many baseline + flood pairs, alternating; medians reported")
+    ap.add_argument("--server-workers", type=int, default=d.server_workers, metavar="N",
+                    help="the server's --workers: N worker processes behind HAProxy (1: one process)")
     ap.add_argument("--trainer-pool", type=int, default=d.trainer_pool,
                     help="the server's --trainer-pool (0: no puzzles made in the background)")
     ap.add_argument("--quiet", action="store_true")
@@ -1399,7 +1453,7 @@ def main(argv: list[str] | None = None) -> int:
                      clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)),
                      spread=a.spread, flood_addresses=a.flood_addresses, flood_concurrency=a.flood_concurrency,
                      flood_nice=a.flood_nice, flood_kinds=flood_kinds, flood_rate=a.flood_rate,
-                     trainer_pool=a.trainer_pool)
+                     trainer_pool=a.trainer_pool, server_workers=a.server_workers)
     if a.flood:
         return flood_main(cfg, repeat=a.repeat, baseline=not a.no_baseline, json_path=a.json)
     report = run_benchmark(cfg)

@@ -4,13 +4,16 @@ table against ``solve`` on random positions.
 
     .venv/bin/python benchmarks/tablebase.py [--tiles 1A,3B,4A,2A] [--target 8,5] [--robots 4]
                                              [--repeat 3] [--check 1000] [--gpu] [--threads N]
+                                             [--vortex] [--compare OTHER/src]
 
 Each build runs in a fresh process (numba's cache already warm: one build
 compiles first) so its peak resident memory is its own; the time is that of
 the search alone (the table in memory, not saved).  ``--check N`` then
 compares the table with ``solve`` on N random positions of the board
-(``solve_many`` on every core).  Prints Markdown tables; see
-``docs/tablebase.md`` for the figures.
+(``solve_many`` on every core).  ``--compare DIR`` alternates each build
+with one by the package in DIR (another checkout's ``src``: before/after
+under the same load).  Prints Markdown tables; see ``docs/tablebase.md``
+for the figures.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ import numba
 args = json.loads(sys.argv[1])
 if args["threads"]:
     numba.set_num_threads(args["threads"])
-layout = Layout.of(assemble(*parse_arrangement(args["tiles"])), tuple(args["target"]), args["robots"])
+layout = Layout.of(assemble(*parse_arrangement(args["tiles"])), tuple(args["target"]), args["robots"],
+                   **({"any_robot": True} if args.get("vortex") else {}))
 start, cpu = time.perf_counter(), time.process_time()
 table = build_table(layout, gpu=args["gpu"])
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -54,10 +58,12 @@ print(json.dumps({"seconds": seconds, "cpu": cpu, "positions": layout.size, "lon
 """
 
 
-def build_once(args: argparse.Namespace) -> dict[str, float]:
+def build_once(args: argparse.Namespace, src: str | None = None) -> dict[str, float]:
     spec = {"tiles": args.tiles, "target": list(args.target), "robots": args.robots, "gpu": args.gpu,
-            "threads": args.threads}
-    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True, text=True, check=False)
+            "threads": args.threads, "vortex": args.vortex}
+    env = {**os.environ, "PYTHONPATH": src} if src else None
+    done = subprocess.run([sys.executable, "-c", CHILD, json.dumps(spec)], capture_output=True, text=True, check=False,
+                          env=env)
     if done.returncode != 0:
         sys.exit(f"tablebase benchmark: the build failed:\n{done.stderr[-2000:]}")
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -102,21 +108,29 @@ def main() -> int:
     parser.add_argument("--check", type=int, default=1000, help="random positions compared with solve (0: none)")
     parser.add_argument("--gpu", action="store_true")
     parser.add_argument("--threads", type=int, default=0, help="numba threads (default: all cores)")
+    parser.add_argument("--vortex", action="store_true", help="the vortex table (any robot) of the target cell")
+    parser.add_argument("--compare", metavar="SRC", help="alternate each build with one by the package in SRC")
     args = parser.parse_args()
     args.target = tuple(int(v) for v in args.target.split(","))
     load = os.getloadavg()
     print(f"tablebase benchmark: board {args.tiles}, target {args.target}, {args.robots} robots, "
           f"{os.cpu_count()} cores, load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    build_once(args)  # compiles (numba cache) so that the timed runs do not
-    runs = [build_once(args) for _ in range(args.repeat)]
-    print("| run | seconds | CPU seconds | peak RSS | threads | positions | longest | at longest | load |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for i, r in enumerate(runs, 1):
-        print(f"| {i} | {r['seconds']:.1f} | {r['cpu']:.1f} | {r['rss_mib']:.0f} MiB | {r['threads']} | "
+    trees = [("this", None)] + ([("compare", args.compare)] if args.compare else [])
+    for _name, src in trees:
+        build_once(args, src)  # compiles (numba cache) so that the timed runs do not
+    runs: list[tuple[str, dict[str, float]]] = []
+    for _ in range(args.repeat):
+        runs.extend((name, build_once(args, src)) for name, src in trees)
+    print("| run | package | seconds | CPU seconds | peak RSS | threads | positions | longest | at longest | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for i, (name, r) in enumerate(runs, 1):
+        print(f"| {i} | {name} | {r['seconds']:.1f} | {r['cpu']:.1f} | {r['rss_mib']:.0f} MiB | {r['threads']} | "
               f"{r['positions']:,} | {r['longest']} | {r['at_longest']} | {r['load']:.2f} |")
-    print(f"| median | {statistics.median(r['seconds'] for r in runs):.1f} | "
-          f"{statistics.median(r['cpu'] for r in runs):.1f} | "
-          f"{statistics.median(r['rss_mib'] for r in runs):.0f} MiB | | | | | |")
+    for name, _src in trees:
+        mine = [r for n, r in runs if n == name]
+        print(f"| median | {name} | {statistics.median(r['seconds'] for r in mine):.1f} | "
+              f"{statistics.median(r['cpu'] for r in mine):.1f} | "
+              f"{statistics.median(r['rss_mib'] for r in mine):.0f} MiB | | | | | {statistics.median(r['load'] for r in mine):.2f} |")
     if args.check:
         print()
         print(check(args))

@@ -16,6 +16,41 @@ import pytest
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _own_postgres_database() -> None:
+    """Under pytest-xdist, each worker gets a database of its own on the test PostgreSQL server
+    (``<name>_gw0``, made afresh), and ``RICOCHET_TEST_POSTGRES`` names it: the tests empty the
+    tables they use as they start, which would pull the rows from under a test running beside
+    them on the other worker.  Done on import, before any test module reads the variable."""
+    url, worker = os.environ.get("RICOCHET_TEST_POSTGRES"), os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return
+    import asyncio
+
+    import asyncpg
+
+    base, _, name = url.rpartition("/")
+    mine = f"{name}_{worker}"
+
+    async def create() -> None:
+        conn = await asyncpg.connect(url.replace("postgresql+asyncpg://", "postgresql://", 1))
+        try:
+            await conn.execute(f'DROP DATABASE IF EXISTS "{mine}" WITH (FORCE)')
+            await conn.execute(f'CREATE DATABASE "{mine}"')
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+    os.environ["RICOCHET_TEST_POSTGRES"] = f"{base}/{mine}"
+
+
+_own_postgres_database()
+
+# The plug-in test game registers itself when imported: pytest's collection (doctests of every
+# module under tests/) must not import it, or every test of the worker would see a fifth game.
+# tests/test_plugin_game.py plugs it in, and takes it out, itself.
+collect_ignore = ["higher_lower"]
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
@@ -28,3 +63,4 @@ def _solver_kernels_compiled() -> None:
     from ricochet.solver import warm_up
 
     warm_up()
+

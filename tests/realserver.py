@@ -92,9 +92,11 @@ def client(port: int, room: str, source: str, **extra: Any) -> RicochetClient:
 
 class ServerProcess:
     """``python -m ricochet serve`` on a free port with ``limits`` (``NAME=VALUE`` texts), on a
-    SQLite file: the load benchmark's :class:`Server`, timed to its first health answer."""
+    SQLite file: the load benchmark's :class:`Server`, timed to its first health answer; ``extra``:
+    more arguments of ``ricochet serve`` (e.g. ``--trainer-pool 0``)."""
 
-    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None) -> None:
+    def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         load = load_benchmark()
         for attempt in range(3):
             # A free port may be taken by another process before the server binds it: another one.
@@ -102,7 +104,7 @@ class ServerProcess:
             self.log_path = tmp / f"server-{self.port}.log"
             t0 = time.monotonic()
             self.server = load.Server(self.port, f"sqlite+aiosqlite:///{database or tmp / 'server.db'}",
-                                      self.log_path, limits=limits)
+                                      self.log_path, limits=limits, extra=extra)
             self.proc: subprocess.Popen[bytes] = self.server.proc
             try:
                 self.server.wait_healthy()
@@ -140,8 +142,12 @@ class Probe:
     attack's round trips are judged (a ratio, not an absolute time: a busy machine slows both).
     :meth:`stop` returns the round trips (seconds) of its pings, bids and chat lines since."""
 
-    def __init__(self, port: int, source: str, min_seconds: float = 3.0, quiet_seconds: float = 1.5) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, str(port), source], stdin=subprocess.PIPE,
+    def __init__(self, port: int, source: str, min_seconds: float = 3.0, quiet_seconds: float = 1.5,
+                 watchers: tuple[str, ...] = ()) -> None:
+        # ``watchers``: the spectators' addresses (default: the player's), e.g. to keep each
+        # address's demand that of one person when the server shares a budget among addresses.
+        self.proc = subprocess.Popen([sys.executable, __file__, str(port), source, ",".join(watchers)],
+                                     stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=dict(os.environ,
                                                                                  PYTHONPATH=str(ROOT / "src")))
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -173,7 +179,7 @@ class Probe:
             self.proc.wait()
 
 
-async def _probe(port: int, source: str) -> None:
+async def _probe(port: int, source: str, watchers_from: tuple[str, ...] = ()) -> None:
     """Play alone in a room (``min_players`` 1): four times a second a ``ping`` then a lower
     bid (or a chat line once bids run out); meanwhile four spectators of the room ping eight
     times a second each (within their own rate limit): every round trip is timed."""
@@ -188,7 +194,8 @@ async def _probe(port: int, source: str) -> None:
     await c.hello("Probe")
     await c.start()
     await c.wait_for(lambda m: m.get("type") == "event" and m["event"]["type"] == "chip_drawn")
-    watchers = [client(port, rid, source) for _ in range(4)]
+    watchers = [client(port, rid, watchers_from[i % len(watchers_from)] if watchers_from else source)
+                for i in range(4)]
     for w in watchers:
         await w.connect()
         await w.hello(spectate=True)
@@ -239,4 +246,4 @@ async def mark_then_stop(mark: asyncio.Future[str]) -> str:
 
 
 if __name__ == "__main__":
-    asyncio.run(_probe(int(sys.argv[1]), sys.argv[2]))
+    asyncio.run(_probe(int(sys.argv[1]), sys.argv[2], tuple(a for a in sys.argv[3:4] for a in a.split(",") if a)))

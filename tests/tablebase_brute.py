@@ -50,11 +50,17 @@ def _slide(board: Board, cells: np.ndarray, j: int, bit: int, dx: int, dy: int) 
         cur = np.where(ok, nxt, cur)
 
 
-def brute(board: Board, target: tuple[int, int], robots: int, cells: list[tuple[int, int]] | None = None) -> Brute:
+def brute(board: Board, target: tuple[int, int], robots: int, cells: list[tuple[int, int]] | None = None,
+          any_robot: bool = False) -> Brute:
     """Every position of ``robots`` robots (the first is active) on ``cells``
-    (default: every unblocked cell) and its optimal length."""
+    (default: every unblocked cell) and its optimal length.  With
+    ``any_robot`` (the vortex) the robots are interchangeable: positions are
+    sorted cells, and any robot on the target solves."""
     free = [board.index(c) for c in (cells or [c for c in board.cells() if c not in board.blocked])]
-    rows = [(a, *hs) for a in free for hs in itertools.combinations([c for c in free if c != a], robots - 1)]
+    if any_robot:
+        rows = list(itertools.combinations(sorted(free), robots))
+    else:
+        rows = [(a, *hs) for a in free for hs in itertools.combinations([c for c in free if c != a], robots - 1)]
     cells = np.array(rows, dtype=np.int64).reshape(len(rows), robots)
     n = board.width * board.height
 
@@ -71,11 +77,15 @@ def brute(board: Board, target: tuple[int, int], robots: int, cells: list[tuple[
         for d in DIRECTIONS:
             moved = cells.copy()
             moved[:, j] = _slide(board, cells, j, int(d), d.dx, d.dy)
-            moved[:, 1:] = np.sort(moved[:, 1:], axis=1)
+            if any_robot:
+                moved = np.sort(moved, axis=1)
+            else:
+                moved[:, 1:] = np.sort(moved[:, 1:], axis=1)
             at = order[np.searchsorted(keys, key(moved), sorter=order)]
             succ.append(at)
     successors = np.stack(succ, axis=1)
-    lengths = np.where(cells[:, 0] == board.index(target), 0, INF).astype(np.int64)
+    goal = np.any(cells == board.index(target), axis=1) if any_robot else cells[:, 0] == board.index(target)
+    lengths = np.where(goal, 0, INF).astype(np.int64)
     while True:
         relaxed = np.minimum(lengths, lengths[successors].min(axis=1) + 1)
         relaxed[relaxed > INF] = INF
@@ -84,7 +94,7 @@ def brute(board: Board, target: tuple[int, int], robots: int, cells: list[tuple[
         lengths = relaxed
 
 
-def slide_matches_engine(b: Brute, samples: int = 50, seed: int = 0) -> None:
+def slide_matches_engine(b: Brute, samples: int = 50, seed: int = 0, any_robot: bool = False) -> None:
     """Assert that the brute force's moves are the engine's (Position.play)."""
     rng = np.random.default_rng(seed)
     colors = ("red", "green", "blue", "yellow")
@@ -99,4 +109,5 @@ def slide_matches_engine(b: Brute, samples: int = 50, seed: int = 0) -> None:
                 moved = [b.board.index(c) for c in pos.cells]
                 moved[j] = b.board.index(after)
                 got = b.cells[b.successors[p, j * 4 + k], :].tolist()
-                assert got == [moved[0], *sorted(moved[1:])], (pos.cells, j, d)
+                want = sorted(moved) if any_robot else [moved[0], *sorted(moved[1:])]
+                assert got == want, (pos.cells, j, d)

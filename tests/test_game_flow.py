@@ -549,7 +549,7 @@ def test_every_chip_returned_unwon_ends_the_game(table):
         t.tick(now + 60)
         now += 61
     assert len(seen) == 2 and t.state.end_reason == "no_winnable_chip"
-    assert t.state.winners == ("ann", "bob")  # nobody has a chip: all share
+    assert t.state.winners == ()  # nobody has a chip: nobody won (not "all share")
 
 
 def test_vortex_any_robot(table):
@@ -645,6 +645,7 @@ def test_target_score_may_be_set_and_the_host_may_end_the_game(table):
     t.refused(EndGame("bob"), 1, r"only the host \(Ann\)")
     t.do(EndGame("ann"), 2)
     assert t.state.phase == "over" and t.state.end_reason == "host_ended"
+    assert t.state.winners == ()  # ended at 0–0: nobody won
     t.refused(PlaceBid("ann", 3), 3, "the game is over")
     t.refused(Join("cy", "Cy"), 3, "the game is over")
 

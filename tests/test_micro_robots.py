@@ -300,6 +300,24 @@ def test_five_chips_win(table):
     assert t.state.phase == "over" and t.state.winners == ("ann",) and t.state.end_reason == "target_score"
 
 
+def test_a_fifth_chip_received_as_a_penalty_wins(table):
+    """Seed 002: "A) One player obtains his fifth victory point chip. He is the winner of the game." — however the
+    chip comes: here it is the one an announcer who failed "has to give … to the player with the currently
+    fewest victory point chips"."""
+    t = table(seed=6)
+    t.seat("Ann", "Bob")
+    for k in range(4):
+        t.win("ann", 10 * k)
+        t.win("bob", 10 * k + 5)
+    assert t.state.scores == {"ann": 4, "bob": 4} and t.state.phase != "over"
+    t.do(Announce("bob", 1), 100)
+    events = t.do(GiveUp("bob"), 101)
+    assert [e.type for e in events][-2:] == ["round_ended", "game_ended"]
+    assert events[-2].penalty_to == "ann"
+    assert t.state.scores == {"ann": 5, "bob": 3}
+    assert t.state.phase == "over" and t.state.winners == ("ann",) and t.state.end_reason == "target_score"
+
+
 def test_all_25_chips_given_out_most_chips_wins_ties_share(table):
     """Seed 002: "B) All 25 victory point chips have been distributed. The player with the most victory point
     chips wins the game. If there is more than one player with the most …, the players involved in the tie

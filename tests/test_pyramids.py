@@ -222,10 +222,24 @@ def test_goal_redrawn_when_the_robot_already_sits_on_that_tower():
     assert skipped > 0  # 1 in 9 draws hits one of them: some of the 60 did
 
 
+def test_by_default_every_solvable_goal_stands(table):
+    """Seed 003 lists the minimum number of moves among its "Variants", agreed "by mutual consent": a game with
+    the default options keeps short goals (never redrawn as too easy)."""
+    short = 0
+    for seed in range(12):
+        t = table(seed=seed)
+        t.seat("Ann", "Bob")
+        checks = [e for e in t.log if isinstance(e, GoalChecked)]
+        assert all(c.verdict != "too_easy" for c in checks)
+        short += checks[-1].optimal < 3
+    assert short > 0
+
+
 def test_minimum_moves_variant_redraws_easy_goals(table):
-    """Seed 003 variant: "if a solution of 1 direct move exists, it is "too easy" and the goal should be
-    re-randomized … It is suggested that non-newbies require at least 3 moves." """
-    assert PyramidsConfig().min_moves == 3
+    """Seed 003 variant: "Minimum number of moves for solutions: by mutual consent, players can agree that if a
+    solution of 1 direct move exists, it is "too easy" and the goal should be re-randomized … It is suggested that
+    non-newbies require at least 3 moves." — a variant, so off unless the room asks for it."""
+    assert PyramidsConfig().min_moves == 1 and get_game("pyramids").default_options["min_moves"] == 1
     redraws = 0
     for seed in range(8):
         t = table(seed=seed, min_moves=4)
@@ -322,8 +336,11 @@ def test_rebid_only_lower_than_ones_own_bid(table):
     t.do(PlaceBid("ann", 7), 10)
     t.do(PlaceBid("bob", 9), 11)  # higher than the low bid: fine
     t.do(PlaceBid("cid", 7), 12)  # equal to the low bid: fine
-    t.refused(PlaceBid("ann", 8), 13, "may not raise")
-    t.refused(PlaceBid("ann", 7), 13, "must be lower")
+    err = t.refused(PlaceBid("ann", 8), 13, r"may not raise your own bid \(you bid 7\); a new bid must be lower, 6 or")
+    assert err.code == "raise"
+    # An equal re-bid is not a raise: its own reason and code, not "you may not raise your own bid".
+    err = t.refused(PlaceBid("ann", 7), 13, "^you already bid 7: a new bid must be lower, 6 or less$")
+    assert err.code == "same_bid"
     t.do(PlaceBid("ann", 6), 14)
     assert t.state.round.standing["ann"].moves == 6
 
@@ -423,7 +440,7 @@ def test_the_optimum_is_secret_until_the_round_is_over(table):
 def test_options_and_their_errors():
     game = get_game("pyramids")
     opts = game.normalize_options({"colors": 4, "layout": "random"})
-    assert opts["clock_seconds"] == 30 and opts["target_score"] == 10 and opts["min_moves"] == 3
+    assert opts["clock_seconds"] == 30 and opts["target_score"] == 10 and opts["min_moves"] == 1
     for bad, match in [({"colors": 5}, "colors must be"), ({"layout": "cross"}, "layout must be"),
                        ({"layout": "easy", "colors": 4}, "9 towers"), ({"speed": 1}, "unknown option 'speed'"),
                        ({"robot_colors": "pink"}, "robot_colors"), ({"layout": [{"cell": [0, 0]}]}, "layout:")]:

@@ -448,3 +448,43 @@ def test_random_programs_keep_every_piece_on_the_board_and_counted(seed: int, ro
             total = total or n
             assert n == total
     r.check_replay()
+
+
+def test_a_program_previewed_before_compiling_is_the_engines_own_run_told_only_to_its_author(room):
+    """Issue 44, "what will this program do?": before compiling, a player asks the game for a preview of the
+    program laid out behind the screen: the engine runs it alone on the table as it stands (the others'
+    programs are secret), instruction by instruction — the same steps as ``execute`` — and nothing is logged,
+    nothing changes, no one else hears of it.  A piece not in the pool, or a preview out of the
+    programming phase, is refused with the reason."""
+    from ricochet.games import Query
+
+    r = room(seed=5)
+    r.start("Ann", "Bob")
+    with pytest.raises(GameError, match="programming phase"):
+        G.answer(r.state, G.parse_action(r.state, "ann", {"type": "preview_program", "program": []}))
+    r.goals()
+    s = r.state
+    ann = s.color_of("ann")
+    pool = s.table.pool(ann)
+    program = (Instruction(pool[0], "E"), Instruction(pool[1], "N"), Instruction(pool[2], "up"))
+    msg = {"type": "preview_program", "program": [i.to_dict() for i in program]}
+    query = G.parse_action(s, "ann", msg)
+    assert isinstance(query, Query)
+    before = (json.dumps(G.view(s, None), sort_keys=True), len(r.log))
+    answer = G.answer(s, query)
+    assert (json.dumps(G.view(r.state, None), sort_keys=True), len(r.log)) == before  # nothing changed
+    assert answer["type"] == "program_preview" and len(answer["steps"]) == 3
+    table = s.table
+    for ins, step in zip(program, answer["steps"], strict=True):
+        done = execute(table, ann, ins)
+        table = done.table
+        assert step["instruction"] == ins.to_dict()
+        assert step["effects"] == [e.to_dict() for e in done.effects]
+        assert step["objects"] == [o.to_dict() for o in table.objects]
+    missing = Piece(3, ann)  # the large piece of her colour went into a goal stack
+    assert missing not in pool
+    bad = G.parse_action(s, "ann", {"type": "preview_program", "program": [{"size": 3, "color": ann, "orientation": "N"}]})
+    with pytest.raises(GameError, match="no .* piece left"):
+        G.answer(s, bad)
+    with pytest.raises(GameError, match="at most 5"):
+        G.parse_action(s, "ann", {"type": "preview_program", "program": [i.to_dict() for i in program] * 2})

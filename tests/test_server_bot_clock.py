@@ -32,7 +32,7 @@ async def no_solution(job):
 
 def run_think(client, speed=1.0):
     bot = bots.BiddingBot(client, "perfect", no_solution, lambda s: (object(), object()), speed=speed)
-    bot.level = bots.BotLevel("test", (0.0, 0.0), 99, 0.0, 0.0, 0, 0.0)
+    bot.level = bots.BotLevel("test", (0.0, 0.0), 99, (1.0,), 0.0, 0, 0.0)
     bot.me = "b1"
     bot.solve = lambda puzzle: no_solution(None)
     asyncio.run(bot._think((1, 1, 0), client.state))

@@ -47,6 +47,7 @@ def test_the_lobby_lists_rooms_of_every_game_with_its_name(h: Harness) -> None:
     assert listed[py]["game"] == "pyramids" and listed[py]["options"]["colors"] == 4
     opts = h.client.get("/api/options").json()
     assert set(opts["games"]) == set(GAMES) and opts["games"]["pyramids"]["defaults"]["clock_seconds"] == 30
+    assert opts["games"]["pyramids"]["defaults"]["min_moves"] == 1  # seed 003's minimum is a variant: off
     r = h.client.post("/api/rooms", json={"game": "chess"})
     assert r.status_code == 400 and "game must be one of" in r.json()["error"]["message"]
     r = h.client.post("/api/rooms", json={"game": "pyramids", "tiles": "1A,3B,4A,2A"})
@@ -87,7 +88,9 @@ def test_a_pyramids_round_over_the_socket(h: Harness) -> None:
     moves = pyramids_solution(h, rid)
     ann.ok(type="bid", moves=len(moves))
     bob.ok(type="bid", moves=len(moves) + 3)  # above the low bid: fine
-    assert bob.error(type="bid", moves=len(moves) + 3)["code"] == "raise"  # re-bid only lower
+    assert bob.error(type="bid", moves=len(moves) + 4)["code"] == "raise"  # re-bid only lower
+    same = bob.error(type="bid", moves=len(moves) + 3)  # not lower either, but not a raise: its own reason
+    assert same["code"] == "same_bid" and same["message"].startswith(f"you already bid {len(moves) + 3}: a new bid")
     h.advance(30)
     ann.drain()
     assert ann.state["phase"] == "demonstration" and ann.state["round"]["demonstrator"] == ann.id
@@ -117,10 +120,12 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
     with Harness(tmp_path) as h2:
         h2.t = t + 1
         room = h2.loaded(rid)
-        assert room.game.name == "pyramids" and room.version == version
+        assert room.game.name == "pyramids" and room.version == version + 2  # its clocks paused, resumed
         ann2 = h2.connect(rid)
         w = ann2.hello(seat_token=tokens[0], since=version)
-        assert w["missed"] == [] and w["state"]["robots"] == before["robots"]
+        assert [m["event"]["type"] for m in w["missed"]] == ["game_paused", "game_resumed"]
+        assert w["state"]["robots"] == before["robots"]
+        assert w["state"]["round"]["demo_deadline"] == before["round"]["demo_deadline"] + 1  # a 1 s restart
         assert w["state"]["round"]["moves"] == before["round"]["moves"] and w["state"]["towers"] == before["towers"]
         for m in moves[1:]:
             events = ann2.ok(**m)
@@ -128,6 +133,23 @@ def test_a_pyramids_room_resumes_after_a_restart(tmp_path: Path) -> None:
         assert any(e["type"] == "round_ended" and e["winner"] == ann2.id for e in events)
         log = h2.client.get(f"/api/rooms/{rid}/events").json()["events"]
         assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+
+
+def test_a_rambots_piece_size_is_a_json_integer_and_a_refused_one_is_not_logged(h: Harness) -> None:
+    """``{"size": 1.0}`` (or ``true``) is not a piece size: refused with the field named, and nothing is logged."""
+    rid = h.room(game="rambots")
+    ann, _bob = h.join(rid, "Ann"), h.join(rid, "Bob")
+    ann.ok(type="start")
+    assert ann.state["phase"] == "goals"
+    pieces = [{"size": s, "color": c} for s, c in ((1, "red"), (2, "yellow"), (3, "green"), (1, "blue"))]
+    version = ann.version
+    for bad in (1.0, True, 2.5):
+        err = ann.error(type="set_goals", pieces=[{"size": bad, "color": "red"}, *pieces[1:]])
+        assert err["code"] == "bad_message" and err["message"].startswith("pieces[0].size must be a whole number")
+    assert ann.version == version
+    log = h.client.get(f"/api/rooms/{rid}/events").json()["events"]
+    assert log[-1]["version"] == version and "1.0" not in json.dumps(log)
+    ann.ok(type="set_goals", pieces=pieces)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -140,7 +162,8 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
     whats: set[str] = set()
     deliver = Session.deliver
 
-    def spy(self: Session, text: str) -> None:
+    def spy(self: Session, out: Any) -> None:
+        text = str(out)  # a text, or a message encoded once for all its recipients (its text)
         checked["texts"] += 1
         for secret in self.room.game.secrets(self.room.state):
             if secret.owner is not None and secret.owner == self.player:
@@ -150,7 +173,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
             forms = (json.dumps(secret.value, separators=(",", ":"), ensure_ascii=False), json.dumps(secret.value))
             if any(form in text for form in forms):
                 leaks.append(f"{secret.what} reached {self.player or 'a spectator'}: {text[:200]}")
-        deliver(self, text)
+        deliver(self, out)
 
     monkeypatch.setattr(Session, "deliver", spy)
     levels = GAMES[game].bot_levels  # the game's own, the strongest last

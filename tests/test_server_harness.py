@@ -181,7 +181,18 @@ class Harness:
         """Wait until background work (the solver's reports) is done."""
         self.client.portal.call(self.manager.idle)
 
-    def wait(self, player: Player, pred: Any, timeout: float = 10.0) -> list[dict[str, Any]]:
+    def seats(self, player: Player, pred: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
+        """The room's seats as ``player`` last heard of them, once ``pred(seats)`` holds: from its
+        welcome or a later presence message (the room's bots sit down in the background, before
+        or after the welcome: which one is a race)."""
+        assert player.welcome is not None
+        seats: list[dict[str, Any]] = player.welcome["presence"]["seats"]
+        if pred(seats):
+            return seats
+        seen = self.wait(player, lambda m: m["type"] == "presence" and pred(m["seats"]), timeout)
+        return [m for m in seen if m["type"] == "presence"][-1]["seats"]  # type: ignore[no-any-return]
+
+    def wait(self, player: Player, pred: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
         """Drain ``player`` until a message matches (bots act in the background)."""
         seen: list[dict[str, Any]] = []
         end = time.monotonic() + timeout

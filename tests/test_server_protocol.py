@@ -497,8 +497,7 @@ def test_reconnect_with_seat_token_and_since(h: Harness) -> None:
 def test_bots_bid_and_demonstrate_a_round(h: Harness) -> None:
     rid = h.room(bots=[{"level": "perfect"}])
     ann = h.join(rid, "Ann")  # the room's bots sit down once the first person has: Ann is the host
-    seen = h.wait(ann, lambda m: m["type"] == "presence" and len(m["seats"]) == 2)
-    seats = [m for m in seen if m["type"] == "presence"][-1]["seats"]
+    seats = h.seats(ann, lambda seats: len(seats) == 2 and seats[1]["online"])
     assert seats[1]["bot"] is True and seats[1]["level"] == "perfect" and seats[1]["online"] is True
     bot = seats[1]["player"]
     assert ann.state["host"] == ann.id

@@ -54,6 +54,12 @@ def test_storage_roundtrip(db_url: str) -> None:
             assert [e.seq for e in await st.events(row.id, since=1)] == [2]
             assert await st.last_version(row.id) == 2
             assert (await st.get_room(row.id)).status == "playing"  # type: ignore[union-attr]
+            # the heartbeat: rooms stamped alive (only those named)
+            other = room_row()
+            await st.create_room(other)
+            await st.stamp_alive([row.id], 1234.5)
+            assert (await st.get_room(row.id)).alive == 1234.5  # type: ignore[union-attr]
+            assert (await st.get_room(other.id)).alive is None  # type: ignore[union-attr]
             # append-only: a version is written once
             with pytest.raises(sqlalchemy.exc.IntegrityError):
                 await st.append_events(row.id, 1, 2, [payloads[0]])

@@ -5,6 +5,7 @@ robots), its queries, and its file."""
 from __future__ import annotations
 
 import random
+from math import comb
 
 import numpy as np
 import pytest
@@ -24,10 +25,10 @@ from tablebase_brute import brute, slide_matches_engine
 ASP = assemble("1A", "3B", "4A", "2A")
 
 
-def table_matches_brute(board: Board, target: tuple[int, int], robots: int) -> Tablebase:
-    tb = Tablebase.build(board, target, robots=robots)
-    b = brute(board, target, robots, list(tb.layout.free))
-    slide_matches_engine(b, samples=20)
+def table_matches_brute(board: Board, target: tuple[int, int], robots: int, any_robot: bool = False) -> Tablebase:
+    tb = Tablebase.build(board, target, robots=robots, any_robot=any_robot)
+    b = brute(board, target, robots, list(tb.layout.free), any_robot=any_robot)
+    slide_matches_engine(b, samples=20, any_robot=any_robot)
     index = [tb.layout.index(board.cell(int(row[0])), [board.cell(int(c)) for c in row[1:]]) for row in b.cells]
     assert sorted(index) == list(range(tb.layout.size))  # the index is perfect: a bijection
     assert np.array_equal(tb.array()[index], b.lengths)
@@ -58,6 +59,43 @@ def test_small_boards_equal_a_forward_brute_force(board: Board, robots: int, dat
     table_matches_brute(board, target, robots)
 
 
+@settings(PROPERTY, max_examples=12)
+@given(board=boards(min_size=5, max_size=7, diagonals=False, openings=False, towers=False),
+       robots=st.sampled_from((1, 2, 3, 4)), data=st.data())
+def test_vortex_tables_of_small_boards_equal_a_forward_brute_force(board: Board, robots: int,
+                                                                   data: st.DataObject) -> None:
+    free = [c for c in board.cells() if c not in board.blocked]
+    target = data.draw(st.sampled_from(free), label="target")
+    try:
+        Layout.of(board, target, robots, any_robot=True)
+    except TablebaseError:
+        return
+    tb = table_matches_brute(board, target, robots, any_robot=True)
+    assert tb.layout.size == comb(tb.layout.cells, robots)
+
+
+def test_vortex_tables_agree_with_solve_on_random_positions() -> None:
+    """The solver's any-robot search (the cosmic vortex) against the vortex
+    table, on random positions of small random boards and of the real board."""
+    rng = random.Random(47)
+    colors = ("red", "green", "blue", "yellow")
+    cases = [(Board.build(7, 6, walls=[(1, 0, "E"), (3, 2, "S"), (5, 4, "W"), (2, 4, "N"), (4, 1, "S")],
+                          blocked=[(3, 3)]), (5, 4), 4),
+             (Board.build(8, 8, walls=[(2, 2, "S"), (6, 1, "W"), (1, 6, "E"), (4, 4, "N")]), (6, 1), 3),
+             (ASP, ASP.find_target("any", "vortex").cell, 3)]
+    for board, target, robots in cases:
+        tb = Tablebase.build(board, target, robots=robots, any_robot=True)
+        seen = set()
+        for _ in range(60):
+            pz = Puzzle(random_position(board, rng, colors[:robots]), target, active=None)
+            length = tb.lookup(pz)
+            assert length == solve(pz).length, pz
+            seen.add(length)
+            moves = tb.solution(pz)
+            assert moves is not None and len(moves) == length and check_solution(pz, moves).ok
+        assert len(seen) > 3  # the positions drawn are not all alike
+
+
 def test_an_8x8_board_with_three_robots_equals_the_brute_force() -> None:
     board = Board.build(8, 8, [(1, 0, "E"), (3, 2, "S"), (5, 5, "W"), (6, 1, "S"), (2, 6, "N"), (0, 4, "S"),
                                (4, 7, "E"), (7, 3, "S"), (2, 2, "E"), (5, 3, "N")], blocked=[(3, 3), (4, 3)])
@@ -65,9 +103,22 @@ def test_an_8x8_board_with_three_robots_equals_the_brute_force() -> None:
     assert tb.longest > 5
 
 
+def test_an_8x7_board_with_four_robots_equals_the_brute_force() -> None:
+    """The four-robot paths of the CPU build (rows that precompute the moves
+    of the robots they fix, pushed and pulled) on 1.3 M positions, and the
+    four-robot vortex table."""
+    board = Board.build(8, 7, [(1, 0, "E"), (3, 2, "S"), (5, 5, "W"), (6, 1, "S"), (2, 5, "N"), (0, 4, "S"),
+                               (4, 6, "E"), (7, 3, "S"), (2, 2, "E"), (5, 3, "N")], blocked=[(3, 3), (4, 3)])
+    tb = table_matches_brute(board, (5, 5), 4)
+    assert tb.layout.size == 54 * comb(53, 3) and tb.longest >= 10
+    table_matches_brute(board, (2, 5), 4, any_robot=True)
+
+
 def test_the_real_board_with_two_robots_equals_the_brute_force() -> None:
     tb = table_matches_brute(ASP, (13, 10), 2)  # the red hexagon
     assert tb.layout.cells == 252 and tb.unreachable == 0
+    vortex = table_matches_brute(ASP, ASP.find_target("any", "vortex").cell, 2, any_robot=True)
+    assert vortex.layout.size == 252 * 251 // 2 and vortex.unreachable == 0
 
 
 def test_the_real_board_with_three_robots_agrees_with_solve() -> None:

@@ -119,9 +119,10 @@ def tablebase_after_its_warm_up() -> dict[str, list[str]]:
     before = signatures(cpu, cpu.R, tables)
     board = Board.build(5, 4, walls=[(1, 1, "S")])
     for robots in (1, 2, 3, 4):
-        tb = Tablebase.build(board, (4, 3), robots=robots)
-        tb.histogram()
-        tb.hardest(2)
+        for any_robot in (False, True):
+            tb = Tablebase.build(board, (4, 3), robots=robots, any_robot=any_robot)
+            tb.histogram()
+            tb.hardest(2)
     return grown(before, signatures(cpu, cpu.R, tables))
 
 

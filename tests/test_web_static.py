@@ -108,10 +108,12 @@ def test_module_syntax(path: Path) -> None:
 
 def _tables() -> dict[str, dict[str, dict[str, str]]]:
     """Every table of strings, read by node (the real parser): the shell's (i18n.js), the
-    bidding panel's and each game's (a module's default export {en, fr})."""
+    shared modules' (``*-strings.js``) and each game's (a module's default export {en, fr})."""
     if NODE is None:
         pytest.skip("node is not installed")
-    sources = {"i18n.js": (WEB / "i18n.js", "STRINGS"), "bidding-strings.js": (WEB / "bidding-strings.js", "default")}
+    sources = {"i18n.js": (WEB / "i18n.js", "STRINGS")}
+    for path in sorted(WEB.glob("*-strings.js")):  # the shared modules' tables: the bidding panel's, the trainer's modes'
+        sources[path.name] = (path, "default")
     for prefix, folder in _game_folders().items():
         sources[f"{prefix}/strings.js"] = (folder / "strings.js", "default")
     out = {}
@@ -132,13 +134,23 @@ def _strings(lang: str) -> dict[str, str]:
     return merged
 
 
+def _placeholders(text: str) -> set[str]:
+    """The names a string fills in: "{name}" and plural blocks "{n, plural, one {…} other {…}}"."""
+    branch = re.compile(r"(?:zero|one|two|few|many|other|=\d+)\s*$")  # "one {# move}": a plural form, not a name
+    names = set(re.findall(r"\{(\w+), plural,", text))
+    for m in re.finditer(r"\{(\w+)\}", text):
+        if not branch.search(text[:m.start()]):
+            names.add(m.group(1))
+    return names
+
+
 def test_i18n_same_keys_and_placeholders() -> None:
     seen: dict[str, str] = {}
     for name, table in _tables().items():
         en, fr = table["en"], table["fr"]
         assert set(en) == set(fr), f"{name}: only en: {sorted(set(en) - set(fr))}; only fr: {sorted(set(fr) - set(en))}"
         for key in en:
-            assert set(re.findall(r"\{\w+\}", en[key])) == set(re.findall(r"\{\w+\}", fr[key])), f"{name}: {key}"
+            assert _placeholders(en[key]) == _placeholders(fr[key]), f"{name}: {key}"
             assert fr[key].strip(), f"{name}: {key}"
             assert key not in seen, f"{key} is in {seen.get(key)} and {name}"
             seen[key] = name
@@ -178,3 +190,40 @@ def test_no_inner_html_with_data() -> None:
 def test_css_braces_balance(path: Path) -> None:
     css = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
     assert css.count("{") == css.count("}")
+
+
+COUNTED = r"(?:moves?|mouvements?|chips?|jetons?|points?|players?|joueurs?|attempts?|essais?|pieces?|pièces?|goals?|objectifs?|bots?|automatiques?)"
+
+
+def test_no_hand_made_plurals() -> None:
+    """Issue 44: "1 moves", "exactement 1 mouvements", "after 1 rated attempts" — a count says its noun
+    through a plural block ({n, plural, one {# move} other {# moves}}: the browser's Intl.PluralRules),
+    never as "{n} moves", nor with "(s)"."""
+    for lang in ("en", "fr"):
+        for key, text in _strings(lang).items():
+            assert not re.search(r"\{(?:n|count|cost|bid|min|optimal|best)\}\s+" + COUNTED + r"\b", text), f"{lang} {key}: {text}"
+            assert "(s)" not in text and "(x)" not in text, f"{lang} {key}: {text}"
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_plural_forms_follow_each_language() -> None:
+    """t() chooses the plural form by Intl.PluralRules: French says "1 mouvement" and "0 mouvement",
+    English "1 move" and "0 moves"; "=N" picks an exact number; a missing category falls back to other."""
+    script = """
+      globalThis.document = { documentElement: {} };
+      const i18n = await import(process.argv[1]);
+      i18n.addStrings({ en: { "x.test": "{n, plural, =0 {none} one {# {thing}} other {# {thing}s}}" },
+                        fr: { "x.test": "{n, plural, =0 {aucun} one {# {thing}} other {# {thing}s}}" } });
+      const out = {};
+      for (const lang of ["en", "fr"]) {
+        i18n.setLang(lang);
+        out[lang] = [0, 1, 2, 1.5].map((n) => i18n.t("bid.moves", { n })).concat([0, 1, 5].map((n) => i18n.t("x.test", { n, thing: "pion" })));
+      }
+      process.stdout.write(JSON.stringify(out));
+    """
+    run = subprocess.run([NODE, "--input-type=module", "-e", script, (WEB / "i18n.js").as_uri()],
+                         capture_output=True, text=True, timeout=30, check=False)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["en"] == ["0 moves", "1 move", "2 moves", "1.5 moves", "none", "1 pion", "5 pions"]
+    assert out["fr"] == ["0 mouvement", "1 mouvement", "2 mouvements", "1.5 mouvement", "aucun", "1 pion", "5 pions"]

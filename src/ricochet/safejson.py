@@ -15,6 +15,14 @@ bodies, the command line's files) reports it like any other malformed JSON.
 ... except json.JSONDecodeError as e:
 ...     print(e.msg, e.pos)
 nested too deeply (more than 32 levels of [ ] and { }) 32
+
+``NaN`` and ``Infinity``, which Python's :mod:`json` reads but JSON has not, are refused too:
+
+>>> try:
+...     loads('{"moves": NaN}')
+... except json.JSONDecodeError as e:
+...     print(e.msg, e.pos)
+NaN is not JSON (a number must be finite) 10
 """
 
 from __future__ import annotations
@@ -55,4 +63,23 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8")
     check_depth(text, max_depth)
-    return json.loads(text)
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError as e:
+        if len(e.args) != 2 or e.args[0] is not _NOT_JSON:
+            raise
+        name = e.args[1]
+        raise json.JSONDecodeError(f"{name} is not JSON (a number must be finite)", text,
+                                   max(0, text.find(name))) from None
+
+
+_NOT_JSON = object()
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(_NOT_JSON, name)  # ``NaN``, ``Infinity`` or ``-Infinity``, which json would read
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import ipaddress
 import logging
+import re
 import socket
 from typing import Any
 
@@ -29,6 +32,20 @@ def build_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help="another site whose pages may open game sockets, e.g. https://example.org "
                              "(the server's own pages always may)")
+    parser.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                        help="a name the site answers to, e.g. play.example.org or *.example.org (the Host "
+                             "header; IP addresses and localhost always: other names are refused, against DNS "
+                             "rebinding)")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="IP",
+                        help="a proxy in front of this server (e.g. 127.0.0.1 for HAProxy on this machine): "
+                             "only from its address is X-Forwarded-For believed as the client's address")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="N worker processes behind HAProxy on --host:--port (they listen on the next N "
+                             "ports of 127.0.0.1), each room played in exactly one of them (docs/deploy.md); "
+                             "needs haproxy (apt-get install haproxy). Default 1: one process, no proxy")
+    parser.add_argument("--cluster-name", default=None, metavar="NAME",
+                        help="this process is the worker NAME of a cluster sharing --database behind a proxy "
+                             "(docs/deploy.md; --workers starts such workers itself)")
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -56,6 +73,18 @@ def run_serve(args: argparse.Namespace) -> int:
     bad = next((o for o in origins if not o.startswith(("http://", "https://"))), None)
     if bad is not None:
         raise CliError(f"--allow-origin takes a page's origin like https://example.org, got {bad!r}")
+    if not 1 <= args.workers <= 64:
+        raise CliError(f"--workers must be from 1 to 64, got {args.workers}")
+    if args.cluster_name is not None and not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", args.cluster_name):
+        raise CliError(f"--cluster-name must be 1 to 40 letters, digits, '.', '_' or '-', got {args.cluster_name!r}")
+    for ip in args.trusted_proxy:
+        try:
+            ipaddress.ip_network(ip, strict=False)
+        except ValueError:
+            raise CliError(f"--trusted-proxy takes an IP address or network, e.g. 127.0.0.1, got {ip!r}") from None
+    for name in args.allowed_host:
+        if not re.fullmatch(r"(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?", name):
+            raise CliError(f"--allowed-host takes a host name like play.example.org, got {name!r}")
     url = normalize_url(args.database or default_database_url())
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.log_level != "debug":
@@ -75,11 +104,16 @@ def run_serve(args: argparse.Namespace) -> int:
     # finished its I/O waits up to the switch interval (5 ms by default) for the GIL while the loop
     # is busy, and a room's next move waits for that commit.  1 ms keeps those hand-offs short
     # (measured: p99 move-to-broadcast latency several times lower under load) for little overhead.
+    if args.workers > 1:
+        from .workers import run_workers
+
+        return run_workers(args, url)
     import sys
     sys.setswitchinterval(0.001)
     from ..server.trainer_api import TrainerOptions
 
-    app = create_app(url, limits=limits, allowed_origins=origins, trainer=TrainerOptions(pool=args.trainer_pool))
+    app = create_app(url, limits=limits, allowed_origins=origins, trainer=TrainerOptions(pool=args.trainer_pool),
+                     cluster_name=args.cluster_name, allowed_hosts=tuple(args.allowed_host))
     # The garbage collector's full (generation 2) passes stop the event loop for as long as they scan
     # every tracked object: ~100 ms with a few hundred rooms in play, every couple of seconds under
     # load, and every move in flight waits.  Everything imported so far (modules, classes, functions:
@@ -100,8 +134,17 @@ def run_serve(args: argparse.Namespace) -> int:
     # No per-message compression: compressing every broadcast once per connection cost the event
     # loop about 14 % of its time under load (py-spy), inflating a flooder's frames more; the
     # messages are a few KiB of JSON.
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536,
-                            timeout_graceful_shutdown=3, http="h11", ws_per_message_deflate=False)
+    # X-Forwarded-For: believed only from --trusted-proxy (uvicorn's own default trusts 127.0.0.1,
+    # which would let any local client name itself another address).
+    trusted = ",".join(args.trusted_proxy)
+    from ..server.frames import bounded_websocket_protocol
+    from ..server.sockets import FLOOD_BACKLOG
+
+    ws = bounded_websocket_protocol(FLOOD_BACKLOG) or "auto"
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536, ws=ws,
+                            timeout_graceful_shutdown=3, http=header_deadline_protocol(limits.header_seconds),
+                            ws_per_message_deflate=False, proxy_headers=bool(trusted),
+                            forwarded_allow_ips=trusted or None)
     try:
         sock = listening_socket(args.host, args.port)
         _serve(app, config, sock)
@@ -131,6 +174,52 @@ def listening_socket(host: str, port: int) -> socket.socket:
         raise
     sock.set_inheritable(True)
     return sock
+
+
+def header_deadline_protocol(seconds: float) -> Any:
+    """uvicorn's HTTP protocol (h11) that closes a connection whose request headers have not all
+    come within ``seconds`` of its opening or of the previous answer (a slow handshake, one
+    header line now and then, holds a connection and its memory for nothing).  0: no deadline."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    if not seconds:
+        return H11Protocol
+
+    class HeaderDeadline(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            armed = self.cycle
+            self._header_timer = self.loop.call_later(seconds, self._header_timeout, armed)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _header_timeout(self, armed: Any) -> None:
+            self._header_timer = None
+            if self.cycle is armed and not self.transport.is_closing():  # no new request began since
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            self._disarm()  # the socket's own deadlines (hello) take over
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeaderDeadline
 
 
 def _serve(app: Any, config: Any, sock: socket.socket) -> None:

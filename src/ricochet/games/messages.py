@@ -8,6 +8,14 @@ message that names the field.
 
 >>> whole(7, "moves")
 7
+>>> for bad in (7.0, True, "7"):
+...     try:
+...         whole(bad, "moves", 1, 99)
+...     except GameError as e:
+...         print(e)
+moves must be a whole number from 1 to 99 (a JSON integer), got 7.0
+moves must be a whole number from 1 to 99 (a JSON integer), got true
+moves must be a whole number from 1 to 99 (a JSON integer), got "7"
 >>> try:
 ...     cell([1], "stop")
 ... except GameError as e:
@@ -17,6 +25,7 @@ bad_message stop must be a cell [x, y], got a list
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,7 +33,7 @@ from ..geometry import Cell
 from .interface import GameError
 from .options import kind_of
 
-__all__ = ["cell", "field", "text_choice", "whole"]
+__all__ = ["cell", "field", "shown", "text_choice", "whole"]
 
 
 def _bad(message: str) -> GameError:
@@ -38,13 +47,27 @@ def field(msg: Mapping[str, Any], name: str, what: str) -> Any:
     return msg[name]
 
 
+def shown(value: object) -> str:
+    """A value received, as a message quotes it: a scalar as its JSON text (``7.0``, ``true``,
+    ``"7"``, at most 40 characters), a list or an object by its kind."""
+    if value is None or isinstance(value, bool | int | float | str):
+        text = json.dumps(value, ensure_ascii=False)
+        return text if len(text) <= 40 else text[:39] + "…"
+    return kind_of(value)
+
+
 def whole(value: object, name: str, lo: int | None = None, hi: int | None = None) -> int:
-    """A whole number (``lo`` to ``hi`` when given)."""
+    """A whole number (``lo`` to ``hi`` when given): a JSON integer, never ``1.0`` nor
+    ``true`` (Python reads both as numbers; a count, a size or an index is neither).  Every
+    count, size and index of every game's messages is checked here."""
+    span = (f"from {lo} to {hi}" if lo is not None and hi is not None else f"at least {lo}" if lo is not None
+            else f"at most {hi}" if hi is not None else "")
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(f"{name} must be a whole number, got {kind_of(value)}")
+        what = f"a whole number {span}" if lo is not None and hi is not None else \
+            f"a whole number ({span})" if span else "a whole number"
+        raise _bad(f"{name} must be {what} (a JSON integer), got {shown(value)}".replace(") (", ", "))
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        rng = f"from {lo} to {hi}" if hi is not None else f"at least {lo}"
-        raise _bad(f"{name} must be {rng}, got {value}")
+        raise _bad(f"{name} must be {span}, got {value}")
     return value
 
 
@@ -58,5 +81,5 @@ def cell(value: object, name: str, size: int = 32) -> Cell:
 def text_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
     """One of ``choices``."""
     if value not in choices:
-        raise _bad(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        raise _bad(f"{name} must be one of {', '.join(choices)}, got {shown(value)}")
     return value  # type: ignore[return-value]

@@ -15,7 +15,8 @@ unique among the seated players as people read it (:func:`name_key`: case,
 Unicode forms, accents and look-alike letters do not make two names
 different).  Someone who leaves before the start is forgotten (nothing of
 theirs to keep), so coming and going in the lobby does not pile up players.
-Winners are the players with the most points (ties share).
+Winners are the players with the most points (ties share); nobody wins a game in which
+nobody scored.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from .. import names
 from .events import Event, event_from_dict
 from .interface import Game, GameError
 
@@ -111,7 +113,7 @@ class PlayerLeft(Event):
 @dataclass(frozen=True)
 class GameEnded(Event):
     """``reason``: why (``target_score``, ``host_ended`` …, the game says);
-    ``winners`` share the win (most points)."""
+    ``winners`` share the win (most points; none when nobody scored)."""
 
     type: ClassVar[str] = "game_ended"
     _decode: ClassVar[dict[str, Callable[[Any], Any]]] = {"winners": tuple}
@@ -295,32 +297,17 @@ def check_name(value: str, what: str = "a name") -> str:
     return text
 
 
-# Letters that look like Latin ones in common fonts (a small part of Unicode's confusables:
-# Cyrillic, Greek, Armenian and Latin variants, and digits read as letters), applied after casefolding.
-_LOOKALIKES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "ѐ": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k",
-    "ӏ": "l", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "ԛ": "q", "т": "t", "у": "y", "ү": "y",
-    "х": "x", "ѕ": "s", "ԁ": "d", "ԝ": "w", "ɡ": "g", "ɑ": "a", "ı": "i", "ȷ": "j", "ʟ": "l", "ᴏ": "o",
-    "α": "a", "β": "b", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-    "τ": "t", "υ": "u", "χ": "x", "ω": "w", "օ": "o", "ս": "u", "հ": "h", "ո": "n", "զ": "q", "ց": "g",
-    "0": "o", "1": "l", "|": "l", "ǀ": "l",
-})
-
-
 def name_key(name: str) -> str:
-    """The form under which two names are the same name: compatibility forms (NFKC:
-    full-width letters, ligatures), case, accents and marks, look-alike letters of other
-    scripts (Cyrillic ``а``, Greek ``ο``…), ``I``/``l``/``1``, ``0``/``o``, ``rn``/``m``.
+    """The form under which two names are the same name at a table: one rule for the rooms
+    and the trainer's claimed names, Unicode's confusables (:func:`ricochet.names.name_key`:
+    compatibility forms, look-alike letters of other scripts, case, accents and marks).
 
     >>> name_key("Ann") == name_key("АNN") == name_key("ａｎｎ") == name_key("Ánn")
     True
     >>> name_key("Bill") == name_key("BiII") == name_key("Bi11")
     True
     """
-    text = unicodedata.normalize("NFKC", name).replace("I", "l").casefold()
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
-    text = text.translate(_LOOKALIKES).replace("rn", "m").replace("vv", "w")
-    return " ".join(text.split())
+    return names.name_key(name)
 
 
 def check_text(what: str, value: object, limit: int) -> str:
@@ -341,9 +328,11 @@ def seated_player(state: TableState, player: str) -> PlayerState:
 
 
 def winners_of(state: TableState) -> tuple[str, ...]:
-    """The players with the most points (seated ones too when nobody scored)."""
+    """The players with the most points (ties share); nobody when nobody scored: a game
+    ended at 0–0–0 (the host's "End the game", or every chip returned unwon) has no
+    winner rather than every player a winner."""
     best = max((p.score for p in state.players), default=0)
-    return tuple(p.id for p in state.players if p.score == best and (best > 0 or p.seated))
+    return tuple(p.id for p in state.players if p.score == best) if best > 0 else ()
 
 
 def decide_table(tx: Tx, action: object, now: float, *, min_players: int,

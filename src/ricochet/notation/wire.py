@@ -265,7 +265,28 @@ def move_from_wire(value: Any, field: str = "move") -> Move:
     return Move(robot, direction, None if stop is None else cell_from_wire(stop, field + ".stop"))
 
 
+_PATHS_KEPT = 8192
+_path_wires: dict[int, tuple[Path, dict[str, Any]]] = {}
+_tuple_wires: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+
+
 def path_to_wire(path: Path) -> dict[str, Any]:
+    """The JSON form of a path.  Memoised by identity: a game's states share their path
+    objects, and a view of a demonstration lists all its paths again at every move (the
+    server's costliest encoding per move).  The cache keeps each path it holds alive, so an
+    ``id`` in it is never another object's; it is emptied when full.  The answer is shared:
+    do not change it."""
+    hit = _path_wires.get(id(path))
+    if hit is not None and hit[0] is path:
+        return hit[1]
+    if len(_path_wires) >= _PATHS_KEPT:
+        _path_wires.clear()
+    wire = _path_to_wire(path)
+    _path_wires[id(path)] = (path, wire)
+    return wire
+
+
+def _path_to_wire(path: Path) -> dict[str, Any]:
     return {
         "robot": path.robot, "start": cell_to_wire(path.start), "direction": path.direction.name,
         "steps": [{"cell": cell_to_wire(s.cell), "heading": s.heading.name,
@@ -298,7 +319,9 @@ def path_from_wire(value: Any, field: str = "path") -> Path:
 
 def to_wire(value: Any) -> Any:
     """The JSON form of a move, path, robot, board or direction, and of lists
-    and tuples of them (anything else is returned as it is)."""
+    and tuples of them (anything else is returned as it is).  Paths and tuples of moves
+    or paths are memoised by identity (see :func:`path_to_wire`): the answer may be
+    shared, do not change it."""
     if isinstance(value, Move):
         return move_to_wire(value)
     if isinstance(value, Path):
@@ -309,6 +332,16 @@ def to_wire(value: Any) -> Any:
         return board_to_wire(value)
     if isinstance(value, Direction):
         return value.name
+    if isinstance(value, tuple) and value and isinstance(value[0], Move | Path):
+        # A game's states share their tuples of moves and paths (immutable): each is encoded once.
+        hit = _tuple_wires.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        if len(_tuple_wires) >= _PATHS_KEPT:
+            _tuple_wires.clear()
+        wire = [to_wire(v) for v in value]
+        _tuple_wires[id(value)] = (value, wire)
+        return wire
     if isinstance(value, tuple | list):
         return [to_wire(v) for v in value]
     return value

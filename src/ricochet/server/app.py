@@ -28,9 +28,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import endpoints as E
 from . import protocol as P
+from .cluster import Cluster
+from .frames import KeepRawSend
+from .hosts import HostCheck
 from .limits import ServerLimits
 from .manager import ConfigFactory, RoomManager
 from .pacing import AddressPacing
+from .refused import Refused
 from .site import Site
 from .sockets import ws_endpoint
 from .solving import SolverService
@@ -105,7 +109,8 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                config_factory: ConfigFactory | None = None, web_dir: Path | None = None,
                storage: Storage | None = None, rate: tuple[float, int] | None = None,
                limits: ServerLimits | None = None, allowed_origins: tuple[str, ...] = (),
-               trainer: TrainerOptions | None = None) -> Starlette:
+               trainer: TrainerOptions | None = None, cluster_name: str | None = None,
+               allowed_hosts: tuple[str, ...] | None = None) -> Starlette:
     """The server application.
 
     ``database_url``: SQLAlchemy URL (default: a SQLite file in the user's data
@@ -118,7 +123,11 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     accepts (default :class:`ServerLimits`); ``rate`` overrides its per-seat
     message rate and burst.  ``allowed_origins``: pages of other origins
     (``https://example.org``) that may open sockets, besides the server's own.  ``trainer``: how the solo
-    trainer runs (its cookie secret, its background puzzle pool)."""
+    trainer runs (its cookie secret, its background puzzle pool).  ``cluster_name``: this
+    process is the worker of that name in a cluster sharing the database (:mod:`.cluster`).
+    ``allowed_hosts``: the names the site answers to besides IP addresses and ``localhost``
+    (the ``Host`` header: :class:`.hosts.HostCheck`; ``ricochet serve`` always checks it;
+    ``None``: any name)."""
     web = web_dir or WEB_DIR
     limits = limits or ServerLimits()
 
@@ -126,8 +135,10 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         st = storage or await Storage.open(database_url)
         svc = solver or SolverService()
+        cluster = Cluster(st, cluster_name) if cluster_name else None
         manager = RoomManager(st, now=now or time.time, realtime=realtime, solver=svc, bot_speed=bot_speed,
-                              bots=bots, config_factory=config_factory or P.config_for, rate=rate, limits=limits)
+                              bots=bots, config_factory=config_factory or P.config_for, rate=rate, limits=limits,
+                              cluster=cluster)
         app.state.manager = manager
         app.state.storage = st
         app.state.trainer = Trainer(st, svc, now or time.time, trainer, real_worker=solver is None)
@@ -145,8 +156,12 @@ def create_app(database_url: str | None = None, *, now: Callable[[], float] | No
                 await st.close()
 
     app = Starlette(routes=routes(web), lifespan=lifespan,
-                    exception_handlers={HTTPException: E.http_error, Exception: E.server_error})
+                    exception_handlers={HTTPException: E.http_error, Refused: E.refused_error,
+                                                          Exception: E.server_error})
     app.state.site = Site(web, limits, realtime=realtime, allowed_origins=allowed_origins)
     app.add_middleware(AddressPacing, limits=limits)  # outside the routing: a refusal costs little
     app.add_middleware(SecurityHeaders)
+    if allowed_hosts is not None:  # (in-process tests name their server "testserver")
+        app.add_middleware(HostCheck, allowed=allowed_hosts)  # before anything else reads the request
+    app.add_middleware(KeepRawSend)  # the outermost: each socket's own send, for writing frames directly
     return app

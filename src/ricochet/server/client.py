@@ -21,6 +21,7 @@ room, used by the server's own bots; same messages, no socket).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Callable
@@ -30,6 +31,7 @@ from ..errors import RicochetError
 from .protocol import PROTOCOL_VERSION
 
 if TYPE_CHECKING:
+    from .frames import Outgoing
     from .manager import RoomManager
     from .session import Session
 
@@ -115,8 +117,8 @@ class InProcessTransport:
             raise ClientError(f"there is no room {self.room_id}", "no_room")
         self.session = Session(self.manager, room, self._put, self._closed, bot=True)
 
-    def _put(self, text: str) -> bool:
-        self.queue.put_nowait(text)
+    def _put(self, out: Outgoing) -> bool:
+        self.queue.put_nowait(out.text)
         return True
 
     def _closed(self, code: int, reason: str) -> None:
@@ -139,7 +141,8 @@ class InProcessTransport:
 class RicochetClient:
     """One connection to one room.  Give a ``ws://…/ws/ROOM`` URL or a transport."""
 
-    def __init__(self, url: str | None = None, *, transport: Transport | None = None, auto_sync: bool = True) -> None:
+    def __init__(self, url: str | None = None, *, transport: Transport | None = None, auto_sync: bool = True,
+                 reconnect: float = 0.0) -> None:
         if transport is None:
             if url is None:
                 raise ValueError("give the room's WebSocket URL (ws://host:port/ws/ROOM) or a transport")
@@ -156,6 +159,12 @@ class RicochetClient:
         self.skew = 0.0
         """``server_time - time.time()`` at the last message that carried it."""
         self._ref = 0
+        self.reconnect = reconnect
+        """After a welcome, when the server closes the connection: keep trying for this many
+        seconds to connect again (backoff 0.25 s doubling to 4 s) and say hello on the same seat,
+        from the version seen (``since``), as the web client does (0: do not)."""
+        self.reconnects = 0
+        """How many times the connection was made again (:attr:`reconnect`)."""
 
     # -- connection -------------------------------------------------------------------------
     async def connect(self) -> Self:
@@ -189,12 +198,57 @@ class RicochetClient:
         if self.closed:
             raise ClientError("the connection is closed", "closed")
         text = await (asyncio.wait_for(self.transport.recv(), timeout) if timeout else self.transport.recv())
+        if text is None and self.reconnect > 0 and self.you is not None and self._may_reconnect():
+            return await self._connect_again()
         if text is None:
             self.closed = True
             raise ClientError("the server closed the connection", "closed")
         msg: dict[str, Any] = json.loads(text)
         await self._track(msg)
         return msg
+
+    def _may_reconnect(self) -> bool:
+        """Would connecting again help?  Not after "no such room" (4404), a protocol mismatch
+        (4400) or the host's removal (4403)."""
+        code = getattr(getattr(self.transport, "ws", None), "close_code", None)
+        return code not in (4404, 4400, 4403)
+
+    async def _connect_again(self) -> dict[str, Any]:
+        """Connect again and say hello on the same seat (or as a spectator), from the version
+        seen: the ``welcome`` (its state replaces ours; ``missed`` lists what we missed)."""
+        assert self.you is not None
+        end = time.monotonic() + self.reconnect
+        wait = 0.25
+        last: Exception | None = None
+        while time.monotonic() < end:
+            await asyncio.sleep(min(wait, max(0.0, end - time.monotonic())))
+            wait = min(wait * 2, 4.0)
+            try:
+                with contextlib.suppress(Exception):
+                    await self.transport.close()
+                await self.transport.connect()
+                token = self.you.get("seat_token")
+                await self.send({"type": "hello", "protocol": PROTOCOL_VERSION, "seat_token": token,
+                                 "since": self.version, "spectate": token is None,
+                                 "name": None if token else self.you.get("name")})
+                while True:
+                    text = await asyncio.wait_for(self.transport.recv(), 15)
+                    if text is None:
+                        raise ClientError("closed during hello", "closed")
+                    msg: dict[str, Any] = json.loads(text)
+                    if msg.get("type") == "error" and msg.get("code") not in ("room_moving", "server_restarting"):
+                        raise ClientError(msg["message"], msg["code"])
+                    if msg.get("type") == "welcome":
+                        await self._track(msg)
+                        self.reconnects += 1
+                        return msg
+            except (OSError, ClientError, TimeoutError) as e:
+                last = e
+            except Exception as e:  # noqa: BLE001 - the websockets library's handshake errors
+                last = e
+        self.closed = True
+        raise ClientError(f"the server closed the connection and connecting again failed for "
+                          f"{self.reconnect:g} s ({last})", "closed")
 
     async def _track(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -280,8 +334,9 @@ class RicochetClient:
     async def start(self, ref: str | int | None = None) -> None:
         await self._action("start", ref)
 
-    async def restart(self, ref: str | int | None = None) -> None:
-        await self._action("restart", ref)
+    async def restart(self, ref: str | int | None = None, *, start: bool = False) -> None:
+        """The next game of the room, in its lobby; ``start``: and started at once (Play again)."""
+        await self._action("restart", ref, **({"start": True} if start else {}))
 
     async def end_game(self, ref: str | int | None = None) -> None:
         await self._action("end_game", ref)

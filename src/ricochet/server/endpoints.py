@@ -38,6 +38,7 @@ __all__ = [
     "index",
     "list_rooms",
     "options",
+    "refused_error",
     "room_events",
     "server_error",
     "service_worker",
@@ -154,7 +155,7 @@ async def list_rooms(request: Request) -> Response:
     site = site_of(request)
     now = time.monotonic()
     if now >= site.lobby[0] or not site.realtime:  # (tests on a fake clock see every change at once)
-        answer = json.dumps({"rooms": manager_of(request).public_rooms()}, separators=(",", ":")).encode()
+        answer = P.dumpb({"rooms": await manager_of(request).lobby_rooms()})
         site.lobby = (now + LOBBY_SECONDS, answer)
     return Response(site.lobby[1], media_type="application/json")
 
@@ -166,7 +167,7 @@ async def create_room(request: Request) -> Response:
         return error(415, "bad_content_type", f"send the room options as JSON (Content-Type: application/json), "
                                               f"not {ctype or 'no content type'}")
     try:
-        body = await read_body(request, limits.body_bytes)
+        body = await read_body(request, limits.body_bytes, limits.body_seconds)
     except BodyTooBig as e:
         size = f"{e.size} bytes" if e.size is not None else f"over {limits.body_bytes} bytes"
         # Connection: close — the rest of the body is never read, not even to throw it away.
@@ -279,6 +280,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
                                                 + (f"; allowed: {allowed}" if allowed else ""),
                      {"Allow": allowed} if allowed else None)
     return error(exc.status_code, "http_error", exc.detail)
+
+
+async def refused_error(request: Request, exc: Exception) -> Response:
+    """A :class:`Refused` raised by an endpoint: its JSON answer (a body too slow: 408, and the
+    connection closed)."""
+    assert isinstance(exc, Refused)
+    answer = refused(exc)
+    if exc.status in (408, 413):
+        answer.headers["Connection"] = "close"
+    return answer
 
 
 async def server_error(request: Request, exc: Exception) -> Response:

@@ -6,11 +6,29 @@ deleted when it never started and nobody came
 (:class:`~ricochet.server.limits.ServerLimits`).  Nothing is loaded at start: a
 room resumes when its players come back.  The manager also counts connections
 per address, rate-limits room creation and runs the server's own bots.
+
+**Restarts are not charged to players.**  A room let go by its players pauses
+its clocks (the game's ``pause``: ``game_paused``) and resumes them when it is
+loaded again (``game_resumed``: every deadline moves by the pause).  A server
+that stops — SIGTERM or ``kill -9`` — lets go of the rooms it holds without
+pausing them, so the manager keeps, for each room in memory, the last time a
+server holding it was known alive: ``rooms.alive`` in the database, stamped
+every ``heartbeat_seconds`` (:meth:`RoomManager.heartbeat`) and once more at
+shutdown.  When a room is loaded with a clock still running (not paused), the
+server that held it stopped without letting it go: the room is paused as of
+its *last alive* time — the later of that stamp and its last event, both moments
+a server held it — and resumed now, the same two events as an idle room's.
+A restart lasting N seconds (up to the room's loading) thus leaves every game
+clock (sand clock, timer, demonstration, intermission, programming timer)
+N seconds later than it was, give or take one heartbeat in the players' favour
+after a ``kill -9``.  Seat grace periods count anew from the load (someone must
+be back for an absent player's seat to run out: :meth:`Room.seat_deadline`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import math
@@ -19,15 +37,18 @@ import secrets
 import string
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..games import get_game
 from . import protocol as P
-from .limits import Buckets, ServerLimits
+from .limits import Buckets, FairShare, ServerLimits
 from .refused import Refused
 from .room import Room, Seat
 from .solving import SolverService
 from .storage import RoomRow, Storage
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 __all__ = ["ConfigFactory", "RoomManager", "new_room_id", "valid_room_id"]
 
@@ -57,8 +78,11 @@ class RoomManager:
     def __init__(self, storage: Storage, *, now: Callable[[], float] = time.time, realtime: bool = True,
                  solver: SolverService | None = None, bot_speed: float = 1.0, bots: bool = True,
                  config_factory: ConfigFactory = P.config_for, rng: random.Random | None = None,
-                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None) -> None:
+                 rate: tuple[float, int] | None = None, limits: ServerLimits | None = None,
+                 cluster: Cluster | None = None) -> None:
         self.storage = storage
+        self.cluster = cluster
+        """This worker's part in a cluster of workers (``None``: the only process; :mod:`.cluster`)."""
         limits = limits or ServerLimits()
         if rate is not None:
             limits = dataclasses.replace(limits, message_rate=rate[0], message_burst=rate[1])
@@ -76,6 +100,10 @@ class RoomManager:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.message_buckets = Buckets(limits.message_rate, limits.message_burst)
         self.address_buckets = Buckets(limits.address_rate, limits.address_burst)
+        self.total_rooms = FairShare(limits.total_rooms_per_second, floor=1)
+        """The whole server's room creations per second, fairly shared among addresses."""
+        self.total_messages = FairShare(limits.total_message_rate, floor=limits.message_rate)
+        """The whole server's socket messages per second, fairly shared among addresses."""
         self.room_buckets = Buckets(limits.rooms_per_minute / 60, limits.room_burst)
         self.connections: dict[str, int] = {}
         """Open WebSocket connections by client address."""
@@ -85,6 +113,7 @@ class RoomManager:
         self.closing = False
         """Set once the server is stopping: new connections are turned away."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
 
     # -- the life of the server ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -92,6 +121,24 @@ class RoomManager:
         loaded, and resumes, when someone comes back to it."""
         if self.realtime and self._sweeper is None:
             self._sweeper = asyncio.ensure_future(self._sweep_loop())
+        if self.realtime and self._heart is None and self.limits.heartbeat_seconds:
+            self._heart = asyncio.ensure_future(self._heartbeat_loop())
+        if self.cluster is not None:
+            await self.cluster.start(self)
+
+    async def heartbeat(self) -> None:
+        """Stamp every room in memory alive now (``rooms.alive``): see "Restarts" above."""
+        await self.storage.stamp_alive(list(self.rooms), self.now())
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.heartbeat_seconds)
+            try:
+                await self.heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("could not stamp the rooms alive; trying again", exc_info=True)
 
     async def announce_restart(self, timeout: float = 1.0) -> None:
         """Tell every connected person the server is stopping (``server_restarting``,
@@ -100,7 +147,8 @@ class RoomManager:
         for room in list(self.rooms.values()):
             for s in list(room.sessions):
                 if not s.bot:
-                    s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                    s.error("server_restarting", "the server is restarting: reconnect in a moment",
+                            retry_after=P.RESTART_RETRY)
                     s.close(1012, "server restarting")
         end = time.monotonic() + timeout
         while any(self.connections.values()) and time.monotonic() < end:
@@ -110,26 +158,34 @@ class RoomManager:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._heart is not None:
+            self._heart.cancel()
+        try:  # the last word of this server: its rooms were alive until now
+            await self.heartbeat()
+        except Exception:
+            log.warning("could not stamp the rooms alive at shutdown", exc_info=True)
         for task in list(self.bots.values()):
             task.cancel()
         for room in self.rooms.values():
             for s in list(room.sessions):
-                s.error("server_restarting", "the server is restarting: reconnect in a moment")
+                s.error("server_restarting", "the server is restarting: reconnect in a moment",
+                        retry_after=P.RESTART_RETRY)
                 s.close(1012, "server restarting")
             room.stop()
         tasks = [*self.bots.values(), *(r.ticker for r in self.rooms.values() if r.ticker)]
         tasks += [t for r in self.rooms.values() for t in r.tasks]
-        if self._sweeper is not None:
-            tasks.append(self._sweeper)
+        tasks += [t for t in (self._sweeper, self._heart) if t is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         self.bots.clear()
+        if self.cluster is not None:
+            await self.cluster.close()
 
     # -- connections ----------------------------------------------------------------------------------
     def admit(self, address: str) -> Refused | None:
         """Count a new connection from ``address``, or say why it is refused."""
         if self.closing:
             return Refused("the server is restarting: reconnect in a moment", "server_restarting", status=503,
-                           close_code=1012)
+                           close_code=1012, retry_after=P.RESTART_RETRY)
         lim = self.limits
         if lim.max_connections and sum(self.connections.values()) >= lim.max_connections:
             return Refused(f"the server has {lim.max_connections} connections open, the most it takes: try again "
@@ -166,6 +222,7 @@ class RoomManager:
                  for s in await self.storage.seats(row.id)]
         room = Room(self, row, seats)
         room.load_events(await self.storage.events(row.id, row.game), await self.storage.last_version(row.id))
+        await self._clocks(room, lambda state, now: room.game.pause(state, self.last_alive(room, row)), "pause")
         await self._clocks(room, room.game.resume, "resume")
         self.rooms[room.id] = room
         self._activate(room)
@@ -201,6 +258,9 @@ class RoomManager:
             raise Refused(f"too many rooms created from your address: at most {lim.room_burst} at once, then "
                           f"{lim.rooms_per_minute:g} a minute; try again in {max(1, round(wait))} s", "rate_limited",
                           status=429, retry_after=wait, close_code=1013)
+        if address is not None and not self.total_rooms.take(address):
+            raise Refused("the server is creating many rooms at once: try again in a few seconds", "rate_limited",
+                          status=429, retry_after=2.0, close_code=1013)
         if lim.max_lobby_rooms and await self.storage.count_lobby_rooms() >= lim.max_lobby_rooms:
             raise Refused(f"{lim.max_lobby_rooms} rooms are waiting for players, the most this server keeps: join "
                           "one of them, or try again later", "server_full", status=503, close_code=1013)
@@ -212,6 +272,8 @@ class RoomManager:
                       "lobby", 1, secrets.randbits(62), now, now, game.name, game.version)
         await self.storage.create_room(row)
         room = Room(self, row, [])
+        if self.cluster is not None:
+            return room  # stored only: the worker its first connection reaches (the proxy's choice) loads it
         self.rooms[rid] = room
         if self.realtime:
             room.start_ticker()
@@ -236,7 +298,21 @@ class RoomManager:
         row = await self.storage.get_room(room_id)
         if row is None:
             return None
-        return await self._load(row)
+        if self.cluster is None:
+            return await self._load(row)
+        await self.cluster.claim(room_id)  # this worker holds it from now on (or Refused: try again)
+        try:
+            row = await self.storage.get_room(room_id) or row  # as its last owner left it
+            return await self._load(row)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(room_id)
+            raise
+
+    @property
+    def loading(self) -> set[str]:
+        """Rooms being loaded now."""
+        return set(self._loading)
 
     async def room_row(self, room_id: str) -> RoomRow | None:
         """The room's stored description, without loading it (replays)."""
@@ -258,7 +334,34 @@ class RoomManager:
                 self.stop_bot(room, key[1])
         for s in list(room.sessions):  # the bots' in-process connections
             s.disconnect()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                await self.cluster.release(room.id)
         return True
+
+    async def evict(self, room: Room, *, release: bool = True) -> None:
+        """Let go of a room whoever is connected (another worker holds it now, or asked for it:
+        :mod:`.cluster`): its people are told to reconnect (they reach the room's new worker
+        through the proxy), then it is unloaded; its lease is given back unless ``release``
+        is False (it was lost already)."""
+        for s in list(room.sessions):
+            if not s.bot:
+                s.error("room_moving", "this room moves to another server: reconnecting", retry_after=0.25)
+                s.close(1012, "room moved")
+        if release:
+            await self.unload(room)
+            return
+        cluster, self.cluster = self.cluster, None  # (no lease to give back)
+        try:
+            await self.unload(room)
+        finally:
+            self.cluster = cluster
+
+    def last_alive(self, room: Room, row: RoomRow) -> float:
+        """When a server last held ``room`` alive, as loaded from ``row``: the later of its stamp
+        (:meth:`heartbeat`) and its last event.  A room whose clocks still run (not paused) is
+        paused as of then on loading: the time since was nobody's to play."""
+        return max(row.alive or 0.0, room.last_event_at)
 
     async def _clocks(self, room: Room, change: Callable[[Any, float], tuple[Any, list[Any]]], what: str) -> None:
         """Pause a room's clocks as it is let go, resume them as it is loaded (the game's
@@ -294,6 +397,8 @@ class RoomManager:
                 await self.unload(room)
         if lim.lobby_ttl_seconds:
             for rid in await self.storage.stale_lobby_rooms(now - lim.lobby_ttl_seconds, limit=200):
+                if self.cluster is not None and await self.cluster.held_elsewhere(rid):
+                    continue  # loaded by another worker
                 if rid not in self.rooms and rid not in self._loading:
                     await self.storage.delete_room(rid)
                     log.info("room %s expired: never started, nobody came", rid)
@@ -311,6 +416,12 @@ class RoomManager:
                 raise
             except Exception:
                 log.exception("sweeping idle rooms failed; trying again later")
+
+    async def lobby_rooms(self) -> list[dict[str, Any]]:
+        """The lobby: :meth:`public_rooms`, or in a cluster every worker's."""
+        if self.cluster is not None:
+            return await self.cluster.lobby()
+        return self.public_rooms()
 
     def public_rooms(self) -> list[dict[str, Any]]:
         """Public rooms in use (in memory) that are not over, newest first."""

@@ -14,6 +14,13 @@ client that asks again as soon as it is answered (a flood with many requests
 in flight) would make the server refuse as fast as it can reconnect; held, it
 gets one refusal per request in flight and per wait.
 
+HTTP requests and socket opens also share total budgets of the whole server
+(``total_http_rate``, ``total_socket_rate``), fairly among addresses
+(:class:`~.limits.FairShare`): over it, a request of an address that asked more than its fair
+share waits for a later second's share, and is refused the same way after
+``pace_wait_seconds``, so that many flooding addresses together cannot take what one address
+may not.
+
 The server's other limits (rooms per minute, connections per address, socket
 messages) count what gets through; this one keeps the cost of *refusing* a
 flood from starving the rooms in play.
@@ -37,11 +44,15 @@ from collections.abc import Callable, Hashable
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .limits import ServerLimits
+from .limits import FairShare, ServerLimits
 
 __all__ = ["AddressPacing", "Pacer"]
 
 PRUNE_SECONDS = 10.0
+HTTP_FLOOR = 10
+"""HTTP requests per second any address may make whatever the total (a page and its files)."""
+SOCKET_FLOOR = 2
+"""Socket opens per second any address may make whatever the total (a player reconnecting)."""
 """How often the turns of addresses that went quiet are forgotten."""
 
 
@@ -97,6 +108,8 @@ class AddressPacing:
         self.app = app
         self.http = Pacer(limits.http_rate, limits.http_burst, limits.pace_wait_seconds, clock)
         self.sockets = Pacer(limits.socket_rate, limits.socket_burst, limits.pace_wait_seconds, clock)
+        self.total_http = FairShare(limits.total_http_rate, clock, floor=HTTP_FLOOR)
+        self.total_sockets = FairShare(limits.total_socket_rate, clock, floor=SOCKET_FLOOR)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -104,7 +117,11 @@ class AddressPacing:
         if pacer is None or not pacer.enabled:
             await self.app(scope, receive, send)
             return
-        wait = pacer.delay(_address(scope))
+        address = _address(scope)
+        if not await self._turn_of_total(kind, address, pacer.max_wait):
+            await self._refuse(kind, pacer, send)
+            return
+        wait = pacer.delay(address)
         if wait is None:
             await asyncio.sleep(pacer.max_wait)  # see the module's doc: refusing at once costs more
             await self._refuse(kind, pacer, send)
@@ -112,6 +129,19 @@ class AddressPacing:
         if wait > 0:
             await asyncio.sleep(wait)
         await self.app(scope, receive, send)
+
+    async def _turn_of_total(self, kind: str, address: str, max_wait: float) -> bool:
+        """The server's total budget (fairly shared): True when this request may go, at once or
+        after waiting (up to ``max_wait``) for a later second's share; False: refused after the wait."""
+        total = self.total_http if kind == "http" else self.total_sockets
+        if total.take(address):
+            return True
+        end = time.monotonic() + max_wait
+        while time.monotonic() < end:
+            await asyncio.sleep(min(0.25, max(0.0, end - time.monotonic())))
+            if total.take(address, again=True):
+                return True
+        return False
 
     @staticmethod
     async def _refuse(kind: str, pacer: Pacer, send: Send) -> None:

@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .. import safejson
 from ..games import DEFAULT_GAME, GAMES, GameError, OptionsError, get_game
 from ..games.messages import whole
@@ -59,6 +61,9 @@ MAX_PLAYERS_PER_GAME = 24
 """Different players one game keeps (seated or gone); beyond, newcomers watch until the next game."""
 SEAT_GRACE = (5, 3600)
 """Allowed ``seat_grace_seconds``: how long a seated person may be away before the seat is freed."""
+RESTART_RETRY = 1.0
+"""Seconds after which a client told ``server_restarting`` tries to connect again, and again each
+time it fails (``docs/protocol.md`` 2.4): a server that comes back is found within about that long."""
 MISSED_LIMIT = 200
 """At most this many missed events are sent on resync; beyond that only the full state."""
 CHAT_HISTORY = 50
@@ -132,7 +137,7 @@ def _hello(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     if "protocol" not in msg:
         raise Refused(f"hello needs \"protocol\": {PROTOCOL_VERSION}", "protocol", close_code=4400)
     proto = msg["protocol"]
-    if proto not in PROTOCOLS or isinstance(proto, bool):
+    if isinstance(proto, bool) or not isinstance(proto, int) or proto not in PROTOCOLS:  # 2, not 2.0 nor true
         raise Refused(f"this server speaks protocol {PROTOCOL_VERSION}, not {proto!r}: reload the page",
                       "protocol", close_code=4400)
     out["protocol"] = proto
@@ -172,13 +177,17 @@ def _player_field(kind: str, whose: str) -> Validator:
     return check
 
 
+def _restart(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
+    out["start"] = _bool(msg.get("start", False), "start")
+
+
 def _sync(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
     since = msg.get("since")
     out["since"] = None if since is None else _int(since, "since", 0)
 
 
 MESSAGE_TYPES: dict[str, Validator] = {
-    "hello": _hello, "start": _none, "restart": _none, "end_game": _none, "leave": _none, "join": _none,
+    "hello": _hello, "start": _none, "restart": _restart, "end_game": _none, "leave": _none, "join": _none,
     "chat": _chat, "add_bot": _add_bot, "remove_bot": _player_field("remove_bot", "the bot's"),
     "remove_player": _player_field("remove_player", "the"), "sync": _sync, "ping": _none,
 }
@@ -191,10 +200,21 @@ def _game_message(msg: Mapping[str, Any], out: dict[str, Any]) -> None:
 
 
 def message_types(game: str | None = None) -> dict[str, Validator]:
-    """The message types a room of ``game`` takes (``None``: any game's)."""
-    names = get_game(game).message_types if game is not None else sorted({t for g in GAMES.values()
-                                                                            for t in g.message_types})
-    return MESSAGE_TYPES | {t: _game_message for t in names}
+    """The message types a room of ``game`` takes (``None``: any game's).  Made once per game
+    (every message asks): do not change the answer."""
+    known = _types.get(game)
+    if known is None or len(GAMES) != _types_games[0]:  # (a game plugged in later: made again)
+        if len(GAMES) != _types_games[0]:
+            _types.clear()
+            _types_games[0] = len(GAMES)
+        names = get_game(game).message_types if game is not None else sorted({t for g in GAMES.values()
+                                                                                for t in g.message_types})
+        known = _types[game] = MESSAGE_TYPES | {t: _game_message for t in names}
+    return known
+
+
+_types: dict[str | None, dict[str, Validator]] = {}
+_types_games = [0]
 
 
 def parse_ref(msg: Mapping[str, Any]) -> str | int | None:
@@ -246,13 +266,32 @@ def parse_message(text: str | bytes, game: str | None = None) -> dict[str, Any]:
     return out
 
 
-def dumps(msg: Mapping[str, Any]) -> str:
-    """A server message as compact JSON text (UTF-8 kept as is)."""
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+_DUMP_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-def error_message(code: str, message: str, ref: object = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "ref": ref}
+def dumpb(msg: Any) -> bytes:
+    """A server message as compact JSON, UTF-8 bytes (orjson: the same text as
+    ``json.dumps(msg, separators=(",", ":"), ensure_ascii=False)`` for our messages, several
+    times faster; non-text keys become text as with :mod:`json`; a NaN or an infinity, which
+    JSON has not, would be written ``null`` where :mod:`json` writes invalid JSON).
+
+    >>> dumpb({"type": "chat", "text": "café", "at": 1.5, 3: [True, None]})
+    b'{"type":"chat","text":"caf\xc3\xa9","at":1.5,"3":[true,null]}'
+    """
+    return orjson.dumps(msg, option=_DUMP_OPTIONS)
+
+
+def dumps(msg: Any) -> str:
+    """A server message as compact JSON text (UTF-8 kept as is): :func:`dumpb`, decoded."""
+    return orjson.dumps(msg, option=_DUMP_OPTIONS).decode()
+
+
+def error_message(code: str, message: str, ref: object = None, retry_after: float | None = None) -> dict[str, Any]:
+    """An ``error`` message; ``retry_after``: seconds after which trying again may work (then present)."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}
+    if retry_after is not None:
+        out["retry_after"] = retry_after
+    return out
 
 
 # -- rate limit ----------------------------------------------------------------------

@@ -12,7 +12,6 @@ event loop.  Nothing here knows a particular game.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections import deque
@@ -20,10 +19,13 @@ from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from ..games import Game, GameError, Job, get_game
 from ..games.table import name_key
 from . import protocol as P
-from .protocol import dumps
+from .frames import Outgoing
+from .protocol import dumpb, dumps
 from .refused import Refused
 from .storage import REVOKED, RoomRow, SeatRow, hash_token, revoked
 
@@ -95,6 +97,9 @@ class Room:
         """Keys of finished jobs that only warmed the cache (not run again)."""
         self.tasks: set[asyncio.Task[Any]] = set()
         self.ticker: asyncio.Task[None] | None = None
+        self._presence_due = False
+        self.waiting_for: float | None = None
+        """The deadline the ticker waits for (it is woken when the next one differs)."""
         self.attached = 0
         """Connections of people (not bots) holding this room, welcomed or not: it is not unloaded meanwhile."""
         self.idle_since = manager.now()
@@ -187,17 +192,29 @@ class Room:
             return None
         if self.version - since > P.MISSED_LIMIT:
             return None
-        return [{"version": v, "event": json.loads(text)} for v, text in self.log if v > since]
+        return [{"version": v, "event": orjson.loads(text)} for v, text in self.log if v > since]
 
     def broadcast(self, msg: Mapping[str, Any]) -> None:
-        self.broadcast_text(dumps(msg))
-
-    def broadcast_text(self, text: str) -> None:
+        """Send ``msg`` to every connection, encoded once (:class:`~.frames.Outgoing`)."""
+        out = Outgoing(dumpb(msg))
         for s in list(self.sessions):
-            s.deliver(text)
+            s.deliver(out)
 
     def broadcast_presence(self) -> None:
-        self.broadcast({"type": "presence", **self.presence()})
+        """Tell everyone who is here, once for all the comings and goings of this turn of the
+        event loop (400 spectators leaving at once: one message each, not one per departure)."""
+        if self._presence_due:
+            return
+        self._presence_due = True
+        try:
+            asyncio.get_running_loop().call_soon(self._send_presence)
+        except RuntimeError:  # no loop running (a room used outside the server): now
+            self._send_presence()
+
+    def _send_presence(self) -> None:
+        self._presence_due = False
+        if self.sessions:
+            self.broadcast({"type": "presence", **self.presence()})
 
     # -- changing the game ------------------------------------------------------------------------
     async def act(self, action: Any) -> None:
@@ -209,11 +226,11 @@ class Room:
         if self.unloaded:  # a stale reference: the room lives on in a newer object (or nowhere)
             raise Refused("this room was closed for a moment: reconnect", "server_restarting")
         now = self.manager.now()
-        _, due = self.game.tick(self.state, now)
+        after, due = self.game.tick(self.state, now)
         if due:
-            await self._commit(due)
-        _state, events = self.game.apply(self.state, action, now)
-        await self._commit(events)
+            await self._commit(due, final=after)
+        after, events = self.game.apply(self.state, action, now)
+        await self._commit(events, final=after)
         return events
 
     async def tick(self) -> None:
@@ -222,14 +239,17 @@ class Room:
             if self.unloaded:
                 return
             now = self.manager.now()
-            _, events = self.game.tick(self.state, now)
+            after, events = self.game.tick(self.state, now)
             if events:
-                await self._commit(events)
+                await self._commit(events, final=after)
             await self._expire_seats(now)
 
-    async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None) -> None:
+    async def _commit(self, events: list[Any], *, reset_to: int | None = None, reset_state: Any = None,
+                      final: Any = None) -> None:
         """Persist events, then fold, broadcast and react to them.  With ``reset_to``
-        a ``game_reset`` to that game comes first and ``events`` belong to it."""
+        a ``game_reset`` to that game comes first and ``events`` belong to it.  ``final``:
+        the state after ``events``, when the caller has it (the game's ``apply`` and ``tick``
+        fold what they decide): one event is then not folded again."""
         game = self.game
         payloads = [e.to_dict() for e in events]
         if reset_to is not None:
@@ -239,13 +259,17 @@ class Room:
         state = reset_state if reset_to is not None and reset_state is not None else self.state
         number = reset_to if reset_to is not None else self.game_number
         states: list[Any] = []
-        for e in events:
-            state = game.evolve(state, e)
+        if final is not None and reset_to is None and len(events) == 1:
+            state = final
             states.append(state)
-        texts = [dumps(game.public_event(e)) for e in events]
+        else:
+            for e in events:
+                state = game.evolve(state, e)
+                states.append(state)
+        texts = [dumpb(game.public_event(e)) for e in events]
         if reset_to is not None:
             states.insert(0, reset_state if reset_state is not None else game.new(self.config))
-            texts.insert(0, dumps(payloads[0]))
+            texts.insert(0, dumpb(payloads[0]))
         new_status = game.status(state)
         append = asyncio.ensure_future(self.manager.storage.append_events(
             self.id, number, self.version + 1, payloads,
@@ -270,30 +294,37 @@ class Room:
         presence_changed = False
         for payload, text, st in zip(payloads, texts, states, strict=True):
             self.version += 1
-            self.log.append((self.version, text))
+            self.log.append((self.version, text.decode()))
             self.state = st
             kind_of_event = payload["type"]
             if self.sessions:  # the event's JSON is encoded once, for the log and the message
                 view = game.event_state(st, kind_of_event)
                 view["version"] = self.version
-                self.broadcast_event(f'{{"type":"event","version":{self.version},"server_time":{json.dumps(now)},'
-                                     f'"event":{text},"state":{dumps(view)}', st)
+                self.broadcast_event(b'{"type":"event","version":%d,"server_time":%b,"event":%b,"state":%b'
+                                     % (self.version, dumpb(now), text, dumpb(view)), st)
             presence_changed |= kind_of_event in ("player_joined", "player_left", "game_reset")
         self.state = state
         if presence_changed and self.sessions:
             self.broadcast_presence()
         self.schedule_jobs()
-        self.wake.set()
+        if self.next_deadline() != self.waiting_for:  # the ticker looks again only if its deadline moved
+            self.wake.set()
         if cancelled:
             raise asyncio.CancelledError
 
-    def broadcast_event(self, head: str, state: Any) -> None:
+    def broadcast_event(self, head: bytes, state: Any) -> None:
         """Send an event message (``head`` lacks its closing brace) to every session,
-        with the ``private`` part of the game's state for those who have one."""
-        public = head + "}"
+        with the ``private`` part of the game's state for those who have one.  The public
+        message is encoded and framed once for all who get it."""
+        public: Outgoing | None = None
         for s in list(self.sessions):
             own = self.game.private(state, s.player) if s.player is not None else None
-            s.deliver(public if own is None else f'{head},"private":{dumps(own)}}}')
+            if own is None:
+                if public is None:
+                    public = Outgoing(head + b"}")
+                s.deliver(public)
+            else:
+                s.deliver(Outgoing(b'%b,"private":%b}' % (head, dumpb(own))))
 
     # -- the game's jobs (the solver) -----------------------------------------------------------------
     def schedule_jobs(self) -> None:
@@ -357,7 +388,7 @@ class Room:
     async def _tick_loop(self) -> None:
         while not self.stopped:
             self.wake.clear()
-            deadline = self.next_deadline()
+            deadline = self.waiting_for = self.next_deadline()
             if deadline is None:
                 await self.wake.wait()
                 continue
@@ -526,8 +557,11 @@ class Room:
     def player(self, player: str | None) -> Any:
         return next((p for p in self.game.players(self.state) if p.id == player), None)
 
-    async def restart(self, player: str) -> None:
-        """The host opens a new game in this room: the current one ends, everyone is seated again."""
+    async def restart(self, player: str, *, start: bool = False) -> None:
+        """The host opens a new game in this room: the current one ends, everyone seated is seated
+        again (bots too: their connections play on), with the room's options.  ``start``: a rematch
+        ("Play again"): the new game starts at once, as if the host had sent ``start`` — checked
+        first, so that a game that could not start (too few players) changes nothing."""
         async with self.lock:
             game, s = self.game, self.state
             host = game.host(s)
@@ -538,18 +572,20 @@ class Room:
                                 "not_host")
             if game.phase(s) == "lobby":
                 raise GameError("the game has not started yet: start it instead", "phase")
-            if game.status(s) != "over":
-                await self._act_locked(game.end(player))
-            old = self.state
             number = self.game_number + 1
             config = self.manager.config_factory(self.options, self.seed, number)
             fresh = game.new(config)
-            seated = [p for p in game.players(old) if p.seated]
+            seated = [p for p in game.players(s) if p.seated]  # ending the game does not change them
             order = sorted(seated, key=lambda p: p.id != host)  # the host first: host again
             state, joins = fresh, []
             now = self.manager.now()
             for p in order:
                 state, ev = game.apply(state, game.join(p.id, p.name), now)
                 joins.extend(ev)
+            if start:
+                _, ev = game.apply(state, game.start(player), now)  # GameError: nothing is changed yet
+                joins.extend(ev)
+            if game.status(s) != "over":
+                await self._act_locked(game.end(player))
             self.config = config
             await self._commit(joins, reset_to=number, reset_state=fresh)

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..games import GameError, Query
 from . import protocol as P
-from .protocol import dumps
+from .frames import Outgoing
+from .protocol import dumpb
 from .refused import Refused
-from .storage import revoked
+from .storage import busy, revoked
 
 if TYPE_CHECKING:
     from .manager import RoomManager
@@ -32,15 +33,15 @@ SEND_QUEUE = 2000
 class Session:
     """One connection to a room, whatever carries it (WebSocket or in-process).
 
-    ``send`` queues a text for the client and returns ``False`` when the queue
-    is full; ``close(code, reason)`` ends the connection after what is queued.
+    ``send`` writes or queues a message for the client and returns ``False`` when
+    its queue is full; ``close(code, reason)`` ends the connection after what is queued.
     ``address`` is the client's (for the per-address rate limit; ``None``: in
     process); ``bot``: one of the server's own bots (never away, never keeps a
     room loaded).  A session holds its room from creation to :meth:`disconnect`."""
 
     _numbers = itertools.count(1)
 
-    def __init__(self, manager: RoomManager, room: Room, send: Callable[[str], bool],
+    def __init__(self, manager: RoomManager, room: Room, send: Callable[[Outgoing], bool],
                  close: Callable[[int, str], None], *, address: str | None = None, bot: bool = False) -> None:
         self.manager = manager
         self.room = room
@@ -63,18 +64,19 @@ class Session:
             room.attached += 1
 
     # -- output ---------------------------------------------------------------------------------
-    def deliver(self, text: str) -> None:
+    def deliver(self, out: Outgoing | str) -> None:
+        """Send one message (encoded once for all its recipients: :class:`~.frames.Outgoing`)."""
         if self.closed:
             return
-        if not self._send(text):
+        if not self._send(out if isinstance(out, Outgoing) else Outgoing.of_text(out)):
             log.warning("room %s: dropping a connection that does not keep up", self.room.id)
             self.close(1008, "too slow: reconnect")
 
     def send(self, msg: Mapping[str, Any]) -> None:
-        self.deliver(dumps(msg))
+        self.deliver(Outgoing(dumpb(msg)))
 
-    def error(self, code: str, message: str, ref: object = None) -> None:
-        self.send(P.error_message(code, message, ref))
+    def error(self, code: str, message: str, ref: object = None, retry_after: float | None = None) -> None:
+        self.send(P.error_message(code, message, ref, retry_after))
 
     def close(self, code: int, reason: str) -> None:
         if not self.closed:
@@ -100,7 +102,8 @@ class Session:
         """Rate limits: the client address's bucket, then the seat's (every connection of a seat
         shares it) or, for spectators and before ``hello``, the connection's own."""
         m = self.manager
-        if self.address is not None and not m.address_buckets.take(self.address):
+        if self.address is not None and not (m.address_buckets.take(self.address)
+                                             and m.total_messages.take(self.address)):
             return False
         return m.message_buckets.take(self._bucket_key())
 
@@ -119,7 +122,7 @@ class Session:
         wait = m.message_buckets.wait(self._bucket_key())
         if self.address is not None:
             wait = max(wait, m.address_buckets.wait(self.address))
-        return min(wait, P.DROP_PAUSE)
+        return min(max(wait, P.DROP_PAUSE / 2), P.DROP_PAUSE)  # (over the total budget: no bucket says when)
 
     # -- input ------------------------------------------------------------------------------------
     async def receive(self, text: str | bytes) -> None:
@@ -159,12 +162,16 @@ class Session:
             if ref is not None:
                 self.send({"type": "ack", "ref": ref})
         except Refused as e:
-            self.error(e.code, e.message, ref if e.ref is None else e.ref)
+            self.error(e.code, e.message, ref if e.ref is None else e.ref, e.retry_after)
             if e.close_code is not None:
                 self.close(e.close_code, e.code)
         except GameError as e:
             self.error(e.code, e.message, ref)
-        except Exception:
+        except Exception as e:
+            if busy(e):  # the database stayed locked longer than its busy timeout: say so, retry-able
+                log.warning("room %s: the database is busy: %s", self.room.id, e)
+                self.error("busy", "the server's database is busy: try again in a moment", ref)
+                return
             log.exception("room %s: message failed", self.room.id)
             self.error("server_error", "something went wrong on the server; nothing was changed", ref)
 
@@ -222,10 +229,7 @@ class Session:
             if own is not None:
                 welcome["private"] = own
             self.send(welcome)
-            presence = dumps({"type": "presence", **room.presence()})
-            for other in list(room.sessions):
-                if other is not self:
-                    other.deliver(presence)
+            room.broadcast_presence()  # (the newcomer gets it too, after its welcome: the same)
 
     def _seated(self) -> str:
         if self.player is None:
@@ -275,7 +279,7 @@ class Session:
             me = self._seated()
             await room.act(game.join(me, room.seats[me].name))
         elif kind == "restart":
-            await room.restart(self._seated())
+            await room.restart(self._seated(), start=msg["start"])
         elif kind == "add_bot":
             self._host()
             if room.status == "over":

@@ -27,23 +27,25 @@ rooms, seats, chat) uses the SQLAlchemy engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
-import json
 import os
 import queue
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from ..errors import RicochetError
+from .refused import Refused
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 # The key of the PostgreSQL advisory lock that migrations hold: any fixed 64-bit number that no
@@ -64,6 +66,7 @@ rooms_table = sa.Table(
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("game_name", sa.String(32), nullable=False, server_default="ricochet-robots"),
     sa.Column("game_version", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("alive", sa.Float, nullable=True),
 )
 events_table = sa.Table(
     "events", metadata,
@@ -95,6 +98,23 @@ chat_table = sa.Table(
 )
 
 
+leases_table = sa.Table(
+    "room_leases", metadata,
+    sa.Column("room_id", sa.String(16), primary_key=True),
+    sa.Column("owner", sa.String(80), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+    sa.Column("wanted_by", sa.String(80), nullable=True),
+    sa.Column("summary", sa.Text, nullable=True),
+    sa.Column("created", sa.Float, nullable=False, server_default="0"),
+)
+"""Which worker of a cluster holds which room (:mod:`ricochet.server.cluster`)."""
+
+BUSY_SECONDS = 30.0
+"""How long a write waits for SQLite's lock (another process or the writer thread holds it)
+before it gives up; a busy database is waited for and retried, never reported as an error
+sooner."""
+
+
 def default_database_url() -> str:
     """``sqlite+aiosqlite:///`` a file ``ricochet.db`` in the user's data directory:
     ``$RICOCHET_DATA_DIR``, else ``$XDG_DATA_HOME/ricochet``, else ``~/.local/share/ricochet``."""
@@ -122,6 +142,11 @@ def normalize_url(url: str) -> str:
     return f"{scheme}://{rest}"
 
 
+def _json_text(value: Any) -> str:
+    """JSON text of a stored value (orjson: compact, UTF-8 kept; what :mod:`json` reads back)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 REVOKED = "revoked:"
 """How the token hash of a seat whose token no longer works begins (then its player id,
 unique in the room as the index wants): no token hashes to it."""
@@ -129,6 +154,12 @@ unique in the room as the index wants): no token hashes to it."""
 
 def revoked(token_hash: str) -> bool:
     return token_hash.startswith(REVOKED)
+
+
+def busy(error: BaseException) -> bool:
+    """Is ``error`` SQLite's "database is locked" (or "busy"), raw or wrapped by SQLAlchemy?"""
+    inner = getattr(error, "orig", None) or error
+    return isinstance(inner, sqlite3.OperationalError) and any(w in str(inner) for w in ("locked", "busy"))
 
 
 def hash_token(token: str) -> str:
@@ -151,6 +182,9 @@ class RoomRow:
     """Which game the room plays (``ricochet.games.GAMES``)."""
     game_version: int = 1
     """The version of that game's event format the log was written in."""
+    alive: float | None = None
+    """When a server holding the room in memory was last known alive (``None``: never stamped);
+    see :meth:`Storage.stamp_alive` and ``RoomManager`` ("Restarts")."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +208,30 @@ class StorageError(RicochetError, RuntimeError):
     """The database cannot be used; the message says which and why."""
 
     default_code = "storage"
+
+
+class LeaseLost(Refused):
+    """An append to the log of a room this worker no longer holds (another worker took it
+    over: :mod:`.cluster`); nothing was stored.  The client is told to reconnect."""
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(f"room {room_id} moved to another server: reconnect", "room_moving", status=503,
+                         close_code=1012)
+        self.room_id = room_id
+
+
+_HELD = "SELECT room_id FROM room_leases WHERE owner = ? AND room_id IN ({})"
+
+
+def _check_fence(conn: sqlite3.Connection, fence: str | None, items: list[_Append]) -> None:
+    """In the writer's transaction: every room appended to is still held by this worker."""
+    if fence is None:
+        return
+    ids = sorted({it.room_id for it in items})
+    held = {r[0] for r in conn.execute(_HELD.format(",".join("?" * len(ids))), [fence, *ids])}
+    lost = [rid for rid in ids if rid not in held]
+    if lost:
+        raise LeaseLost(lost[0])
 
 
 @dataclass
@@ -202,23 +260,37 @@ def _resolve(batch: list[_Append], errors: list[BaseException | None]) -> None:
 class _SqliteWriter:
     """The group-commit writer of a SQLite file: one thread, one ``sqlite3`` connection."""
 
-    def __init__(self, path: str, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, path: str, loop: asyncio.AbstractEventLoop, fence: str | None = None) -> None:
         self.path = path
         self.loop = loop
-        self.queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
+        self.fence = fence
+        self.queue: queue.SimpleQueue[_Append | list[_Append] | None] = queue.SimpleQueue()
+        self.gathered: list[_Append] = []
+        """Appends of this turn of the event loop, handed to the thread together at its end."""
         self.thread = threading.Thread(target=self._run, name="ricochet-db-writer", daemon=True)
         self.thread.start()
 
     def submit(self, item: _Append) -> None:
-        self.queue.put(item)
+        # One hand-off (a thread wake-up) per turn of the event loop, not one per append: the
+        # appends of the rooms that moved in the same turn go to the thread as one batch.
+        if not self.gathered:
+            self.loop.call_soon(self._hand_over)
+        self.gathered.append(item)
+
+    def _hand_over(self) -> None:
+        items, self.gathered = self.gathered, []
+        if items:
+            self.queue.put(items)
 
     async def close(self) -> None:
+        self._hand_over()
         self.queue.put(None)
         await asyncio.get_running_loop().run_in_executor(None, self.thread.join)
 
     def _write(self, conn: sqlite3.Connection, items: list[_Append]) -> None:
         conn.execute("BEGIN IMMEDIATE")
         try:
+            _check_fence(conn, self.fence, items)
             for it in items:
                 conn.executemany(_INSERT_EVENT, [(r["room_id"], r["seq"], r["game"], r["type"], r["payload"], r["at"])
                                                  for r in it.rows])
@@ -233,6 +305,8 @@ class _SqliteWriter:
     @staticmethod
     def _error(e: Exception) -> BaseException:
         """sqlite3's errors as SQLAlchemy's, as the engine would raise them."""
+        if isinstance(e, LeaseLost):
+            return e
         if isinstance(e, sqlite3.IntegrityError):
             return sa.exc.IntegrityError(_INSERT_EVENT, None, e)
         if isinstance(e, sqlite3.OperationalError):
@@ -240,7 +314,7 @@ class _SqliteWriter:
         return e
 
     def _run(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
         # WAL: readers (the engine's connections) do not block the writer; NORMAL: durable across app crashes.
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -271,11 +345,12 @@ class _SqliteWriter:
             conn.close()
 
 
-def _pending(first: _Append, q: queue.SimpleQueue[_Append | None] | asyncio.Queue[_Append | None]
+def _pending(first: _Append | list[_Append],
+             q: queue.SimpleQueue[_Append | list[_Append] | None] | asyncio.Queue[_Append | None]
              ) -> tuple[list[_Append], bool]:
-    """Group commit: ``first`` and every append already waiting, for one
-    transaction; True when the stop marker (None) was among them."""
-    batch = [first]
+    """Group commit: ``first`` and every append already waiting (single ones or lists), for
+    one transaction; True when the stop marker (None) was among them."""
+    batch = list(first) if isinstance(first, list) else [first]
     while True:
         try:
             nxt = q.get_nowait()
@@ -283,14 +358,18 @@ def _pending(first: _Append, q: queue.SimpleQueue[_Append | None] | asyncio.Queu
             return batch, False
         if nxt is None:
             return batch, True
-        batch.append(nxt)
+        if isinstance(nxt, list):
+            batch.extend(nxt)
+        else:
+            batch.append(nxt)
 
 
 class _EngineWriter:
     """The group-commit writer on the SQLAlchemy engine (PostgreSQL, SQLite ``:memory:``)."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, fence: str | None = None) -> None:
         self.engine = engine
+        self.fence = fence
         self.queue: asyncio.Queue[_Append | None] = asyncio.Queue()
         self.task = asyncio.ensure_future(self._run())
 
@@ -302,8 +381,18 @@ class _EngineWriter:
         await self.task
 
     async def _write(self, items: list[_Append]) -> None:
-        rows = [r | {"payload": json.loads(r["payload"])} for it in items for r in it.rows]
+        rows = [r | {"payload": orjson.loads(r["payload"])} for it in items for r in it.rows]
         async with self.engine.begin() as conn:
+            if self.fence is not None:
+                ids = sorted({it.room_id for it in items})
+                q = sa.select(leases_table.c.room_id).where(leases_table.c.owner == self.fence,
+                                                            leases_table.c.room_id.in_(ids))
+                if conn.dialect.name == "postgresql":
+                    q = q.with_for_update(read=True)  # a takeover waits for this append, or this one fails
+                held = set((await conn.execute(q)).scalars())
+                lost = [rid for rid in ids if rid not in held]
+                if lost:
+                    raise LeaseLost(lost[0])
             await conn.execute(events_table.insert(), rows)
             for it in items:
                 if it.room_values:
@@ -343,6 +432,9 @@ class Storage:
         self._sqlite_file = (str(Path(db).expanduser()) if parsed.get_backend_name() == "sqlite"
                              and db and db != ":memory:" and not db.startswith("file:") else None)
         self._writer: _SqliteWriter | _EngineWriter | None = None
+        self.fence: str | None = None
+        """In a cluster: this worker's name; every append checks, in its transaction, that the
+        worker still holds the room's lease (:class:`LeaseLost` otherwise)."""
 
     @classmethod
     async def open(cls, url: str | None = None, *, migrate: bool = True) -> Storage:
@@ -353,10 +445,11 @@ class Storage:
             path = parsed.database
             if path and path != ":memory:":
                 Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"timeout": BUSY_SECONDS}  # wait for another writer's lock
         else:
             kwargs.update(pool_size=10, max_overflow=10, pool_pre_ping=True)
         try:
-            engine = create_async_engine(url, **kwargs)
+            engine = create_async_engine(url, json_serializer=_json_text, json_deserializer=orjson.loads, **kwargs)
         except Exception as e:  # noqa: BLE001 - unknown driver, bad URL
             raise StorageError(f"cannot use database {parsed.render_as_string(hide_password=True)}: {e}") from None
         if parsed.get_backend_name() == "sqlite":
@@ -412,9 +505,19 @@ class Storage:
         if w is not None and (w.loop if isinstance(w, _SqliteWriter) else w.task.get_loop()) is not loop:
             w = None  # a storage reused from another event loop (tests): start afresh
         if w is None:
-            w = _SqliteWriter(self._sqlite_file, loop) if self._sqlite_file else _EngineWriter(self.engine)
+            w = (_SqliteWriter(self._sqlite_file, loop, self.fence) if self._sqlite_file
+                 else _EngineWriter(self.engine, self.fence))
             self._writer = w
         return w
+
+    @contextlib.asynccontextmanager
+    async def begin_write(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction that reads what it then changes (leases): SQLite's write lock is
+        taken at its start (``BEGIN IMMEDIATE``), so two processes cannot both read then write."""
+        async with self.engine.begin() as conn:
+            if conn.dialect.name == "sqlite":
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            yield conn
 
     # -- rooms ---------------------------------------------------------------------------
     async def create_room(self, row: RoomRow) -> None:
@@ -430,6 +533,16 @@ class Storage:
             values["game"] = game
         async with self.engine.begin() as conn:
             await conn.execute(rooms_table.update().where(rooms_table.c.id == room_id).values(**values))
+
+    async def stamp_alive(self, room_ids: Sequence[str], at: float) -> None:
+        """Record that the server holding these rooms is alive at ``at`` (its heartbeat, and its
+        last word at shutdown): after a crash, a room's clocks move by the time since."""
+        ids = list(room_ids)
+        if not ids:
+            return
+        async with self.engine.begin() as conn:
+            for k in range(0, len(ids), 500):
+                await conn.execute(rooms_table.update().where(rooms_table.c.id.in_(ids[k:k + 500])).values(alive=at))
 
     async def get_room(self, room_id: str) -> RoomRow | None:
         async with self.engine.connect() as conn:
@@ -480,7 +593,7 @@ class Storage:
             return
         at = float(payloads[-1]["at"])
         rows = [{"room_id": room_id, "seq": first_seq + i, "game": game, "type": p["type"],
-                 "payload": json.dumps(p, ensure_ascii=False), "at": float(p["at"])} for i, p in enumerate(payloads)]
+                 "payload": _json_text(p), "at": float(p["at"])} for i, p in enumerate(payloads)]
         values: dict[str, Any] | None = None
         if status is not None or game_changed:
             values = {"updated": at}

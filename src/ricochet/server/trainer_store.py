@@ -9,6 +9,8 @@ table, so every database agrees on it.
 
 from __future__ import annotations
 
+import asyncio
+import datetime as _dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from ..trainer.glicko2 import Rating
 from ..trainer.puzzles import TrainerPuzzle, load
 from ..trainer.scoring import Streak
+from ..trainer.themes import packed, themes, unpacked
 
 metadata = sa.MetaData()
 players = sa.Table(
@@ -68,6 +71,7 @@ puzzles = sa.Table(
     sa.Column("plays", sa.Integer, nullable=False),
     sa.Column("source", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("themes", sa.Text, nullable=True),  # "|theme|theme|" (migration 0004)
 )
 daily = sa.Table(
     "trainer_daily", metadata,
@@ -90,6 +94,31 @@ plays = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False),
     sa.Column("started", sa.Float, nullable=False),
     sa.Column("finished", sa.Float, nullable=True),
+)
+
+storms = sa.Table(
+    "trainer_storms", metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("player_id", sa.String(24), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("deadline", sa.Float, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("combo", sa.Integer, nullable=False),
+    sa.Column("best_combo", sa.Integer, nullable=False),
+    sa.Column("mistakes", sa.Integer, nullable=False),
+    sa.Column("served", sa.Integer, nullable=False),
+    sa.Column("ended", sa.Float, nullable=True),
+)
+storm_puzzles = sa.Table(
+    "trainer_storm_puzzles", metadata,
+    sa.Column("storm_id", sa.String(16), primary_key=True),
+    sa.Column("idx", sa.Integer, primary_key=True),
+    sa.Column("puzzle_id", sa.String(16), nullable=False),
+    sa.Column("served", sa.Float, nullable=False),
+    sa.Column("result", sa.String(8), nullable=True),
+    sa.Column("length", sa.Integer, nullable=True),
+    sa.Column("answered", sa.Float, nullable=True),
 )
 
 
@@ -140,6 +169,7 @@ class StoredPuzzle:
     rating: Rating
     plays: int
     source: str
+    themes: tuple[str, ...] = ()
 
 
 class TrainerStore:
@@ -180,13 +210,14 @@ class TrainerStore:
         the plays of puzzles the account has not played (so a daily puzzle solved before
         logging in counts as played).  Where both trained in a game the account's rating
         stays (two rating histories cannot be joined).  The anonymous player is then deleted.
-        Nothing happens when ``anonymous_id`` has a name or is the account itself."""
+        Puzzle Storm's runs all go to the account.  Nothing happens when ``anonymous_id``
+        has a name or is the account itself."""
         if anonymous_id == player_id:
-            return {"games": 0, "plays": 0}
+            return {"games": 0, "plays": 0, "storms": 0}
         async with self.engine.begin() as conn:
             row = (await conn.execute(players.select().where(players.c.id == anonymous_id))).first()
             if row is None or row.name_key is not None:
-                return {"games": 0, "plays": 0}
+                return {"games": 0, "plays": 0, "storms": 0}
             own = set((await conn.execute(sa.select(profiles.c.game)
                                           .where(profiles.c.player_id == player_id))).scalars())
             theirs = set((await conn.execute(sa.select(profiles.c.game)
@@ -197,14 +228,23 @@ class TrainerStore:
                                                            profiles.c.game.in_(games)).values(player_id=player_id))
                 await conn.execute(history.update().where(history.c.player_id == anonymous_id,
                                                           history.c.game.in_(games)).values(player_id=player_id))
+            # A puzzle the account was served but never attempted, which this browser did attempt:
+            # the attempt wins (opening a puzzle records it as served).
+            done_here = sa.select(plays.c.puzzle_id).where(plays.c.player_id == anonymous_id,
+                                                           plays.c.result.is_not(None))
+            await conn.execute(plays.delete().where(plays.c.player_id == player_id, plays.c.result.is_(None),
+                                                    plays.c.puzzle_id.in_(done_here)))
             played = sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id)
             moved = await conn.execute(plays.update().where(plays.c.player_id == anonymous_id,
                                                             plays.c.puzzle_id.not_in(played))
                                        .values(player_id=player_id))
+            # Puzzle Storm's runs all come along: a best score is the best of every run.
+            runs = await conn.execute(storms.update().where(storms.c.player_id == anonymous_id)
+                                      .values(player_id=player_id))
             for table in (plays, history, profiles):
                 await conn.execute(table.delete().where(table.c.player_id == anonymous_id))
             await conn.execute(players.delete().where(players.c.id == anonymous_id))
-            return {"games": len(games), "plays": int(moved.rowcount or 0)}
+            return {"games": len(games), "plays": int(moved.rowcount or 0), "storms": int(runs.rowcount or 0)}
 
     # -- profiles -----------------------------------------------------------------------------------
     async def profile(self, player_id: str, game: str) -> Profile:
@@ -236,19 +276,21 @@ class TrainerStore:
             await self.save_profile(conn, player_id, game, p, at)
 
     async def history(self, player_id: str, game: str, limit: int = 500) -> list[dict[str, Any]]:
-        """The player's rating after each rated attempt, oldest first."""
+        """The player's rating after each rated attempt, oldest first (the last ``limit``): ``at``
+        in seconds since 1970 (UTC), ``time`` the same as ISO 8601 (for a chart's time axis)."""
         async with self.engine.connect() as conn:
             rows = list(await conn.execute(history.select().where(history.c.player_id == player_id,
                                                                   history.c.game == game)
                                            .order_by(history.c.id.desc()).limit(limit)))
-        return [{"at": r.at, "rating": round(r.rating, 1), "rd": round(r.rd, 1), "puzzle": r.puzzle_id}
-                for r in reversed(rows)]
+        return [{"at": r.at, "time": _dt.datetime.fromtimestamp(r.at, _dt.UTC).isoformat(timespec="seconds"),
+                 "rating": round(r.rating, 1), "rd": round(r.rd, 1), "puzzle": r.puzzle_id} for r in reversed(rows)]
 
     # -- puzzles --------------------------------------------------------------------------------------
     @staticmethod
     def _stored(row: Any) -> StoredPuzzle:
         tp = load(row._mapping)
-        return StoredPuzzle(tp, Rating(row.rating, row.rd, row.volatility), row.plays, row.source)
+        return StoredPuzzle(tp, Rating(row.rating, row.rd, row.volatility), row.plays, row.source,
+                            tuple(unpacked(row.themes)))
 
     async def add_puzzle(self, tp: TrainerPuzzle, rating: Rating, source: str, at: float) -> StoredPuzzle:
         """Store a puzzle (a puzzle already there, by id, is kept as it is)."""
@@ -261,7 +303,7 @@ class TrainerStore:
                     id=tp.id, game=tp.game, style=tp.style, code=tp.code, optimal=tp.optimal,
                     solution=[list(m) for m in tp.solution], data=dict(tp.data), display=dict(tp.display),
                     rating=rating.rating, rd=rating.rd, volatility=rating.volatility, plays=0, source=source,
-                    created=at))
+                    created=at, themes=packed(themes(tp))))
         except sa.exc.IntegrityError:  # made at the same moment by another request
             pass
         stored = await self.puzzle(tp.id)
@@ -274,24 +316,47 @@ class TrainerStore:
         return self._stored(row) if row else None
 
     async def nearest_unplayed(self, player_id: str, game: str, rating: float, *, length: int | None = None,
-                               style: str | None = None, exclude_sources: tuple[str, ...] = ("daily",)) -> StoredPuzzle | None:
-        """The stored puzzle nearest ``rating`` that the player never played (of ``length`` if given)."""
-        played = sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id)
+                               style: str | None = None, theme: str | None = None,
+                               exclude_sources: tuple[str, ...] = ("daily",)) -> StoredPuzzle | None:
+        """The stored puzzle nearest ``rating`` that the player never played (of ``length``,
+        ``style`` and with ``theme`` if given; a theme is one of :func:`~ricochet.trainer.themes.theme_names`),
+        nor saw in a Puzzle Storm (which told its optimal length)."""
+        played = sa.union(sa.select(plays.c.puzzle_id).where(plays.c.player_id == player_id),
+                          sa.select(storm_puzzles.c.puzzle_id).where(storm_puzzles.c.storm_id.in_(
+                              sa.select(storms.c.id).where(storms.c.player_id == player_id))))
         q = puzzles.select().where(puzzles.c.game == game, puzzles.c.id.not_in(played),
                                    puzzles.c.source.not_in(exclude_sources))
         if length is not None:
             q = q.where(puzzles.c.optimal == length)
         if style is not None:
             q = q.where(puzzles.c.style == style)
+        if theme is not None:
+            q = q.where(puzzles.c.themes.like(f"%|{theme}|%"))
         q = q.order_by(sa.func.abs(puzzles.c.rating - rating), puzzles.c.id).limit(1)
         async with self.engine.connect() as conn:
             row = (await conn.execute(q)).first()
         return self._stored(row) if row else None
 
-    async def count_puzzles(self, game: str, length: int, source: str) -> int:
+    async def fill_themes(self, limit: int = 5000) -> int:
+        """Themes for puzzles stored before they were computed (migration 0004); how many were filled."""
         async with self.engine.connect() as conn:
-            n = await conn.scalar(sa.select(sa.func.count()).select_from(puzzles).where(
-                puzzles.c.game == game, puzzles.c.optimal == length, puzzles.c.source == source))
+            rows = list(await conn.execute(puzzles.select().where(puzzles.c.themes.is_(None)).limit(limit)))
+        def tags_of(row: Any) -> str:
+            return packed(themes(load(row._mapping)))
+
+        for row in rows:
+            tags = await asyncio.to_thread(tags_of, row)
+            async with self.engine.begin() as conn:
+                await conn.execute(puzzles.update().where(puzzles.c.id == row.id).values(themes=tags))
+        return len(rows)
+
+    async def count_puzzles(self, game: str, length: int, source: str | None = None) -> int:
+        """Stored puzzles of that game and optimal length (from ``source`` only, if given)."""
+        q = sa.select(sa.func.count()).select_from(puzzles).where(puzzles.c.game == game, puzzles.c.optimal == length)
+        if source is not None:
+            q = q.where(puzzles.c.source == source)
+        async with self.engine.connect() as conn:
+            n = await conn.scalar(q)
         return int(n or 0)
 
     # -- the daily puzzle --------------------------------------------------------------------------------

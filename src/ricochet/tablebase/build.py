@@ -19,7 +19,7 @@ from typing import TextIO
 import numpy as np
 
 from .layout import Layout, TablebaseError
-from .retro import UNSEEN
+from .retro import PAGE, UNSEEN
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class LayerReport:
 
 
 Progress = Callable[[LayerReport], None]
-PULL_RATIO = 1.5
+PULL_RATIO = 2.0
 
 
 class ProgressLine:
@@ -83,29 +83,65 @@ def build_table(layout: Layout, *, gpu: bool = False, progress: Progress | None 
     return _build_cpu(layout, progress, start)
 
 
+def pages(size: int) -> int:
+    """The page flags a table of ``size`` bytes needs (see ``retro.PAGE``)."""
+    return (size >> PAGE) + 1
+
+
 def _build_cpu(layout: Layout, progress: Progress | None, start: float) -> np.ndarray:
     from . import cpu
 
-    n, B, m = layout.cells, layout.block, layout.helpers
+    n, B, m, r = layout.cells, layout.block, layout.helpers, layout.robots
     table = np.full(layout.size, UNSEEN, dtype=np.uint8)
     t = layout.target_number
-    table[t * B:(t + 1) * B] = 0
-    counts = np.zeros(n, dtype=np.int64)
-    order = cpu.interleaved(n, cpu.threads())
+    cur = np.zeros(pages(layout.size), dtype=np.uint8)
+    nxt = np.zeros_like(cur)
+    parts = cpu.threads()
+    if layout.any_robot:
+        units = cpu.vunits(n, r, parts)
+        cpu.vgoals(table, r, layout.binom, units, t)
+        cur[:] = 1
+
+        def step(k: int, pull: bool, counts: np.ndarray) -> None:
+            cpu.vlayer(table, k, r, layout.nbr, layout.binom, units, t, counts, pull, cur, nxt)
+        first = units
+    else:
+        table[t * B:(t + 1) * B] = 0
+        cur[(t * B) >> PAGE:(((t + 1) * B - 1) >> PAGE) + 1] = 1
+        units = cpu.units(n, m, parts)
+        first = cpu.units(n, m, parts, split=t)  # layer 0 is the target's block alone: share it out
+        room = cpu.room(layout.board.width, layout.board.height)
+
+        def step(k: int, pull: bool, counts: np.ndarray) -> None:
+            cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, first if k == 0 else units, t, counts, pull,
+                      cur, nxt, room)
     settled = 0
     pull = False
+    scanned = True  # are the counts of layer k those of a scan of every row that may hold it?
+    known = 0  # pulling: the size of layer k, counted as it was written
     for k in range(UNSEEN - 1):
-        cpu.layer(table, k, m, n, B, layout.nbr, layout.binom, order, t, counts, pull)
-        count = int(counts.sum())
+        counts = np.zeros(((len(first) if k == 0 else len(units)), 2), dtype=np.int64)
+        step(k, pull, counts)
+        count = int(counts[:, 0].sum()) if scanned else known
         if count == 0:
             break
         settled += count
-        # Pull once the positions left (layer k + 1 among them) are few beside
-        # the frontier: each costs up to 16 forward moves, a frontier position
-        # about 20 predecessors.  The unseen set only shrinks: pull to the end.
-        pull = pull or layout.size - settled < PULL_RATIO * count
         if progress is not None:
             progress(LayerReport(k, count, settled, layout.size, time.perf_counter() - start))
+        known = int(counts[:, 1].sum())
+        # Pull once the positions left (layer k + 1 among them) are few beside
+        # the frontier: each costs up to 16 forward moves, a frontier position
+        # about 13 predecessors.  The unseen set only shrinks: pull to the end.
+        switch = not pull and layout.size - settled < PULL_RATIO * count
+        if switch:
+            cur[:] = 1  # pulling, cur flags the pages that may hold unseen positions: all, at first
+            nxt[:] = 0
+            scanned = True
+        else:
+            cur, nxt = nxt, cur
+            nxt[:] = 0
+            scanned = not pull
+        pull = pull or switch
     else:  # pragma: no cover - a byte holds 254 layers; no board comes near
         raise TablebaseError("more than 254 layers: the table's bytes cannot hold the lengths")
     return table

@@ -13,6 +13,17 @@ tablebase has no physics of its own.
 True
 >>> lay.position(lay.index((1, 1), [(2, 2), (0, 0)]))
 ((1, 1), ((0, 0), (2, 2)))
+
+The vortex table (``any_robot``): every robot may reach the target, so all
+robots are interchangeable and a position is a set of cells, C(N, r) of them.
+Its index takes the cells in any order; :meth:`Layout.position` gives them
+sorted (the lowest first, in the "active" place).
+
+>>> vor = Layout.of(Board.build(4, 4), (3, 0), robots=3, any_robot=True)
+>>> vor.size, vor.index((2, 2), [(0, 0), (1, 1)]) == vor.index((0, 0), [(1, 1), (2, 2)])
+(560, True)
+>>> vor.position(vor.index((2, 2), [(0, 0), (1, 1)]))
+((0, 0), ((1, 1), (2, 2)))
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from math import comb
 import numpy as np
 
 from ..board import Board
+from ..errors import RicochetError
 from ..geometry import Cell
 from ..rules import PLAIN
 from ..solver.tables import path_tables
@@ -32,8 +44,10 @@ from . import retro
 MAX_ROBOTS = 4
 
 
-class TablebaseError(ValueError):
+class TablebaseError(RicochetError):
     """A board, target or position the tablebase cannot take; the message says why."""
+
+    default_code = "tablebase"
 
 
 def check_board(board: Board) -> None:
@@ -76,10 +90,13 @@ class Layout:
     nbr: np.ndarray
     """``nbr[c, d]``: the free cell next to ``c`` in direction d (N E S W), -1 for a wall."""
     binom: np.ndarray
+    any_robot: bool = False
+    """The vortex table: any robot may reach the target, all robots interchangeable."""
 
     @classmethod
-    def of(cls, board: Board, target: Cell, robots: int = 4) -> Layout:
-        """The layout of ``board`` with ``robots`` robots (1 to 4) and ``target``."""
+    def of(cls, board: Board, target: Cell, robots: int = 4, *, any_robot: bool = False) -> Layout:
+        """The layout of ``board`` with ``robots`` robots (1 to 4) and ``target``
+        (``any_robot``: any robot may reach it, the vortex table)."""
         check_board(board)
         if not isinstance(robots, int) or not 1 <= robots <= MAX_ROBOTS:
             raise TablebaseError(f"robots: the tablebase takes 1 to {MAX_ROBOTS} robots, got {robots!r}")
@@ -96,7 +113,7 @@ class Layout:
         number[free] = np.arange(len(free))
         nbr = np.where(step[free] >= 0, number[np.maximum(step[free], 0)], -1).astype(np.int64)
         free_cells = tuple(board.cell(int(i)) for i in free)
-        return cls(board, target, robots, free_cells, nbr, retro.binomials(len(free)))
+        return cls(board, target, robots, free_cells, nbr, retro.binomials(len(free)), bool(any_robot))
 
     @property
     def cells(self) -> int:
@@ -109,12 +126,17 @@ class Layout:
 
     @property
     def block(self) -> int:
-        """B = C(N - 1, helpers): the positions per active-robot cell."""
+        """B = C(N - 1, helpers): the positions per active-robot cell (the
+        vortex table has no active robot: C(N, r), the whole table)."""
+        if self.any_robot:
+            return comb(self.cells, self.robots)
         return comb(self.cells - 1, self.helpers)
 
     @property
     def size(self) -> int:
-        """The number of positions: N * B."""
+        """The number of positions: N * B (C(N, r) for the vortex table)."""
+        if self.any_robot:
+            return comb(self.cells, self.robots)
         return self.cells * self.block
 
     @property
@@ -144,6 +166,9 @@ class Layout:
         hs = sorted(self.number(tuple(h)) for h in helpers)  # type: ignore[arg-type]
         if len(set(hs) | {a}) != self.robots:
             raise TablebaseError("robots: two robots on one cell")
+        if self.any_robot:
+            c0, c1, c2, c3 = (sorted([a, *hs]) + [retro.UNUSED] * 3)[:4]
+            return int(retro.vrank(self.robots, c0, c1, c2, c3, self.binom))
         h0, h1, h2 = (hs + [retro.UNUSED] * 3)[:3]
         return a * self.block + int(retro.rank(self.helpers, a, h0, h1, h2, self.binom))
 
@@ -151,6 +176,9 @@ class Layout:
         """The active cell and sorted helper cells of a table index."""
         if not 0 <= index < self.size:
             raise TablebaseError(f"index {index} is outside the table (0..{self.size - 1})")
+        if self.any_robot:
+            cells = retro.vunrank(int(index), self.robots, self.cells, self.binom)[:self.robots]
+            return self.free[int(cells[0])], tuple(self.free[int(c)] for c in cells[1:])
         a, r = divmod(int(index), self.block)
         hs = retro.unrank(r, self.helpers, a, self.cells, self.binom)[:self.helpers]
         return self.free[a], tuple(self.free[int(h)] for h in hs)

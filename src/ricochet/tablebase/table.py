@@ -34,12 +34,16 @@ from .layout import Layout, TablebaseError
 from .retro import UNSEEN
 
 BASE_COLORS = ("red", "green", "blue", "yellow")
+ANY = "any"
+"""The ``active_color`` of a vortex table: any robot may reach the target."""
 RULES = "plain"
 
 Query = Position | Puzzle | Sequence[Cell]
 """A position to look up: a :class:`Position` (the robot of the table's
 active colour is the active one), a :class:`Puzzle` (its active robot; its
-target must be the table's) or cells, the active robot's first."""
+target must be the table's) or cells, the active robot's first.  For a
+vortex table (any robot) the robots' order and colours do not matter, and a
+puzzle must be an any-robot one."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,9 @@ class Entry:
 class Tablebase:
     """Every position of one board, target and active robot with its optimal
     number of moves under the plain rules (any robot moves, slides until
-    blocked).  Build one with :meth:`build`, open a saved one with :meth:`load`."""
+    blocked).  Build one with :meth:`build`, open a saved one with :meth:`load`.
+    A *vortex table* (``any_robot``, ``active_color == "any"``) counts a
+    position solved when any robot stands on the target."""
 
     def __init__(self, layout: Layout, active_color: str, data: np.ndarray | store.StoredTable,
                  info: dict[str, Any] | None = None) -> None:
@@ -73,13 +79,16 @@ class Tablebase:
     # -- making ----------------------------------------------------------------------
     @classmethod
     def build(cls, board: Board, target: Cell, *, robots: int = 4, active_color: str = "red",
-              gpu: bool = False, progress: Progress | None = None) -> Tablebase:
+              any_robot: bool = False, gpu: bool = False, progress: Progress | None = None) -> Tablebase:
         """Solve every position of ``robots`` robots on ``board`` for ``target``
-        (backward breadth-first search from the positions with the active robot on it)."""
-        if active_color not in BASE_COLORS:
+        (backward breadth-first search from the positions with the active robot
+        on it; with ``any_robot``, any robot on it: the vortex table)."""
+        if any_robot:
+            active_color = ANY
+        elif active_color not in BASE_COLORS:
             raise TablebaseError(f"active: the active robot is one of {', '.join(BASE_COLORS)}, "
                                  f"not {active_color!r}")
-        layout = Layout.of(board, target, robots)
+        layout = Layout.of(board, target, robots, any_robot=any_robot)
         start = time.perf_counter()
         table = build_table(layout, gpu=gpu, progress=progress)
         info = {"seconds": round(time.perf_counter() - start, 3), "device": "gpu" if gpu else "cpu"}
@@ -95,8 +104,8 @@ class Tablebase:
         try:
             board = parse_board_code(h["board"])
             target = (int(h["target"][0]), int(h["target"][1]))
-            layout = Layout.of(board, target, int(h["robots"]))
             color = str(h["active"])
+            layout = Layout.of(board, target, int(h["robots"]), any_robot=color == ANY)
         except (KeyError, TypeError, IndexError, ValueError, NotationError) as e:
             raise TablebaseError(f"{stored.path}: damaged tablebase header: {e}") from None
         if h.get("rules") != RULES:
@@ -132,6 +141,11 @@ class Tablebase:
             self._data = self._data.array()
         return self._data
 
+    @property
+    def any_robot(self) -> bool:
+        """Is this a vortex table (any robot may reach the target)?"""
+        return self.layout.any_robot
+
     # -- lookups --------------------------------------------------------------------------
     def _byte(self, index: int) -> int:
         return int(self._data[index])
@@ -141,13 +155,19 @@ class Tablebase:
         if isinstance(query, Puzzle):
             if query.target != self.layout.target:
                 raise TablebaseError(f"target: this table is for {self.layout.target}, the puzzle's is {query.target}")
-            if query.active is None:
+            if query.active is None and not self.any_robot:
                 raise TablebaseError("this table is for one active robot, not any robot (cosmic vortex)")
+            if query.active is not None and self.any_robot:
+                raise TablebaseError("this table is for any robot (the vortex); the puzzle names an active robot")
             if query.rules.must_ricochet or query.rules.no_straight_back:
                 raise TablebaseError("this table is for the plain rules (no must-ricochet, no no-straight-back)")
             cells = query.position.cells
+            if query.active is None:
+                return cells[0], tuple(cells[1:])
             return cells[query.active], tuple(c for i, c in enumerate(cells) if i != query.active)
         if isinstance(query, Position):
+            if self.any_robot:
+                return query.cells[0], tuple(query.cells[1:])
             try:
                 i = query.index_of(self.active_color)
             except (KeyError, ValueError):
@@ -179,6 +199,8 @@ class Tablebase:
             return query
         active, helpers = self.cells_of(query)
         colors = [self.active_color] + [c for c in BASE_COLORS if c != self.active_color]
+        if self.any_robot:
+            colors = list(BASE_COLORS)
         return Position(self.layout.board, tuple(Robot(colors[i], c) for i, c in enumerate((active, *helpers))))
 
     def puzzle(self, query: Query) -> Puzzle:
@@ -186,7 +208,7 @@ class Tablebase:
         if isinstance(query, Puzzle):
             return query
         pos = self.position(query)
-        return Puzzle(pos, self.layout.target, active=pos.index_of(self.active_color))
+        return Puzzle(pos, self.layout.target, active=None if self.any_robot else pos.index_of(self.active_color))
 
     def best_moves(self, query: Query) -> list[Move]:
         """Every optimal next move: those whose resulting position is one move

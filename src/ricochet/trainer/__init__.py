@@ -11,7 +11,11 @@ stores players, puzzles and attempts and runs the CPU work in its worker.
 * :mod:`.puzzles` — puzzles of a requested optimal length and style, their
   codes, attempts checked by the engine, hints;
 * :mod:`.daily` — the puzzle of the day as a function of (game, date);
-* :mod:`.scoring` — scores, hint costs, streaks, share text.
+* :mod:`.scoring` — scores, hint costs, streaks, share text;
+* :mod:`.long` — Ricochet Robots puzzles of 14 to 21 moves, found by
+  hill-climbing ahead of time (and shipped: ``ricochet/data/trainer-long.json``);
+* :mod:`.themes` — a puzzle's themes, read exactly from its optimal solution;
+* :mod:`.storm` — Puzzle Storm's rules: its clock, mistakes, combos, rising lengths.
 """
 
 from .daily import daily_number, daily_puzzle, daily_spec

@@ -23,6 +23,12 @@ class GridSpec(TrainerSpec):
 
     rules: Rules
     """The rules its training puzzles are played under."""
+    robot_count: int
+    """The robots of its training puzzles (``robots-N`` themes go up to it)."""
+    features: tuple[str, ...] = ()
+    """The themes of :mod:`.themes` beyond those every game of the engine has (``solo``,
+    ``helpers``, ``robots-N``, ``ricochets-N``) that its puzzles can show: ``diagonal``,
+    ``vortex``, ``wall-pass``.  A theme picker offers only these."""
 
     @abc.abstractmethod
     def candidate(self, style: str, rng: random.Random) -> Puzzle | None:

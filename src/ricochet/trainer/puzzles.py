@@ -30,6 +30,7 @@ __all__ = [
     "GAMES",
     "HINT_LEVELS",
     "LENGTHS",
+    "ON_DEMAND",
     "STYLES",
     "Attempt",
     "TrainerError",
@@ -37,6 +38,7 @@ __all__ = [
     "check_attempt",
     "check_spec",
     "from_code",
+    "from_solution",
     "generate",
     "generate_bounded",
     "hint",
@@ -52,6 +54,9 @@ STYLES: Mapping[str, tuple[str, ...]] = lookup("styles")
 """Each game's styles, the first the default."""
 LENGTHS: Mapping[str, tuple[int, int]] = lookup("lengths")
 """The optimal lengths that can be asked for, per game."""
+ON_DEMAND: Mapping[str, int] = lookup("longest_on_request")
+"""The longest optimal length made on request, per game; longer ones are too rare to draw at random:
+the server serves them from puzzles made ahead of time (:mod:`.long`), never makes them on request."""
 MAX_CANDIDATES = 4000
 """Candidates drawn before giving up on an exact length (Ricochet Robots needs about 100 for 12 moves)."""
 MAX_ATTEMPT_MOVES = 60
@@ -116,6 +121,41 @@ def from_code(game: str, code: str, *, time_limit: float | None = 20.0) -> Train
     if not isinstance(code, str) or not code.strip() or len(code) > 2000:
         raise TrainerError("code must be a puzzle code of at most 2000 characters")
     return spec_of(game).from_code(code, time_limit)
+
+
+def from_solution(game: str, style: str, code: str, solution: Sequence[Any]) -> TrainerPuzzle:
+    """A puzzle made ahead of time (``ricochet/data/trainer-long.json``): its code and an
+    optimal solution found and checked when it was made.  The solution is replayed by the
+    engine (it must solve the puzzle); its optimality is the maker's (cheap: no solving).
+
+    >>> tp = from_code("ricochet-robots", "1A3B4A2A.r52ge9bdey0e.y63")
+    >>> from_solution(tp.game, tp.style, tp.code, tp.solution) == tp
+    True
+    """
+    from ..notation import NotationError, parse_code, solution_from_json
+    from ..puzzle import Puzzle, check_solution
+    from .grid import GridSpec
+
+    game, _, style = check_spec(game, None, style)
+    spec = spec_of(game)
+    if not isinstance(spec, GridSpec):
+        raise TrainerError(f"game: {game} puzzles are made on request, not ahead of time")
+    try:
+        parsed = parse_code(code)
+    except NotationError as e:
+        raise TrainerError(f"code: {e}") from None
+    if not isinstance(parsed, Puzzle):
+        raise TrainerError(f"code: {code!r} is a position without a target")
+    pz = Puzzle(parsed.position, parsed.target, parsed.active)
+    try:
+        moves = solution_from_json([list(m) for m in solution], pz.position)
+    except NotationError as e:
+        raise TrainerError(f"solution: {e}") from None
+    verdict = check_solution(pz.with_rules(spec.rules), moves)
+    if not verdict.ok or not moves:
+        why = verdict.failure.message if verdict.failure else "no moves"
+        raise TrainerError(f"solution: it does not solve {code} ({why})")
+    return spec.finish(style, pz, verdict.cost, moves)
 
 
 def validate_code(game: str, code: str) -> None:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .spec import spec_of
+from .spec import TrainerError, spec_of
 
 __all__ = [
+    "DIFFICULTY",
     "HINT_COST",
     "Streak",
+    "check_difficulty",
     "length_for_rating",
     "rating_for_length",
     "score",
@@ -46,6 +48,24 @@ def score(result: str, length: int, optimal: int, hints: int) -> float:
     else:
         base = 0.0
     return round(base * (1.0 - HINT_COST[hints]), 6)
+
+
+DIFFICULTY: dict[str, float] = {"easier": -300.0, "normal": 0.0, "harder": 300.0}
+"""Rated puzzles are served near the player's rating moved by this much (as lichess's
+easier / normal / harder)."""
+
+
+def check_difficulty(value: object) -> str:
+    """A difficulty asked for (default ``normal``); :class:`~.spec.TrainerError` names the field.
+
+    >>> check_difficulty(None), check_difficulty("harder")
+    ('normal', 'harder')
+    """
+    if value is None or value == "":
+        return "normal"
+    if value not in DIFFICULTY:
+        raise TrainerError(f"difficulty must be one of {', '.join(DIFFICULTY)}, got {value!r}")
+    return str(value)
 
 
 def rating_for_length(game: str, length: int) -> float:

@@ -89,6 +89,12 @@ class TrainerSpec(abc.ABC):
     """The kinds of puzzle it makes, the first the default."""
     lengths: tuple[int, int]
     """The optimal lengths that can be asked for (longer ones are too rare to find on demand)."""
+
+    @property
+    def longest_on_request(self) -> int:
+        """The longest optimal length made on request (default: every length it can be asked
+        for).  Longer ones are served from puzzles made ahead of time, never made for a request."""
+        return self.lengths[1]
     base_length: int
     """The optimal length a 1500-rated newcomer is served first (about the median of random puzzles)."""
     points_per_move: float
@@ -98,6 +104,14 @@ class TrainerSpec(abc.ABC):
     """A streak starts at ``streak_start`` moves and grows by one every ``streak_every`` puzzles."""
     week: tuple[tuple[int, str], ...]
     """The daily puzzle's (length, style) from Monday to Sunday."""
+    storm_every: int = 3
+    """Puzzle Storm: one move more every ``storm_every`` puzzles (:mod:`.storm`)."""
+
+    @property
+    def storm_lengths(self) -> tuple[int, int]:
+        """Puzzle Storm's first and longest optimal lengths (default: from the shortest
+        to two moves past :attr:`base_length`; a run is three minutes)."""
+        return self.lengths[0], min(self.longest_on_request, self.base_length + 2)
 
     def check_length(self, style: str, length: int) -> None:
         """Refuse a length (within :attr:`lengths`) that ``style`` cannot have (default: none)."""

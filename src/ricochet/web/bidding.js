@@ -5,7 +5,7 @@
 // result and its optimal solution on request, the history, and the log lines of the
 // round's events.  A bidding game's module is biddingGame({...its own parts}).
 
-import { t, tg, movesText, colorName, getLang, addStrings } from "./i18n.js";
+import { t, tg, movesText, colorName, colorLetter, getLang, addStrings } from "./i18n.js";
 import { h, fill, toast, fmtSeconds, confirmDialog, loadStyle } from "./ui.js";
 import { cues } from "./cues.js";
 import { DIRS } from "./gridboard.js";
@@ -14,6 +14,7 @@ import STRINGS from "./bidding-strings.js";
 addStrings(STRINGS);
 loadStyle(new URL("./bidding.css", import.meta.url).href);
 
+const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
 const QUICK_BIDS = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];  // two rows of six; longer bids are typed
 
 /**
@@ -43,6 +44,7 @@ export function biddingGame(game) {
       case "clock_ran_out": return tx("ev.clock_ran_out");
       case "demonstration_started": return p("demonstration_started", { bid: ev.bid });
       case "move_played": {
+        if (live) return "";  // the room lists the moves apart from its log
         const color = state?.robots?.[ev.move.robot]?.color ?? ev.move.robot;
         const shown = state?.robot_palette?.[color] ?? color;
         return p("move_played", { robot: colorName(shown), dir: t(`dir.${ev.move.direction}`) });
@@ -172,7 +174,10 @@ export function biddingGame(game) {
 
     function status(s) {
       const rnd = s.round;
-      if (!rnd) return [h("div", { class: "round-n" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : "")];
+      if (!rnd) {
+        return [h("div", {}, h("div", { class: "round-n" }, t(`game.${game.name}`)),
+          h("div", { class: "target-name" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : tx("room.target_all")))];
+      }
       return [game.goalIcon(rnd, 36, s),
         h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),
           h("div", { class: "target-name" }, game.goalText(rnd, s)),
@@ -209,12 +214,27 @@ export function biddingGame(game) {
         solutionButton(r.number)));
     }
 
+    /** The moves of the demonstration (or of the round's last attempt, once it is over): robot, way. */
+    function moves(s) {
+      const rnd = s.round;
+      if (!rnd) return null;
+      const last = rnd.attempts?.at(-1);
+      const paths = s.phase === "demonstration" ? rnd.paths || [] : ["intermission", "over"].includes(s.phase) ? last?.paths || [] : [];
+      return paths.map((path, k) => {
+        const color = s.robots?.[path.robot]?.color;  // a robot's index is its place in the list: it never changes
+        const shown = s.robot_palette?.[color] ?? color;
+        return h("li", { "data-move": k + 1 }, h("span", { class: "move-letter", "aria-hidden": "true" }, colorLetter(shown)), " ",
+          `${colorName(shown)} ${ARROWS[path.direction] ?? ""} ${t(`dir.${path.direction}`)}`,
+          path.cost > 1 ? h("span", { class: "muted small" }, ` (${movesText(path.cost)})`) : null);
+      });
+    }
+
     function demo(s) {
       if (!demonstrating(s)) return null;
       const dpad = h("div", { class: "dpad", role: "group", "aria-label": t("phase.demonstration") },
         Object.keys(DIRS).map((d) => h("button", { type: "button", class: `dpad-${d}`, "data-dir": d, "aria-label": t("demo.move", { dir: t(`dir.${d}`) }), onclick: () => board.move(d) }, { N: "↑", E: "→", S: "↓", W: "←" }[d])));
-      return [h("p", { class: "small" }, tx("demo.help")), dpad,
-        h("button", { type: "button", class: "danger", id: "give-up", onclick: () => send("give_up") }, t("demo.give_up"))];
+      return [dpad, h("div", { class: "demo-side" }, h("p", { class: "small" }, tx("demo.help")),
+        h("button", { type: "button", class: "danger", id: "give-up", onclick: () => send("give_up") }, t("demo.give_up")))];
     }
 
     function clock(s, now) {
@@ -263,11 +283,16 @@ export function biddingGame(game) {
       else if (ev.type === "demonstration_started" && ev.player === me()) { cues.play("turn"); cues.notify(t("cue.your_turn")); }
       else if (ev.type === "round_ended") cues.play(mine ? "won" : ev.winner ? "lost" : "ding");
       else if (game.roundStart(ev)) { cues.play("ding"); cues.notify(t("cue.new_round")); }
-      if (ev.type === "move_played") board.animate(ev.path);
+      if (ev.type === "move_played") {
+        board.animate(ev.path);
+        const color = s.robots?.[ev.move.robot]?.color ?? ev.move.robot;
+        const shown = s.robot_palette?.[color] ?? color;
+        ctx.announce(tx("ev.move_played", { name: nameOf(ev.player), robot: colorName(shown), dir: t(`dir.${ev.move.direction}`) }));
+      }
       else if (game.newGoal(ev)) { shown = null; board.showPaths([]); }
       else if (ev.type === "game_reset") { shown = null; solutions.clear(); board.showPaths([]); }
       else if (ev.type === "demonstration_started" && ev.player === me()) {
-        toast(t("demo.you", { cost: 0, bid: ev.bid }), "info");
+        ctx.announce(t("demo.you", { cost: 0, bid: ev.bid }));  // the status line says it on the screen
         // Start with the active robot selected: one less thing to find out.
         setTimeout(() => board.select(state.round?.active ?? 0), 0);
       } else if (ev.type === "demonstration_ended" && !ev.success) {
@@ -293,7 +318,7 @@ export function biddingGame(game) {
     }
 
     return {
-      panel, update, status, phase, result, history, demo, clock, hostControls, onEvent, onMessage, onLost,
+      panel, update, status, phase, result, history, moves, demo, clock, hostControls, onEvent, onMessage, onLost,
       myTurn: demonstrating, handleKey: (e) => board.handleKey(e),
     };
   }
@@ -317,7 +342,7 @@ export function biddingGame(game) {
   }
 
   return {
-    name: game.name, strings: game.strings, styles: game.styles, trainer: game.trainer,
+    name: game.name, strings: game.strings, styles: game.styles, trainer: game.trainer, howTo: game.howTo,
     thumbnail: game.thumbnail, optionFields: game.optionFields, readOptions: game.readOptions,
     tokens: game.tokens, roundStart: game.roundStart, describe, room, replay,
   };

@@ -5,11 +5,10 @@
 // The games played on the engine draw their boards with it (subclasses add their own
 // pieces: a chip, towers); the SVG helpers of every board are svg.js.
 
-import { t, colorName, chipName, getLang } from "./i18n.js";
+import { t, colorName, colorLetter, chipName, getLang } from "./i18n.js";
 import { el, title, r2 } from "./svg.js";
 
 export const CELL = 40;
-export const LETTERS = { red: "R", green: "G", blue: "B", yellow: "Y", silver: "S", transparent: "T" };
 export const COLORS = {
   red: "#d62728", green: "#2ca02c", blue: "#1f5fd6", yellow: "#f2c500",
   silver: "#9aa0a6", transparent: "#ffffff", any: "#7b2cbf",
@@ -18,7 +17,7 @@ export const DARK = {
   red: "#8b1a1a", green: "#1b5e20", blue: "#0d3b8c", yellow: "#8a6d00",
   silver: "#5f6368", transparent: "#444444", any: "#4a148c",
 };
-const TEXT_ON = { yellow: "#000", silver: "#000", transparent: "#222" };
+const TEXT_ON = { yellow: "#000", silver: "#000", transparent: "#222", green: "#fff" };
 const VORTEX = ["red", "green", "blue", "yellow"];
 export const DIRS = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 export const centre = ([x, y]) => [(x + 0.5) * CELL, (y + 0.5) * CELL];
@@ -33,16 +32,30 @@ function polygon(cx, cy, r, sides, rot) {
   return pts.join(" ");
 }
 
-/** The shapes of a target symbol centred on (cx, cy), radius about r. */
+/** A colour's letter drawn at (x, y) (its baseline centre): colour is never the only cue. */
+export function letterMark(color, x, y, size) {
+  const text = el("text", {
+    class: "color-letter", x: r2(x), y: r2(y), "text-anchor": "middle", "font-family": "sans-serif", "font-size": r2(size),
+    "font-weight": "bold", fill: TEXT_ON[color] || "#fff", "pointer-events": "none", "aria-hidden": "true",
+  });
+  text.textContent = colorLetter(color);
+  return text;
+}
+
+/** The shapes of a target symbol centred on (cx, cy), radius about r, with its colour's letter. */
 export function symbol(color, sym, cx, cy, r) {
   const common = { fill: COLORS[color] || COLORS.any, stroke: DARK[color] || DARK.any, "stroke-width": 1.5 };
-  if (sym === "circle") return [el("circle", { cx, cy, r, ...common })];
-  if (sym === "triangle") return [el("polygon", { points: polygon(cx, cy + r * 0.15, r * 1.1, 3, -Math.PI / 2), ...common })];
+  const size = colorLetter(color).length > 1 ? r * 0.8 : r * 1.05;
+  if (sym === "circle") return [el("circle", { cx, cy, r, ...common }), letterMark(color, cx, cy + size * 0.36, size)];
+  if (sym === "triangle") {
+    return [el("polygon", { points: polygon(cx, cy + r * 0.15, r * 1.1, 3, -Math.PI / 2), ...common }),
+      letterMark(color, cx, cy + r * 0.15 + size * 0.4, size * 0.85)];
+  }
   if (sym === "square") {
     const s = r * 1.6;
-    return [el("rect", { x: cx - s / 2, y: cy - s / 2, width: s, height: s, ...common })];
+    return [el("rect", { x: cx - s / 2, y: cy - s / 2, width: s, height: s, ...common }), letterMark(color, cx, cy + size * 0.36, size)];
   }
-  if (sym === "hexagon") return [el("polygon", { points: polygon(cx, cy, r * 1.05, 6, 0), ...common })];
+  if (sym === "hexagon") return [el("polygon", { points: polygon(cx, cy, r * 1.05, 6, 0), ...common }), letterMark(color, cx, cy + size * 0.36, size)];
   // The cosmic vortex: four coloured wedges and a white swirl.
   const out = VORTEX.map((name, k) => {
     const a0 = -Math.PI / 2 + (k * Math.PI) / 2, a1 = a0 + Math.PI / 2;
@@ -314,7 +327,7 @@ export class GridBoard {
       x: 0, y: 6.5, "text-anchor": "middle", "font-family": "sans-serif", "font-size": 18,
       "font-weight": "bold", fill: TEXT_ON[color] || "#fff", "pointer-events": "none",
     });
-    label.textContent = LETTERS[color] || "?";
+    label.textContent = colorLetter(color);
     return [el("circle", {
       cx: 0, cy: 0, r: CELL * 0.36, fill: COLORS[color], "fill-opacity": transparent ? 0.35 : null,
       stroke: DARK[color], "stroke-width": 2.5, "stroke-dasharray": transparent ? "4 3" : null,

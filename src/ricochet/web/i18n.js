@@ -4,7 +4,9 @@
 //
 // Each game brings its own strings (its module's `strings`, added when the game is
 // loaded: games/index.js), as does the bidding panel (bidding-strings.js): addStrings.
-// t(key, params) fills {name} placeholders; apply(root) translates elements
+// t(key, params) fills {name} placeholders, and plural forms by the browser's Intl.PluralRules:
+// "{n, plural, one {# move} other {# moves}}" (the categories of CLDR: zero, one, two, few, many,
+// other; "=2 {…}" for an exact number; # is the number) — never a hand-made "s".  apply(root) translates elements
 // carrying data-i18n (textContent), data-i18n-label (aria-label) and
 // data-i18n-placeholder.  Never returns HTML: callers put it in textContent.
 
@@ -25,10 +27,8 @@ export const STRINGS = {
     "lobby.join": "Join",
     "lobby.watch": "Watch",
     "lobby.replay": "Replay",
-    "lobby.room.players": "{n} players",
-    "lobby.room.player": "1 player",
-    "lobby.room.bots": "{n} bots",
-    "lobby.room.bot": "1 bot",
+    "lobby.room.players": "{n, plural, one {# player} other {# players}}",
+    "lobby.room.bots": "{n, plural, one {# bot} other {# bots}}",
     "lobby.room.who": "with {names}",
     "lobby.room.spectators": "{n} watching",
     "lobby.need_name": "Choose a nickname first.",
@@ -51,9 +51,9 @@ export const STRINGS = {
     "room.host": "host",
     "room.bot": "bot",
     "room.away": "away",
-    "room.chips": "{n} chips",
+    "room.chips": "{n, plural, one {# chip} other {# chips}}",
     "room.score": "Score",
-    "room.target_score": "First to {n} chips wins",
+    "room.target_score": "First to {n, plural, one {# chip} other {# chips}} wins",
     "room.target_all": "Play until all chips are won",
     "room.host_controls": "Host controls",
     "room.lobby.host": "Invite friends with the link or add bots, then start the game.",
@@ -77,8 +77,7 @@ export const STRINGS = {
     "phase.lobby": "Waiting for the host to start",
     "phase.over": "Game over",
     "round.number": "Round {n}",
-    "bid.moves": "{n} moves",
-    "bid.one_move": "1 move",
+    "bid.moves": "{n, plural, one {# move} other {# moves}}",
     "clock.label": "Sand clock",
     "clock.next": "Next chip in {s}",
     "demo.give_up": "Give up",
@@ -90,7 +89,7 @@ export const STRINGS = {
     "dir.E": "right",
     "dir.S": "down",
     "dir.W": "left",
-    "over.winners": "Winner: {names}",
+    "over.winners": "{count, plural, one {Winner} other {Winners}}: {names}",
     "over.reason.target_score": "A player reached the winning score.",
     "over.reason.all_chips": "All chips have been played.",
     "over.reason.host_ended": "The host ended the game.",
@@ -112,7 +111,6 @@ export const STRINGS = {
     "ev.game_resumed": "Someone is back: the clocks run again (stopped for {time})",
     "ev.game_started": "The game starts",
     "ev.game_ended": "Game over",
-    "ev.other": "{type}",
     "color.red": "red",
     "color.green": "green",
     "color.blue": "blue",
@@ -144,7 +142,7 @@ export const STRINGS = {
     "color.cyan": "cyan",
     "color.white": "white",
     "demo.transparent.choose": "The transparent robot can stop in {n} places: tap one (+1 move per wall or diagonal passed), or press the arrow again and Enter.",
-    "demo.transparent.stop": "Stop at {x},{y}: {n} moves",
+    "demo.transparent.stop": "Stop at {x},{y}: {n, plural, one {# move} other {# moves}}",
     "color.pink": "pink",
     "conn.not_sent": "Not sent: the connection is down. It will come back in a moment; then try again.",
     "conn.offline": "Connection lost — reconnecting… Nothing can be sent until then; what you type is kept.",
@@ -194,7 +192,7 @@ export const STRINGS = {
     "tr.hint.cost.4": "The whole solution: the attempt counts as a miss",
     "tr.hint.free": "Free after your attempt",
     "tr.hint.help": "Each hint marks your attempt as assisted and costs rating points: 1 a quarter of your score, 2 half, 3 three quarters, 4 all of it.",
-    "tr.hint.1.text": "The optimal solution takes {n} moves.",
+    "tr.hint.1.text": "The optimal solution takes {n, plural, one {# move} other {# moves}}.",
     "tr.hint.2.text": "Robots that move: {robots}.",
     "tr.hint.3.text": "First move: the {robot} robot {arrow} ({dir}).",
     "tr.hint.4.text": "Solution: {moves}.",
@@ -204,13 +202,13 @@ export const STRINGS = {
     "tr.illegal.cycle": "The {robot} robot would circle forever that way.",
     "tr.illegal.robot": "There is no such robot.",
     "tr.no_ricochet": "The robot is on the target without a ricochet: it must turn at least once. Keep going.",
-    "tr.result.optimal": "Optimal! {n} moves ⭐",
-    "tr.result.found": "Solved in {n} moves — {optimal} is optimal.",
-    "tr.result.failed": "Not solved. The optimal solution takes {optimal} moves.",
+    "tr.result.optimal": "Optimal! {n, plural, one {# move} other {# moves}} ⭐",
+    "tr.result.found": "Solved in {n, plural, one {# move} other {# moves}} — {optimal} is optimal.",
+    "tr.result.failed": "Not solved. The optimal solution takes {optimal, plural, one {# move} other {# moves}}.",
     "tr.short.optimal": "optimal",
     "tr.short.found": "solved",
     "tr.short.failed": "not solved",
-    "tr.assisted": "Assisted: {n} hint level(s) used.",
+    "tr.assisted": "Assisted: {n, plural, one {# hint level} other {# hint levels}} used.",
     "tr.rating_change": "Rating {before} → {after} ({change})",
     "tr.not_rated": "Not rated: only your first attempt at a puzzle counts.",
     "tr.show_solution": "Show the optimal solution",
@@ -228,8 +226,8 @@ export const STRINGS = {
     "tr.streak.restart": "Start again",
     "tr.rating": "Your rating",
     "tr.rating.new": "Glicko-2, starting at 1500: it moves with each first attempt.",
-    "tr.rating.detail": "{game}: ±{rd} after {n} rated attempts.",
-    "tr.chart": "Your rating after each of {n} rated attempts",
+    "tr.rating.detail": "{game}: ±{rd} after {n, plural, one {# rated attempt} other {# rated attempts}}.",
+    "tr.chart": "{n, plural, one {Your rating after your rated attempt} other {Your rating after each of # rated attempts}}",
     "tr.chart.empty": "Your rating chart starts with your first attempt.",
     "tr.account": "Your name",
     "tr.anonymous": "You play anonymously: your ratings live in this browser. Claim a name to find them on another device.",
@@ -249,9 +247,37 @@ export const STRINGS = {
     "tr.sent": "Your offline attempt was sent: {result}.",
     "tr.length": "Optimal length",
     "tr.length.auto": "Near my rating",
-    "tr.length.n": "{n} moves",
+    "tr.length.n": "{n, plural, one {# move} other {# moves}}",
     "tr.style": "Style",
     "tr.style.any": "Any style",
+    "letter.red": "R",
+    "letter.green": "G",
+    "letter.blue": "B",
+    "letter.yellow": "Y",
+    "letter.silver": "S",
+    "letter.transparent": "T",
+    "letter.purple": "P",
+    "letter.orange": "O",
+    "letter.cyan": "C",
+    "letter.white": "W",
+    "letter.pink": "P",
+    "opt.name.placeholder": "Friday night",
+    "ev.game_reset": "A new game begins (game {game})",
+    "over.no_winner": "Nobody won: nobody scored.",
+    "skip": "Skip to content",
+    "lobby.quick.room": "{name} vs bots",
+    "moves.title": "Moves",
+    "moves.by": "{name}’s moves",
+    "room.play_again": "Play again",
+    "room.play_again.wait": "Waiting for the host to play again…",
+    "confirm.leave_page": "Leave this game for the lobby? Your seat is kept for a while: the room’s link brings you back.",
+    "room.to_lobby": "Go to the lobby",
+    "replay.previous": "Replay the last game",
+    "howto.done": "Got it",
+    "howto.step": "Step {k} of {n}",
+    "howto.open": "How to play",
+    "lobby.how.rules": "The rules in a paragraph",
+    "room.default_name": "{name}’s room",
   },
   fr: {
     "app.title": "Ricochet",
@@ -269,12 +295,10 @@ export const STRINGS = {
     "lobby.join": "Rejoindre",
     "lobby.watch": "Regarder",
     "lobby.replay": "Revoir",
-    "lobby.room.players": "{n} joueurs",
-    "lobby.room.player": "1 joueur",
-    "lobby.room.bots": "{n} automatiques",
-    "lobby.room.bot": "1 automatique",
+    "lobby.room.players": "{n, plural, one {# joueur} other {# joueurs}}",
+    "lobby.room.bots": "{n, plural, one {# automatique} other {# automatiques}}",
     "lobby.room.who": "avec {names}",
-    "lobby.room.spectators": "{n} spectateurs",
+    "lobby.room.spectators": "{n, plural, one {# spectateur} other {# spectateurs}}",
     "lobby.need_name": "Choisissez d’abord un pseudo.",
     "lobby.how": "Comment jouer",
     "opt.name": "Nom de la salle",
@@ -295,9 +319,9 @@ export const STRINGS = {
     "room.host": "hôte",
     "room.bot": "automatique",
     "room.away": "absent",
-    "room.chips": "{n} jetons",
+    "room.chips": "{n, plural, one {# jeton} other {# jetons}}",
     "room.score": "Score",
-    "room.target_score": "Le premier à {n} jetons gagne",
+    "room.target_score": "Le premier à {n, plural, one {# jeton} other {# jetons}} gagne",
     "room.target_all": "On joue jusqu’à ce que tous les jetons soient gagnés",
     "room.host_controls": "Commandes de l’hôte",
     "room.lobby.host": "Invitez des amis avec le lien ou ajoutez des joueurs automatiques, puis commencez la partie.",
@@ -320,9 +344,8 @@ export const STRINGS = {
     "room.not_found": "Cette salle n’existe pas.",
     "phase.lobby": "En attente du lancement par l’hôte",
     "phase.over": "Partie terminée",
-    "round.number": "Tour {n}",
-    "bid.moves": "{n} mouvements",
-    "bid.one_move": "1 mouvement",
+    "round.number": "Manche {n}",
+    "bid.moves": "{n, plural, one {# mouvement} other {# mouvements}}",
     "clock.label": "Sablier",
     "clock.next": "Prochain jeton dans {s}",
     "demo.give_up": "Abandonner",
@@ -334,11 +357,11 @@ export const STRINGS = {
     "dir.E": "la droite",
     "dir.S": "le bas",
     "dir.W": "la gauche",
-    "over.winners": "Vainqueur : {names}",
+    "over.winners": "{count, plural, one {Vainqueur} other {Vainqueurs}} : {names}",
     "over.reason.target_score": "Un joueur a atteint le score gagnant.",
     "over.reason.all_chips": "Tous les jetons ont été joués.",
     "over.reason.host_ended": "L’hôte a terminé la partie.",
-    "history": "Tours",
+    "history": "Manches",
     "replay.title": "Revoir la partie",
     "replay.events": "Événements",
     "replay.first": "Début",
@@ -356,7 +379,6 @@ export const STRINGS = {
     "ev.game_resumed": "Quelqu'un est revenu : les horloges repartent (arrêtées {time})",
     "ev.game_started": "La partie commence",
     "ev.game_ended": "Partie terminée",
-    "ev.other": "{type}",
     "color.red": "rouge",
     "color.green": "vert",
     "color.blue": "bleu",
@@ -388,7 +410,7 @@ export const STRINGS = {
     "color.cyan": "cyan",
     "color.white": "blanc",
     "demo.transparent.choose": "Le robot transparent peut s’arrêter à {n} endroits : touchez-en un (+1 mouvement par mur ou diagonale traversé), ou appuyez encore sur la flèche puis Entrée.",
-    "demo.transparent.stop": "S’arrêter en {x},{y} : {n} mouvements",
+    "demo.transparent.stop": "S’arrêter en {x},{y} : {n, plural, one {# mouvement} other {# mouvements}}",
     "color.pink": "rose",
     "conn.not_sent": "Non envoyé : la connexion est coupée. Elle revient dans un instant ; réessayez alors.",
     "conn.offline": "Connexion perdue — reconnexion… Rien ne peut être envoyé d’ici là ; ce que vous tapez est gardé.",
@@ -438,7 +460,7 @@ export const STRINGS = {
     "tr.hint.cost.4": "Toute la solution : l’essai compte comme un échec",
     "tr.hint.free": "Gratuit après votre essai",
     "tr.hint.help": "Chaque indice marque votre essai comme aidé et coûte des points de classement : 1 un quart de votre score, 2 la moitié, 3 les trois quarts, 4 tout.",
-    "tr.hint.1.text": "La solution optimale prend {n} mouvements.",
+    "tr.hint.1.text": "La solution optimale prend {n, plural, one {# mouvement} other {# mouvements}}.",
     "tr.hint.2.text": "Robots qui bougent : {robots}.",
     "tr.hint.3.text": "Premier mouvement : le robot {robot} {arrow} ({dir}).",
     "tr.hint.4.text": "Solution : {moves}.",
@@ -448,13 +470,13 @@ export const STRINGS = {
     "tr.illegal.cycle": "Le robot {robot} tournerait en rond sans fin par là.",
     "tr.illegal.robot": "Ce robot n’existe pas.",
     "tr.no_ricochet": "Le robot est sur la cible sans ricochet : il doit tourner au moins une fois. Continuez.",
-    "tr.result.optimal": "Optimal ! {n} mouvements ⭐",
-    "tr.result.found": "Résolu en {n} mouvements — l’optimum est {optimal}.",
-    "tr.result.failed": "Non résolu. La solution optimale prend {optimal} mouvements.",
+    "tr.result.optimal": "Optimal ! {n, plural, one {# mouvement} other {# mouvements}} ⭐",
+    "tr.result.found": "Résolu en {n, plural, one {# mouvement} other {# mouvements}} — l’optimum est {optimal}.",
+    "tr.result.failed": "Non résolu. La solution optimale prend {optimal, plural, one {# mouvement} other {# mouvements}}.",
     "tr.short.optimal": "optimal",
     "tr.short.found": "résolu",
     "tr.short.failed": "non résolu",
-    "tr.assisted": "Aidé : {n} niveau(x) d’indice utilisé(s).",
+    "tr.assisted": "Aidé : {n, plural, one {# niveau d’indice utilisé} other {# niveaux d’indice utilisés}}.",
     "tr.rating_change": "Classement {before} → {after} ({change})",
     "tr.not_rated": "Non classé : seul votre premier essai sur un problème compte.",
     "tr.show_solution": "Montrer la solution optimale",
@@ -472,8 +494,8 @@ export const STRINGS = {
     "tr.streak.restart": "Recommencer la série",
     "tr.rating": "Votre classement",
     "tr.rating.new": "Glicko-2, à partir de 1500 : il bouge à chaque premier essai.",
-    "tr.rating.detail": "{game} : ±{rd} après {n} essais classés.",
-    "tr.chart": "Votre classement après chacun de vos {n} essais classés",
+    "tr.rating.detail": "{game} : ±{rd} après {n, plural, one {# essai classé} other {# essais classés}}.",
+    "tr.chart": "{n, plural, one {Votre classement après votre essai classé} other {Votre classement après chacun de vos # essais classés}}",
     "tr.chart.empty": "Votre courbe commence avec votre premier essai.",
     "tr.account": "Votre nom",
     "tr.anonymous": "Vous jouez anonymement : vos classements vivent dans ce navigateur. Réservez un nom pour les retrouver sur un autre appareil.",
@@ -493,9 +515,37 @@ export const STRINGS = {
     "tr.sent": "Votre essai hors ligne a été envoyé : {result}.",
     "tr.length": "Longueur optimale",
     "tr.length.auto": "Selon mon classement",
-    "tr.length.n": "{n} mouvements",
+    "tr.length.n": "{n, plural, one {# mouvement} other {# mouvements}}",
     "tr.style": "Style",
     "tr.style.any": "Tous les styles",
+    "letter.red": "R",
+    "letter.green": "V",
+    "letter.blue": "B",
+    "letter.yellow": "J",
+    "letter.silver": "A",
+    "letter.transparent": "T",
+    "letter.purple": "Vi",
+    "letter.orange": "O",
+    "letter.cyan": "C",
+    "letter.white": "Bc",
+    "letter.pink": "Rs",
+    "opt.name.placeholder": "Vendredi soir",
+    "ev.game_reset": "Une nouvelle partie commence (partie {game})",
+    "over.no_winner": "Personne n’a gagné : personne n’a marqué.",
+    "skip": "Aller au contenu",
+    "lobby.quick.room": "{name} contre l’ordinateur",
+    "moves.title": "Mouvements",
+    "moves.by": "Mouvements de {name}",
+    "room.play_again": "Rejouer",
+    "room.play_again.wait": "En attente de l’hôte pour rejouer…",
+    "confirm.leave_page": "Quitter cette partie pour l’accueil ? Votre place est gardée un moment : le lien de la salle vous y ramène.",
+    "room.to_lobby": "Aller à l’accueil",
+    "replay.previous": "Revoir la partie précédente",
+    "howto.done": "Compris",
+    "howto.step": "Étape {k} sur {n}",
+    "howto.open": "Comment jouer",
+    "lobby.how.rules": "Les règles en un paragraphe",
+    "room.default_name": "Salle de {name}",
   },
 };
 
@@ -545,13 +595,37 @@ export function tg(game, key, params = {}) {
   return t(own in STRINGS.en ? own : key, params);
 }
 
+const PLURAL = /\{(\w+), plural,((?:\s*=?\w+\s*\{(?:[^{}]|\{\w+\})*\})+)\s*\}/g;
+const BRANCH = /\s*(=?\w+)\s*\{((?:[^{}]|\{\w+\})*)\}/g;
+const rules = {};
+
+/** The branch of a plural block for the number n in the page's language (CLDR's categories). */
+function pluralOf(branches, n) {
+  const forms = new Map([...branches.matchAll(BRANCH)].map((b) => [b[1], b[2]]));
+  if (forms.has(`=${n}`)) return forms.get(`=${n}`);
+  rules[lang] ??= new Intl.PluralRules(lang);
+  return forms.get(rules[lang].select(n)) ?? forms.get("other") ?? "";
+}
+
 export function t(key, params = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return text
+    .replace(PLURAL, (m, name, branches) => {
+      if (!(name in params)) return m;
+      const n = Number(params[name]);
+      return pluralOf(branches, n).replace(/#/g, String(params[name]));
+    })
+    .replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
 /** "red", "rouge"… */
 export function colorName(color) { return t(`color.${color}`); }
+
+/**
+ * A colour's letter in the page's language ("R" red, "V" vert, "Bc" blanc): drawn on robots, spaces
+ * and targets, so that a colour is never told by its hue alone.  "?" for a colour with no letter.
+ */
+export function colorLetter(color) { return `letter.${color}` in STRINGS.en ? t(`letter.${color}`) : "?"; }
 
 /** A chip's name: "red circle", "cercle rouge", "Vortex cosmique". */
 export function chipName(chip) {
@@ -567,10 +641,25 @@ export function errorText(msg, game = null) {
   return tg(game, key);
 }
 
-export function movesText(n) { return n === 1 ? t("bid.one_move") : t("bid.moves", { n }); }
+/**
+ * A player's name as shown.  A bot's name is "<name> (<level>)" as the server makes it: its level is
+ * said in the page's language ("Ada (intermédiaire)"); ``short`` leaves it out ("Ada": on a board,
+ * beside a badge that says the level).  ``levels``: the levels the name may end with (a bot seat's
+ * own level; in a replay, the game's levels).  Anyone else's name is theirs, untouched.
+ */
+export function playerName(name, levels = [], short = false) {
+  for (const level of levels || []) {
+    const tail = ` (${level})`;
+    if (level && typeof name === "string" && name.endsWith(tail) && name.length > tail.length) {
+      const base = name.slice(0, -tail.length);
+      return short ? base : `${base} (${t(`room.bot_level.${level}`).toLocaleLowerCase(lang)})`;
+    }
+  }
+  return name;
+}
 
-/** "1 player" / "3 players" (and the like for any key with a ".1" twin: "lobby.room.player"). */
-export function countText(key, n, one) { return n === 1 ? t(one) : t(key, { n }); }
+/** "1 move", "5 moves", "1 mouvement" … */
+export function movesText(n) { return t("bid.moves", { n }); }
 
 /** Translate the static markup under root. */
 export function apply(root = document) {

@@ -1,10 +1,14 @@
 // The lobby: nickname, the game to play, one-click game against bots, new-room
 // form (with the chosen game's options), public rooms of every game.
 
-import { t, tg, onLangChange, countText } from "./i18n.js";
+import { t, tg, onLangChange, playerName, STRINGS } from "./i18n.js";
+
+/** A room's phase in words (the game's own word for it, else the shell's; nothing rather than a key). */
+const phaseName = (game, phase) => (`${game}:phase.${phase}` in STRINGS.en || `phase.${phase}` in STRINGS.en ? tg(game, `phase.${phase}`) : "");
 import { api } from "./net.js";
 import { h, fill, icon, toast } from "./ui.js";
 import { GAMES, INFO, DEFAULT_GAME, gameOf } from "./games/index.js";
+import { openHowTo } from "./howto.js";
 
 const NAME_KEY = "ricochet.name";
 export const nickname = {
@@ -56,7 +60,7 @@ export function mountLobby(root) {
     quickBtn.disabled = true;
     try {
       const level = document.getElementById("quick-level")?.value || "intermediate";
-      const res = await api("/api/rooms", { method: "POST", body: { game: chosen, private: true, name: `${name} vs bots`.slice(0, 40) } });
+      const res = await api("/api/rooms", { method: "POST", body: { game: chosen, private: true, name: t("lobby.quick.room", { name }).slice(0, 40) } });
       openRoom(res.room_id, { bots: [level, level], start: true });
     } catch (e) {
       toast(e.message, "error");
@@ -91,7 +95,7 @@ export function mountLobby(root) {
     const open = [...form.querySelectorAll("details")].map((el) => same && el.open);
     const d = options.games?.[chosen]?.defaults || (chosen === DEFAULT_GAME ? options.defaults : {}) || {};
     fill(form,
-      h("label", {}, t("opt.name"), " ", h("input", { name: "name", maxlength: 40, placeholder: "Friday night" })),
+      h("label", {}, t("opt.name"), " ", h("input", { name: "name", maxlength: 40, placeholder: t("opt.name.placeholder") })),
       gameOf(chosen).optionFields(d),
       h("label", {}, t("opt.bots"), " ", h("input", { type: "number", name: "bots", min: 0, max: 6, value: 0 })),
       h("label", {}, t("opt.bot_level"), " ", levelSelect("create-level")),
@@ -116,7 +120,7 @@ export function mountLobby(root) {
     if (!name) return;
     const f = new FormData(form);
     const body = { game: chosen, private: f.get("private") === "on", spectator_chat: f.get("spectator_chat") === "on", ...gameOf(chosen).readOptions(f) };
-    if (f.get("name")) body.name = f.get("name");
+    body.name = f.get("name") || t("room.default_name", { name }).slice(0, 40);  // in the creator's language
     const n = Number(f.get("bots")) || 0;
     try {
       const res = await api("/api/rooms", { method: "POST", body });
@@ -135,9 +139,9 @@ export function mountLobby(root) {
         const g = gameOf(r.game);
         return h("li", { class: "room-item", "data-game": g.name },
           g.thumbnail(32),
-          h("span", { class: "room-name" }, r.name),
-          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${tg(g.name, `phase.${r.phase}`) || r.phase} · ${countText("lobby.room.players", r.players.length, "lobby.room.player")}${bots ? ` (${countText("lobby.room.bots", bots, "lobby.room.bot")})` : ""}`),
-          r.players.length ? h("span", { class: "muted small room-who" }, t("lobby.room.who", { names: r.players.map((p) => p.name).join(", ") })) : null,
+          h("span", { class: "room-name", translate: "no" }, r.name),  // (a person's words: never translated)
+          h("span", { class: "muted" }, ` ${t(`game.${g.name}`)} · ${phaseName(g.name, r.phase)} · ${t("lobby.room.players", { n: r.players.length })}${bots ? ` (${t("lobby.room.bots", { n: bots })})` : ""}`),
+          r.players.length ? h("span", { class: "muted small room-who" }, t("lobby.room.who", { names: r.players.map((p) => playerName(p.name, p.bot ? INFO[g.name]?.bot_levels : [])).join(", ") })) : null,
           h("span", { class: "room-actions" },
             h("button", { type: "button", onclick: () => { if (needName()) openRoom(r.room_id); } }, t("lobby.join")),
             h("a", { class: "button", href: `/r/${encodeURIComponent(r.room_id)}?watch=1` }, t("lobby.watch"))));
@@ -161,7 +165,9 @@ export function mountLobby(root) {
         h("div", { class: "quick" }, quickBtn, quickLevelBox),
         h("p", { class: "train-link" }, h("a", { class: "button", href: "/train", id: "train-link" }, icon("target"), " ", t("tr.lobby")), " ", h("span", { class: "muted small" }, t("tr.lobby.hint"))),
         h("p", { class: "muted small" }, t("lobby.quick.hint")),
-        h("details", { class: "how" }, h("summary", {}, t("lobby.how")), h("p", {}, tg(chosen, "lobby.how.text")))),
+        h("div", { class: "how" },
+          gameOf(chosen).howTo ? h("button", { type: "button", id: "how-to", onclick: () => openHowTo(gameOf(chosen)) }, t("howto.open"), " — ", t(`game.${chosen}`)) : null,
+          h("details", {}, h("summary", {}, t("lobby.how.rules")), h("p", {}, tg(chosen, "lobby.how.text"))))),
       h("div", { class: "panel" }, h("h2", {}, t("lobby.rooms"),
         h("button", { type: "button", class: "small-btn", onclick: loadRooms }, t("lobby.refresh"))), roomsBox),
       h("div", { class: "panel" }, h("h2", {}, t("lobby.create"), h("span", { class: "muted small" }, t(`game.${chosen}`))), form)));

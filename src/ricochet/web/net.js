@@ -28,11 +28,29 @@ export const seatToken = {
 };
 
 /**
- * One room connection with reconnect (backoff 1, 2, 4 … 30 s, hello with the
- * seat token and `since`), version tracking (a gap → sync) and the server
+ * The wait before the next connection attempt, in seconds: the bounded back-off of
+ * docs/protocol.md 2.4.  ``retry``: the attempts so far; ``down``: seconds since the connection
+ * was lost; ``after``: the server's ``retry_after`` when its last error had one; ``full``: it said it
+ * is full or we were too fast (close 1013, 4429).  A dropped connection (a restart, a blip) is
+ * tried again after 0.25 s, 0.5 s, then every second for two minutes — a server that is back is
+ * found within a second or two — then every 10 s.  Full: at least ``after`` (else 30 s), doubling
+ * up to 5 minutes.  Up to 20 % jitter keeps a room's clients from knocking all at once.
+ */
+export function retryDelay(retry, { down = 0, after = null, full = false } = {}) {
+  let base;
+  if (full) base = Math.max(after ?? 0, Math.min(300, 30 * 2 ** retry));
+  else if (after !== null && retry === 0) base = after;
+  else base = down > 120 ? 10 : Math.min(1, 0.25 * 2 ** retry);
+  return base * (0.8 + 0.2 * Math.random());
+}
+
+/**
+ * One room connection with reconnect (retryDelay: at most a second apart for two minutes, the
+ * server's retry_after honoured; hello with the seat token and `since`), version tracking (a gap → sync) and the server
  * clock offset.  Handlers: onWelcome(msg), onEvent(msg), onSync(msg),
  * onChat(msg), onPresence(msg), onMessage(msg) (a game's own), onError(msg, beforeWelcome),
- * onStatus("connecting"|"open"|"reconnecting"|"closed").
+ * onStatus("connecting"|"open"|"reconnecting"|"closed"), onResumed(actions): after a real
+ * reconnect, the actions sent before the drop that were neither acknowledged nor refused.
  */
 export class RoomSocket {
   constructor(roomId, { name = null, spectate = false } = {}, handlers = {}) {
@@ -44,7 +62,10 @@ export class RoomSocket {
     this.skew = 0;          // server_time - local time, seconds
     this.ws = null;
     this.welcomed = false;
+    this.everWelcomed = false;  // welcomed once: a later welcome is a reconnect
     this.retry = 0;
+    this.downSince = null;      // when the connection was lost (ms), while it is
+    this.retryAfter = null;     // the server's retry_after with its last error (seconds)
     this.stopped = false;
     this.refs = 0;
     this.pingTimer = null;
@@ -74,10 +95,24 @@ export class RoomSocket {
       // 4404 no room, 4400 protocol: reconnecting cannot help; 4403: the host removed us.
       if (this.stopped || e.code === 4404 || e.code === 4400 || e.code === 4403) { this.h.onStatus?.("closed"); return; }
       this.h.onStatus?.("reconnecting");
-      const delay = Math.min(30, 2 ** this.retry) * 1000;
-      this.retry += 1;
-      this.retryTimer = setTimeout(() => this.connect(), delay);
+      this._schedule(e.code === 1013 || e.code === 4429);
     };
+  }
+
+  _schedule(full = false) {
+    clearTimeout(this.retryTimer);
+    this.downSince ??= Date.now();
+    const delay = retryDelay(this.retry, { down: (Date.now() - this.downSince) / 1000, after: this.retryAfter, full });
+    this.retryAfter = null;
+    this.retry += 1;
+    this.retryTimer = setTimeout(() => this.connect(), delay * 1000);
+  }
+
+  /** Try again now (the browser says it is back online, or the page is shown again). */
+  wake() {
+    if (this.stopped || this.ws?.readyState === WebSocket.OPEN || this.ws?.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
   }
 
   _hello() {
@@ -111,9 +146,15 @@ export class RoomSocket {
   _receive(msg) {
     this._clock(msg);
     switch (msg.type) {
-      case "welcome":
+      case "welcome": {
+        // Only a reconnect can have lost something: what the page sends as it opens (a host's
+        // bots and start) is sent after this welcome, and is not in doubt.
+        const lost = this.everWelcomed ? [...this.pending.values()] : [];
+        this.pending.clear();
         this.welcomed = true;
+        this.everWelcomed = true;
         this.retry = 0;
+        this.downSince = null;
         this.version = msg.version;
         if (msg.you?.seat_token) seatToken.set(this.roomId, msg.you.seat_token);
         this.h.onStatus?.("open");
@@ -121,13 +162,10 @@ export class RoomSocket {
         // A ping now and then keeps the clock offset fresh and notices dead links.
         this.pingTimer = setInterval(() => this._raw({ type: "ping" }), 20000);
         this.h.onWelcome?.(msg);
-        if (this.pending.size) {
-          // Sent just before the connection dropped: did they arrive?  The caller checks the state.
-          const lost = [...this.pending.values()];
-          this.pending.clear();
-          this.h.onResumed?.(lost);
-        }
+        // Sent just before the connection dropped: did they arrive?  The caller checks the state.
+        if (lost.length) this.h.onResumed?.(lost);
         break;
+      }
       case "event":
         if (this.version !== null && msg.version > this.version + 1) {
           // Missed something: ask for the state and the missed events.
@@ -152,6 +190,7 @@ export class RoomSocket {
   }
 
   _error(msg) {
+    if (typeof msg.retry_after === "number" && msg.retry_after >= 0) this.retryAfter = Math.min(msg.retry_after, 300);
     if (msg.ref !== null && msg.ref !== undefined) this.pending.delete(msg.ref);
     const before = !this.welcomed;
     if (before && msg.code === "bad_token") {

@@ -2,11 +2,11 @@
 // step through the events; the game's replay view draws each state (and animates a step
 // forward).  It knows no game: the game's module says what starts a round.
 
-import { t, onLangChange } from "./i18n.js";
+import { t, onLangChange, playerName } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { describe } from "./room.js";
-import { gameOf } from "./games/index.js";
+import { gameOf, INFO } from "./games/index.js";
 
 export async function mountReplay(root, roomId, { game: number = null } = {}) {
   const boardWrap = h("div", { class: "board-wrap", id: "board" });
@@ -57,7 +57,8 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
   // Every entry carries the state after it; keep names stable across the log.
   const names = new Map();
   for (const e of entries) if (e.event.type === "player_joined") names.set(e.event.player, e.event.name);
-  const nameOf = (id) => names.get(id) ?? String(id);
+  // A bot's level in the page's language (the log does not say who is a bot: its name does).
+  const nameOf = (id) => playerName(names.get(id) ?? String(id), INFO[game.name]?.bot_levels);
 
   function stateAt(k) {
     if (k >= 0) return entries[k].state || last;
@@ -74,9 +75,10 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
     const s = stateAt(k);
     last = s;
     view.show(s, ev, forward);
-    fill(info, view.info(s));
+    const said = view.info(s);
+    fill(info, said?.length ? said : h("span", { class: "round-n" }, t(`game.${game.name}`)));  // never an empty box
     step.textContent = `${t("replay.step", { i: k + 1, n: entries.length })}${ev ? ` — ${describe(ev, nameOf, s)}` : ""}`;
-    fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, p.name), " ",
+    fill(scores, (s.players || []).map((p) => h("li", {}, h("span", { class: "pname" }, nameOf(p.id)), " ",
       h("span", { class: "chips" }, game.tokens(p, s)), h("span", { class: "score" }, String(p.score)))));
     [...list.children].forEach((li, n) => {
       li.classList.toggle("current", n === k);

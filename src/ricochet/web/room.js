@@ -4,12 +4,13 @@
 // module draws and handles everything of its own.  The server is authoritative: this
 // only shows its state and sends intentions.
 
-import { t, tg, onLangChange, errorText } from "./i18n.js";
+import { t, tg, onLangChange, errorText, playerName } from "./i18n.js";
 import { RoomSocket, api, seatToken } from "./net.js";
 import { gameOf, INFO } from "./games/index.js";
 import { cues } from "./cues.js";
 import { h, fill, toast, fmtSeconds, confirmDialog } from "./ui.js";
 import { nickname } from "./lobby.js";
+import { openHowTo } from "./howto.js";
 
 const SHELL_ACTIONS = ["ping", "sync", "chat", "start", "restart", "end_game", "leave", "join", "add_bot", "remove_bot", "remove_player"];
 
@@ -27,7 +28,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
   // -- static skeleton (built once; parts are refilled on every update) ------------------
   const els = {
-    title: h("h1", { class: "room-title" }),
+    title: h("h1", { class: "room-title", translate: "no" }),  // a person's words (as names and chat): never translated
     phase: h("p", { class: "phase", id: "phase", "aria-live": "polite" }),
     clock: h("div", { class: "clock", id: "clock", role: "timer", "aria-label": t("clock.label") }),
     clockBar: h("div", { class: "clock-bar" }, h("div", { class: "clock-fill" })),
@@ -40,12 +41,15 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     host: h("section", { class: "panel host", id: "host-controls", hidden: true }),
     join: h("section", { class: "panel join", id: "join", hidden: true }),
     history: h("section", { class: "panel history", id: "history" }),
+    moves: h("section", { class: "panel moves", id: "moves", "aria-labelledby": "moves-h", hidden: true }),
     chatLog: h("ol", { class: "chat-log", id: "chat-log", "aria-live": "polite" }),
     gameLog: h("ol", { class: "chat-log game-log", id: "game-log", hidden: true }),
     chatTabs: h("div", { class: "tabs", role: "tablist" }),
     chatForm: h("form", { class: "chat-form", id: "chat-form" }),
     spectators: h("p", { class: "spectators muted", id: "spectators" }),
     offline: h("div", { class: "offline-banner", id: "offline", role: "alert", hidden: true }),
+    // Notices (refusals, a connection report): in the flow of the page, never over the board.
+    notices: h("div", { class: "notices", id: "notices", "data-notices": "", "aria-live": "polite" }),
     actions: h("div", { class: "room-actions" }),
   };
 
@@ -67,6 +71,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       secrets: () => secrets,
       presence: () => presence,
       nameOf: (id) => nameOf(id),
+      shortName: (id) => shortName(id),
       announce: (msg) => announce(msg),
       redraw: () => update(),
     });
@@ -84,20 +89,41 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     chatInput.value = "";
   });
 
-  const sr = h("div", { class: "sr-only", "aria-live": "assertive" });
-  const announce = (msg) => { sr.textContent = msg; };
+  // Screen readers: what concerns me now (my turn, my moves) at once; what happens at the table politely.
+  const sr = h("div", { class: "sr-only", id: "sr-now", "aria-live": "assertive" });
+  const srLog = h("div", { class: "sr-only", id: "sr-log", "aria-live": "polite" });
+  // Said within a moment of each other, they are said together (the last would silence the first).
+  let saidAt = 0;
+  const announce = (msg) => {
+    const now = Date.now();
+    sr.textContent = now - saidAt < 1000 && sr.textContent ? `${sr.textContent} ${msg}` : msg;
+    saidAt = now;
+  };
+  let myTurnBefore = false;
 
+  const boardCol = h("div", { class: "board-col" },
+    h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
+    els.result, els.board);
+  const sideCol = h("div", { class: "side-col" }, els.bidPanel, els.moves, els.join, els.players, els.host, els.history,
+    h("section", { class: "panel chat", id: "chat" }, els.chatTabs, els.chatLog, els.gameLog, els.chatForm),
+    els.spectators);
   fill(root, h("section", { class: "room" },
     els.offline,
     h("div", { class: "room-head" }, els.title, els.actions),
-    h("div", { class: "room-body" },
-      h("div", { class: "board-col" },
-        h("div", { class: "status" }, els.roundInfo, h("div", { class: "status-right" }, els.phase, els.clock, els.clockBar)),
-        els.result, els.board, els.demo),
-      h("div", { class: "side-col" }, els.bidPanel, els.join, els.players, els.host, els.history,
-        h("section", { class: "panel chat", id: "chat" }, els.chatTabs, els.chatLog, els.gameLog, els.chatForm),
-        els.spectators)),
-    sr));
+    h("div", { class: "room-body" }, boardCol, sideCol),
+    sr, srLog));
+  // Where the controls of a turn and the notices go.  Wide screens: at the top of the column beside
+  // the board (in view without scrolling, the board never pushed down); phones: the notices between
+  // the status line and the board, the controls right under the board.
+  const wide = matchMedia("(min-width: 900px)");
+  function place() {
+    if (wide.matches) sideCol.prepend(els.demo, els.notices);
+    else { els.board.before(els.notices); els.board.after(els.demo); }
+  }
+  place();
+  wide.addEventListener("change", place);
+  // A refusal or a connection report stays in the game's log too, after its notice has gone.
+  els.notices.addEventListener("notice", (e) => { if (e.detail.kind !== "info") addSys(e.detail.message, "notice"); });
 
   // -- socket ------------------------------------------------------------------------------
   /** Send an action; refused visibly (never dropped silently) while the connection is down. */
@@ -151,7 +177,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       onEvent: (msg) => {
         Object.assign(state, msg.state);
         if ("private" in msg) secrets = msg.private;
-        onEvent(msg.event);
+        onEvent(msg.event, msg.version);
         update();
       },
       onSync: (msg) => { state = { ...msg.state, you: me }; secrets = msg.private ?? secrets; useGame(state.game); update(); },
@@ -169,21 +195,28 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   }
 
   // -- events: the game's own reactions, sounds and a readable log ------------------------------
-  const nameOf = (id) => state?.players?.find((p) => p.id === id)?.name ?? presence.seats.find((p) => p.player === id)?.name ?? String(id);
+  const seatOf = (id) => presence.seats.find((p) => p.player === id);
+  const rawName = (id) => state?.players?.find((p) => p.id === id)?.name ?? seatOf(id)?.name ?? String(id);
+  const levelsOf = (id) => (seatOf(id)?.bot ? [seatOf(id).level] : []);
+  /** A player's name as shown (a bot's level in the page's language); short: without it. */
+  const nameOf = (id) => playerName(rawName(id), levelsOf(id));
+  const shortName = (id) => playerName(rawName(id), levelsOf(id), true);
 
-  function onEvent(ev) {
+  function onEvent(ev, version) {
+    if (ev.type === "game_reset" && roomInfo && ev.game) roomInfo.game_number = ev.game;  // a new game of the room
+    if (game.roundStart(ev)) fill(els.notices);  // a new round: the last one's notices are old news
     view.onEvent(ev, state);
     if (ev.type === "game_ended") cues.play(me && ev.winners?.includes(me) ? "won" : "lost");
     const line = describe(ev, nameOf, state, game, true);
-    if (line) addSys(line);
+    if (line) { addSys(line, "", version); srLog.textContent = line; }
   }
 
   function addChat(c) {
-    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, c.player == null ? `${c.name} (${t("room.watching")})` : c.name), " ", h("span", {}, c.text)));
+    els.chatLog.append(h("li", { class: "chat-line" }, h("b", { class: "chat-name" }, h("span", { translate: "no" }, c.name), c.player == null ? ` (${t("room.watching")})` : ""), " ", h("span", { translate: "no" }, c.text)));
     trimChat();
   }
-  function addSys(text) {
-    els.gameLog.append(h("li", { class: "sys" }, text));
+  function addSys(text, kind = "", version = null) {
+    els.gameLog.append(h("li", { class: kind ? `sys ${kind}` : "sys", "data-version": version ?? undefined }, text));
     trim(els.gameLog);
   }
   function trimChat() {
@@ -215,17 +248,29 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     if (logFor === key) return;
     logFor = key;
     try {
-      const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events`);
-      fill(els.gameLog);
-      for (const e of data.events || []) {
-        const line = describe(e.event, nameOf, state, game, true);
-        if (line) els.gameLog.append(h("li", { class: "sys" }, line));
+      const events = [];
+      for (let after = 0; ;) {  // page after page
+        const data = await api(`/api/rooms/${encodeURIComponent(roomId)}/events?after=${after}`);
+        events.push(...(data.events || []));
+        if (data.next === null || data.next === undefined) break;
+        after = data.next;
       }
+      // What came live while the log was on its way stays (the log ends where those begin); so do notices.
+      const last = events.at(-1)?.version ?? 0;
+      const kept = [...els.gameLog.children].filter((li) => li.classList.contains("notice") || Number(li.dataset.version) > last);
+      fill(els.gameLog);
+      for (const e of events) {
+        const line = describe(e.event, nameOf, state, game, true);
+        if (line) els.gameLog.append(h("li", { class: "sys", "data-version": e.version }, line));
+      }
+      els.gameLog.append(...kept);
       trim(els.gameLog);
     } catch { /* the log fills from now on */ }
   }
 
   // -- rendering -----------------------------------------------------------------------
+  /** The replay of this room's game (its number: after "Play again" the last one stays a link away). */
+  const replayLink = () => `/r/${encodeURIComponent(roomId)}?replay=1${roomInfo?.game_number ? `&game=${roomInfo.game_number}` : ""}`;
   const isHost = () => me && state?.host === me;
   const seated = () => me && state?.players?.some((p) => p.id === me && p.seated);
 
@@ -234,8 +279,9 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const phase = state.phase;
     els.title.textContent = roomInfo?.name || roomId;
     fill(els.actions,
+      game.howTo ? h("button", { type: "button", id: "how-to", onclick: () => openHowTo(game) }, t("howto.open")) : null,
       h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
-      state.phase === "over" ? h("a", { class: "button", href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open")) : null,
+      state.phase === "over" ? h("a", { class: "button", href: replayLink() }, t("replay.open")) : null,
       seated() ? h("button", { type: "button", id: "leave", onclick: async () => {
         if (!await confirmDialog(t(isHost() ? "confirm.leave_host" : "confirm.leave"), t("room.leave"), t("confirm.stay"))) return;
         act("leave");
@@ -244,11 +290,15 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
 
     view.update(state);
     els.bidPanel.hidden = !!view.panel.hidden;
+    const myTurn = !!view.myTurn(state);
+    if (myTurn && !myTurnBefore) announce(t("cue.your_turn"));  // whose turn, said as it comes
+    myTurnBefore = myTurn;
     // The status line: the game's round and goal, or between rounds how the last one ended; the phase.
     fill(els.roundInfo, view.result(state) ?? view.status(state));
     els.phase.textContent = view.phase(state);
     renderResult();
     els.phase.dataset.phase = phase;
+    root.querySelector(".room").dataset.phase = phase;  // a game's styles may follow its phases
     els.phase.dataset.cost = state.round?.cost ?? state.round?.count ?? 0;  // for tests and styling
 
     const demo = view.demo(state);
@@ -258,6 +308,7 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     renderHost();
     renderJoin();
     renderHistory();
+    renderMoves();
     fill(els.chatForm.querySelector("#chat-label"), t("room.chat"));
     renderTabs();
     chatInput.placeholder = t("room.chat.placeholder");
@@ -280,9 +331,12 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     els.result.hidden = !over;
     if (!over) { fill(els.result); return; }
     fill(els.result,
-      h("p", { class: "over" }, t("phase.over"), " — ", t("over.winners", { names: (state.winners || []).map(nameOf).join(", ") })),
+      h("p", { class: "over" }, t("phase.over"), " — ", winnersText(state.winners, nameOf)),
       h("p", { class: "muted" }, t(`over.reason.${state.end_reason}`), " ",
-        h("a", { href: `/r/${encodeURIComponent(roomId)}?replay=1` }, t("replay.open"))));
+        h("a", { href: replayLink() }, t("replay.open"))),
+      // Play again: the same seats and options, started in one click (docs/protocol.md, "restart").
+      isHost() ? h("p", {}, h("button", { type: "button", class: "primary", id: "play-again", onclick: () => act("restart", { start: true }) }, t("room.play_again")))
+        : seated() ? h("p", { class: "muted small", id: "play-again-wait" }, t("room.play_again.wait")) : null);
   }
 
   function renderPlayers() {
@@ -295,13 +349,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         const badges = [p.id === me && t("room.you"), p.id === state.host && t("room.host"),
           s?.bot && `${t("room.bot")} · ${t(`room.bot_level.${s.level}`)}`, (!p.seated || (s && !s.online && !s.bot)) && t("room.away")].filter(Boolean);
         return h("li", { class: `player${p.id === me ? " me" : ""}`, "data-player": p.id },
-          h("span", { class: "pname" }, p.name),
+          h("span", { class: "pname", translate: "no" }, shortName(p.id)),
           badges.length ? h("span", { class: "badges muted small" }, ` (${badges.join(", ")})`) : null,
           h("span", { class: "chips", "aria-label": tx("room.chips", { n: p.score }) }, game.tokens(p, state)),
           h("span", { class: "score", "data-score": p.score }, String(p.score)),
           isHost() && s?.bot ? h("button", { type: "button", class: "small-btn", onclick: () => act("remove_bot", { player: p.id }) }, t("room.remove")) : null,
           isHost() && s && !s.bot && !s.online && p.id !== me ? h("button", { type: "button", class: "small-btn remove-player", "data-player": p.id, onclick: async () => {
-            if (await confirmDialog(t("confirm.remove_player", { name: p.name }), t("room.remove_player"), t("confirm.keep"))) act("remove_player", { player: p.id });
+            if (await confirmDialog(t("confirm.remove_player", { name: nameOf(p.id) }), t("room.remove_player"), t("confirm.keep"))) act("remove_player", { player: p.id });
           } }, t("room.remove_player")) : null);
       })));
   }
@@ -341,6 +395,13 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     } }, h("label", { for: "join-name" }, t("lobby.nickname")), input, h("button", { type: "submit", class: "primary" }, t("room.join"))));
   }
 
+  /** The moves of the round so far, apart from the log (the game's own list). */
+  function renderMoves() {
+    const items = view.moves?.(state) ?? null;
+    els.moves.hidden = !items?.length;
+    fill(els.moves, items?.length ? [h("h2", { id: "moves-h" }, tx("moves.title")), h("ol", { class: "move-list", id: "move-list" }, items)] : []);
+  }
+
   function renderHistory() {
     const items = view.history(state);
     els.history.hidden = !items;
@@ -376,19 +437,49 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     try { await navigator.clipboard.writeText(url); toast(t("room.copied")); } catch { toast(url); }
   }
 
+  // A link out of the room (the brand, "Lobby") while I play a running game: asked first.  My seat
+  // stays mine a while (the link brings me back), but the game goes on without me.
+  const playing = () => seated() && state && !["lobby", "over"].includes(state.phase);
+  const onLeaveLink = async (e) => {
+    const link = e.target.closest?.("a[href]");
+    if (!link || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || link.target) return;
+    const url = new URL(link.href, location.href);
+    if (url.origin !== location.origin || url.pathname === location.pathname || !playing()) return;
+    e.preventDefault();
+    if (await confirmDialog(t("confirm.leave_page"), t("room.to_lobby"), t("confirm.stay"))) location.assign(url.href);
+  };
+  document.addEventListener("click", onLeaveLink);
+
   // Keys go to the game (arrow keys move the selected robot), unless typing in a field.
   const onKey = (e) => {
-    if (e.target.closest?.("input, textarea, select")) return;
+    if (e.target.closest?.("input, textarea, select, dialog")) return;  // (a lesson open over the room: its own keys)
     if (view?.handleKey(e)) e.preventDefault();
   };
   document.addEventListener("keydown", onKey);
   onLangChange(() => { update(); });
+  // Back online, or the page shown again: try at once rather than at the next retry.
+  const wake = () => { if (!document.hidden) sock.wake(); };
+  addEventListener("online", wake);
+  document.addEventListener("visibilitychange", wake);
 
   // Fallback if the socket cannot open at all: say whether the room exists.
   // (Once: the socket's own "no room" replaces the page, so no toast then.)
   api(`/api/rooms/${encodeURIComponent(roomId)}`).catch((e) => { if (e.status === 404 && !notFound) toast(t("room.not_found"), "error", 10000); });
 
-  return () => { clearInterval(clockTimer); document.removeEventListener("keydown", onKey); sock.close(); };
+  return () => {
+    clearInterval(clockTimer);
+    document.removeEventListener("keydown", onKey);
+    document.removeEventListener("click", onLeaveLink);
+    removeEventListener("online", wake);
+    document.removeEventListener("visibilitychange", wake);
+    sock.close();
+  };
+}
+
+/** "Winner: Ann", "Winners: Ann, Bob", or nobody (a game ended with no score: no winner). */
+function winnersText(winners, nameOf) {
+  if (!winners?.length) return t("over.no_winner");
+  return t("over.winners", { count: winners.length, names: winners.map(nameOf).join(", ") });
 }
 
 /**
@@ -399,14 +490,15 @@ export function describe(ev, nameOf, state, game = gameOf(state?.game), live = f
   const own = game.describe(ev, nameOf, state, live);
   if (own !== null) return own;
   switch (ev.type) {
-    case "player_joined": return t("ev.player_joined", { name: ev.name });
+    case "player_joined": return t("ev.player_joined", { name: playerName(ev.name, INFO[game.name]?.bot_levels) });
     case "player_left": return tg(game.name, "ev.player_left", { name: nameOf(ev.player) });
     case "game_paused": return t("ev.game_paused");
     case "game_resumed": {
       const s = ev.paused_for ?? 0;
       return t("ev.game_resumed", { time: s < 90 ? `${Math.round(s)} s` : s < 5400 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h` });
     }
-    case "game_ended": return `${t("ev.game_ended")} — ${t("over.winners", { names: (ev.winners || []).map(nameOf).join(", ") })}`;
-    default: return t("ev.other", { type: ev.type });
+    case "game_ended": return `${t("ev.game_ended")} — ${winnersText(ev.winners, nameOf)}`;
+    case "game_reset": return t("ev.game_reset", { game: ev.game ?? "" });
+    default: return "";  // nothing readable to say: no raw event name in a log
   }
 }

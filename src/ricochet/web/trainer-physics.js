@@ -34,13 +34,15 @@ export function gridPuzzle(p) {
   };
 }
 
-/** The board as the grid board draws it (the shape of a room's public state). */
+/**
+ * The board as the grid board draws it: the shape of a room's public state, which is the wire
+ * format of the puzzle itself (targets, diagonals and openings as ``{x, y, …}``; the grid board
+ * reads them with ``boardFromWire``).  It was converted twice once: 17 targets at NaN.
+ */
 export function boardView(p) {
   return {
     width: p.width, height: p.height, walls: p.walls, blocked: p.blocked || [],
-    targets: (p.targets || []).map((t) => ({ cell: [t.x, t.y], color: t.color, symbol: t.symbol })),
-    diagonals: (p.diagonals || []).map((d) => ({ cell: [d.x, d.y], color: d.color, orientation: d.orientation })),
-    openings: (p.openings || []).map((o) => [[o.x, o.y], o.side]),
+    targets: p.targets || [], diagonals: p.diagonals || [], openings: p.openings || [],
   };
 }
 

@@ -2,6 +2,9 @@
 // rating, streaks of rising difficulty, graded hints, your rating over time,
 // and a name to take your ratings to another device.  Puzzles of every game whose
 // module has a trainer part (games/index.js: TrainerModule), played with its board.
+// Rated puzzles may be easier or harder, or of a theme (trainer-choices.js).
+// The modes that are views of their own (trainer-modes.js: Puzzle Storm, the
+// daily archive, the leaderboards) are shown in place of the board.
 //
 // Offline-first where it matters: once a puzzle is on the page, moves are
 // played here (each game's trainer part) with no network; an attempt made offline
@@ -12,18 +15,25 @@
 import { t, onLangChange } from "./i18n.js";
 import { api } from "./net.js";
 import { h, fill, toast } from "./ui.js";
-import { el } from "./svg.js";
 import { GAMES } from "./games/index.js";
+import { chart } from "./trainer-chart.js";
+import { ratedChoices, ratedQuery, savedDifficulty, themeLabel } from "./trainer-choices.js";
+import { VIEWS } from "./trainer-modes.js";
 
 /** The games with solo puzzles: those whose module has a trainer part, in the lobby's order. */
 export const TRAINER_GAMES = Object.values(GAMES).filter((g) => g.trainer).map((g) => g.name);
-const MODES = ["daily", "rated", "streak"];
+const MODES = ["daily", "rated", "streak", ...Object.keys(VIEWS)];
 const PENDING_KEY = "ricochet.trainer.pending";
 
 /** The local date (YYYY-MM-DD): everyone's puzzle of the day is that of their own calendar. */
 function localDate() {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** A date asked for in the URL (a daily of the archive), or null. */
+function pastDate(text) {
+  return /^\d{4}-\d{2}-\d{2}$/.test(text || "") ? text : null;
 }
 
 const pending = {
@@ -43,10 +53,13 @@ export function mountTrainer(root, opts = {}) {
     game: TRAINER_GAMES.includes(opts.game) ? opts.game : TRAINER_GAMES[0],
     mode: opts.code ? "shared" : (MODES.includes(opts.mode) ? opts.mode : "daily"),
     code: opts.code || null,
-    length: "", style: "",  // rated puzzles: a chosen length and style ("": near your rating, any style)
+    // rated puzzles: a chosen length, style and theme ("": near your rating, any), a difficulty
+    length: "", style: "", theme: "", difficulty: savedDifficulty(),
+    date: pastDate(opts.date ?? new URLSearchParams(location.search).get("date")),  // a past daily (the archive)
     puzzle: null, hint: null, result: null, me: null, loading: false, locked: false, error: null,
   };
   let board = null, boardGame = null, play = null;
+  let view = null, viewKey = null;  // the mounted view of a mode of VIEWS, and its mode and game
   const trainerOf = (game) => GAMES[game].trainer;
 
   const els = {
@@ -63,41 +76,70 @@ export function mountTrainer(root, opts = {}) {
     rating: h("div", { class: "panel tr-rating", id: "tr-rating" }),
     streak: h("div", { class: "panel tr-streak", id: "tr-streak" }),
     account: h("div", { class: "panel tr-account", id: "tr-account" }),
+    view: h("div", { class: "tr-view", id: "tr-view", hidden: true }),
     link: h("p", { class: "muted small tr-link" }),
     h1: h("h1", {}), hintsH2: h("h2", {}),
   };
 
+  const boardCol = h("div", { class: "board-col" },
+    h("div", { class: "status tr-status" }, h("div", { class: "tr-info" }, els.title, els.goal), els.counter),
+    els.boardWrap, els.controls);
+  const hintsPanel = h("div", { class: "panel" }, els.hintsH2, els.hints, els.hintText, els.link);
   const section = h("section", { class: "trainer", "data-loading": "true" },
     h("div", { class: "tr-head" }, els.h1, els.games, els.modes),
     h("div", { class: "tr-body" },
-      h("div", { class: "board-col" },
-        h("div", { class: "status tr-status" }, h("div", { class: "tr-info" }, els.title, els.goal), els.counter),
-        els.boardWrap, els.controls),
-      h("div", { class: "side-col" },
-        els.result,
-        h("div", { class: "panel" }, els.hintsH2, els.hints, els.hintText, els.link),
-        els.streak, els.rating, els.account)));
+      boardCol, els.view,
+      h("div", { class: "side-col" }, els.result, hintsPanel, els.streak, els.rating, els.account)));
   fill(root, section);
 
   // -- loading puzzles --------------------------------------------------------------------------
   function syncUrl() {
-    const url = s.mode === "shared" && s.puzzle ? s.puzzle.url : `/train?game=${s.game}&mode=${s.mode}`;
+    const date = s.mode === "daily" && s.date ? `&date=${s.date}` : "";
+    const url = s.mode === "shared" && s.puzzle ? s.puzzle.url : `/train?game=${s.game}&mode=${s.mode}${date}`;
     if (location.pathname + location.search !== url) history.replaceState(null, "", url);
+  }
+
+  /** A mode of VIEWS: its view in place of the board column (mounted again for another game). */
+  function showView() {
+    const key = `${s.mode}:${s.game}`;
+    if (viewKey !== key) {
+      view?.destroy();
+      view = VIEWS[s.mode](els.view, {
+        game: s.game, me: () => s.me,
+        refreshMe: async () => { s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => s.me); renderSide(); },
+        openDaily: (date) => { s.mode = "daily"; s.date = date; load(); },
+      });
+      viewKey = key;
+    }
+  }
+
+  function hideView() {
+    view?.destroy();
+    view = null; viewKey = null;
+    fill(els.view);
   }
 
   let loads = 0;  // only the latest request may set the puzzle (a quick second click wins)
   async function load() {
     const mine = ++loads;
+    if (VIEWS[s.mode]) {
+      s.loading = false; s.error = null;
+      showView();
+      syncUrl();
+      render();
+      return;
+    }
+    hideView();
     // The old puzzle stays on the page, locked, until the new one is there.
     s.loading = true; s.error = null; s.locked = true;
     render();
     try {
       let p;
-      if (s.mode === "daily") p = await api(`/api/puzzles/daily?game=${s.game}&date=${localDate()}`);
+      if (s.mode === "daily") p = await api(`/api/puzzles/daily?game=${s.game}&date=${s.date || localDate()}`);
       else if (s.mode === "shared") p = await api(`/api/puzzles/${s.game}/${encodeURIComponent(s.code)}`);
       else if (s.mode === "streak" && s.me?.profiles?.[s.game]?.streak?.current == null) p = null;
       else {
-        const extra = s.mode === "rated" ? `${s.length ? `&length=${s.length}` : ""}${s.style ? `&style=${s.style}` : ""}` : "";
+        const extra = s.mode === "rated" ? ratedQuery(s) : "";
         p = await api(`/api/puzzles/next?game=${s.game}&mode=${s.mode}${extra}`);
       }
       if (mine !== loads) return;
@@ -170,8 +212,12 @@ export function mountTrainer(root, opts = {}) {
       if (offline(e)) {
         // Keep it for later; say what we know here: the moves reached the target, or not.
         pending.add({ id: p.id, moves, game: p.game, at: Date.now() });
+        // Graded by the server when it is sent; here only what the page knows: the target was
+        // reached in n moves (the optimum is not served before an attempt, unless a hint told it).
         const n = moves.length;
-        s.result = { result: giveUp ? "failed" : (n <= p.optimal ? "optimal" : "found"), length: n, optimal: p.optimal, offline: true, first: true, hints: s.hint?.level || 0 };
+        const optimal = s.hint?.optimal ?? p.optimal;
+        const grade = giveUp ? "failed" : optimal == null ? "found" : (n <= optimal ? "optimal" : "found");
+        s.result = { result: grade, length: n, optimal, offline: true, first: true, hints: s.hint?.level || 0 };
       } else {
         s.locked = false;
         board.setInteractive(true);
@@ -205,12 +251,25 @@ export function mountTrainer(root, opts = {}) {
   function render() {
     section.dataset.loading = s.loading ? "true" : "false";
     section.dataset.puzzle = s.puzzle?.id || "";
+    section.dataset.mode = s.mode;
+    const viewed = !!VIEWS[s.mode];
+    boardCol.hidden = viewed; hintsPanel.hidden = viewed; els.streak.hidden = viewed; els.view.hidden = !viewed;
     renderHead();
+    if (viewed) {
+      els.result.hidden = true;
+      view?.render();
+      renderSide();
+      return;
+    }
     renderBoard();
     renderCounter();
     renderControls();
     renderHints();
     renderResult();
+    renderSide();
+  }
+
+  function renderSide() {
     renderStreak();
     renderRating();
     renderAccount();
@@ -221,30 +280,18 @@ export function mountTrainer(root, opts = {}) {
     els.hintsH2.textContent = t("tr.hints");
     fill(els.games, TRAINER_GAMES.map((g) => h("button", {
       type: "button", class: `tr-game${g === s.game ? " on" : ""}`, "data-game": g, "aria-pressed": g === s.game ? "true" : "false",
-      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = ""; if (s.mode === "shared") s.mode = "daily"; load(); } },
+      onclick: () => { if (g !== s.game || s.mode === "shared") { s.game = g; s.length = s.style = s.theme = ""; s.date = null; if (s.mode === "shared") s.mode = "daily"; load(); } },
     }, GAMES[g].thumbnail(26), t(`game.${g}`))));
     fill(els.modes, MODES.map((m) => h("button", {
       type: "button", role: "tab", id: `tr-mode-${m}`, class: m === s.mode ? "on" : "", "aria-selected": m === s.mode ? "true" : "false",
-      onclick: () => { s.mode = m; load(); },
+      onclick: () => { s.mode = m; s.date = null; load(); },
     }, t(`tr.mode.${m}`))), s.mode === "rated" ? choices() : null);
   }
 
-  /** Rated puzzles: near your rating, or of a chosen optimal length and style. */
+  /** Rated puzzles: near your rating (easier, harder), or of a chosen length, theme and style. */
   function choices() {
     const info = s.me?.games?.[s.game];
-    if (!info) return null;
-    const length = h("select", { id: "tr-length", "aria-label": t("tr.length") },
-      h("option", { value: "" }, t("tr.length.auto")),
-      Array.from({ length: info.lengths[1] - info.lengths[0] + 1 }, (_, k) => info.lengths[0] + k)
-        .map((n) => h("option", { value: String(n) }, t("tr.length.n", { n }))));
-    length.value = s.length;
-    const style = h("select", { id: "tr-style", "aria-label": t("tr.style") },
-      h("option", { value: "" }, t("tr.style.any")), info.styles.map((v) => h("option", { value: v }, t(`tr.style.${v}`))));
-    style.value = s.style;
-    const go = () => { s.length = length.value; s.style = style.value; load(); };
-    length.addEventListener("change", go);
-    style.addEventListener("change", go);
-    return h("span", { class: "tr-choices" }, length, style);
+    return info ? ratedChoices(info, s, load) : null;
   }
 
   function renderBoard() {
@@ -271,11 +318,14 @@ export function mountTrainer(root, opts = {}) {
       return;
     }
     const what = p.daily ? t("tr.daily_n", { n: p.daily.number, date: p.daily.date }) : s.mode === "streak"
-      ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating });
-    fill(els.title, what);
+      ? t("tr.streak_n", { n: (s.me?.profiles?.[p.game]?.streak?.current ?? 0) + 1 }) : t("tr.puzzle_rated", { rating: p.rating ?? s.result?.puzzle_rating ?? "?" });
+    const tag = p.mode === "archive" ? t("tr.archive.late") : s.mode === "rated" && s.theme ? t("tr.theme.on", { theme: themeLabel(s.theme) }) : null;
+    fill(els.title, what, tag ? h("span", { class: "tr-tag", id: "tr-tag" }, tag) : null);
     fill(els.goal, play.goal());
     const known = s.result || (s.hint && s.hint.level >= 1);
-    fill(els.counter, h("span", { class: "tr-moves" }, t("tr.moves", { n: movesOf().length, optimal: known ? p.optimal : "?" })));
+    // The optimum is not served with the puzzle: the attempt's outcome or a hint tells it.
+    const optimal = s.result?.optimal ?? s.hint?.optimal ?? p.optimal;
+    fill(els.counter, h("span", { class: "tr-moves" }, t("tr.moves", { n: movesOf().length, optimal: known && optimal != null ? optimal : "?" })));
   }
 
   function renderControls() {
@@ -310,11 +360,12 @@ export function mountTrainer(root, opts = {}) {
     els.result.hidden = !r || !p;
     if (!r || !p) return;
     const headline = r.result === "optimal" ? t("tr.result.optimal", { n: r.length })
-      : r.result === "found" ? t("tr.result.found", { n: r.length, optimal: r.optimal }) : t("tr.result.failed", { optimal: r.optimal });
+      : r.result === "found" ? t("tr.result.found", { n: r.length, optimal: r.optimal ?? "?" }) : t("tr.result.failed", { optimal: r.optimal });
     const lines = [h("p", { class: `tr-headline tr-${r.result}`, id: "tr-headline" }, headline)];
     if (r.reason && r.result === "failed") lines.push(h("p", { class: "muted small" }, r.reason));
     if (r.offline) lines.push(h("p", { class: "offline-banner small" }, t("tr.offline_sent_later")));
     if (r.hints) lines.push(h("p", { class: "small" }, t("tr.assisted", { n: r.hints })));
+    if (r.themes?.length) lines.push(h("p", { class: "small tr-themes", id: "tr-themes" }, r.themes.map(themeLabel).join(" · ")));
     if (r.rating) {
       const c = r.rating.change;
       lines.push(h("p", { class: "tr-change", id: "tr-change" }, t("tr.rating_change", { before: Math.round(r.rating.before), after: Math.round(r.rating.after), change: `${c >= 0 ? "+" : ""}${Math.round(c)}` })));
@@ -325,6 +376,7 @@ export function mountTrainer(root, opts = {}) {
     }
     const buttons = [];
     if (r.paths) buttons.push(h("button", { type: "button", id: "tr-show", onclick: () => showSolution(r.paths) }, "▶ ", t("tr.show_solution")));
+    if (s.mode === "daily" && s.date) buttons.push(h("button", { type: "button", id: "tr-archive", onclick: () => { s.mode = "archive"; s.date = null; load(); } }, t("tr.archive.back")));
     if (s.mode !== "daily" && s.mode !== "shared") buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: load }, t("tr.next")));
     else buttons.push(h("button", { type: "button", class: "primary", id: "tr-next", onclick: () => { s.mode = "rated"; load(); } }, t("tr.more")));
     if (r.retry !== false && r.result !== "optimal") buttons.push(h("button", { type: "button", id: "tr-again", onclick: () => { s.result = null; s.locked = false; play?.reset(); render(); } }, t("tr.again")));
@@ -386,7 +438,8 @@ export function mountTrainer(root, opts = {}) {
         const kept = out?.merged?.plays || out?.merged?.games ? ` ${t("tr.merged")}` : "";
         toast(t(action === "claim" ? "tr.claimed" : "tr.logged_in", { name: name.value.trim() }) + kept);
         s.me = await api(`/api/trainer/me?game=${s.game}`);
-        if (action === "login") load(); else render();
+        if (VIEWS[s.mode]) hideView();  // mounted again: the boards and the best scores are now the account's
+        if (action === "login" || VIEWS[s.mode]) load(); else render();
       } catch (err) { toast(offline(err) ? t("tr.offline_hint") : err.message, "error", 8000); }
     });
     fill(els.account, h("h2", {}, t("tr.account")), h("p", { class: "small" }, t(who ? "tr.anonymous" : "tr.anonymous.new")), form);
@@ -395,12 +448,14 @@ export function mountTrainer(root, opts = {}) {
   async function logout() {
     try { await api("/api/trainer/logout", { method: "POST", body: {} }); } catch (e) { toast(e.message, "error"); return; }
     s.me = await api(`/api/trainer/me?game=${s.game}`).catch(() => null);
+    hideView();
     load();
   }
 
   // -- keys, offline queue, language --------------------------------------------------------------------
   const onKey = (e) => {
     if (e.target.closest?.("input, textarea, select")) return;
+    if (VIEWS[s.mode]) { if (view?.handleKey?.(e)) e.preventDefault(); return; }
     if (board?.handleKey(e)) { e.preventDefault(); return; }
     if (e.key === "u" || e.key === "Backspace") { undo(); e.preventDefault(); }
     else if (e.key === "r" || e.key === "Escape") { reset(); e.preventDefault(); }
@@ -430,32 +485,5 @@ export function mountTrainer(root, opts = {}) {
     await flush();
     await load();
   })();
-  return () => { document.removeEventListener("keydown", onKey); window.removeEventListener("online", flush); };
+  return () => { hideView(); document.removeEventListener("keydown", onKey); window.removeEventListener("online", flush); };
 }
-
-/** The rating after each rated attempt, as an SVG line (the last 100 points). */
-export function chart(history) {
-  const W = 300, H = 110, P = 24;
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "tr-chart", id: "tr-chart", role: "img", "aria-label": t("tr.chart", { n: history.length }) });
-  const pts = history.slice(-100).map((p) => p.rating);
-  if (pts.length < 1) {
-    const txt = el("text", { x: W / 2, y: H / 2, "text-anchor": "middle", "font-size": 11, fill: "#777" });
-    txt.textContent = t("tr.chart.empty");
-    svg.append(txt);
-    return svg;
-  }
-  const series = [1500, ...pts];
-  const lo = Math.min(...series) - 20, hi = Math.max(...series) + 20;
-  const x = (i) => P + (i * (W - P - 8)) / Math.max(1, series.length - 1);
-  const y = (v) => 8 + ((hi - v) * (H - 24)) / (hi - lo);
-  svg.append(el("line", { x1: P, y1: y(1500), x2: W - 8, y2: y(1500), stroke: "#ccc", "stroke-dasharray": "3 3" }));
-  for (const v of [hi - 20, lo + 20]) {
-    const lab = el("text", { x: 2, y: y(v) + 4, "font-size": 9, fill: "#777" });
-    lab.textContent = String(Math.round(v));
-    svg.append(lab);
-  }
-  svg.append(el("polyline", { points: series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "), fill: "none", stroke: "#1f5fd6", "stroke-width": 2, "stroke-linejoin": "round" }));
-  svg.append(el("circle", { cx: x(series.length - 1), cy: y(series.at(-1)), r: 3.5, fill: "#1f5fd6" }));
-  return svg;
-}
-

@@ -40,15 +40,26 @@ export function fill(el, ...children) {
 
 export const $ = (sel, root = document) => root.querySelector(sel);
 
-/** A short message in the aria-live toast area; kind "error" makes it red and assertive. */
-export function toast(message, kind = "info", ms = 4000) {
-  const box = document.getElementById("toasts");
+/**
+ * A short message for the person at the screen; kind "error" makes it red and assertive.  It goes
+ * to the page's own notice area when it has one (``[data-notices]``: in the flow of the page,
+ * beside the board, where it can cover neither the board nor a control), else to the toast area
+ * at the foot of the page.  The area hears a "notice" event ({message, kind}) too: a room keeps
+ * every notice in its log.  The newest comes first; two at most are shown.
+ */
+export function toast(message, kind = "info", ms = 5000) {
+  const box = [...document.querySelectorAll("[data-notices]")].find((b) => b.isConnected) || document.getElementById("toasts");
   if (!box) return;
+  const inline = box.hasAttribute("data-notices");
   const item = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" },
     h("span", {}, message),
     h("button", { type: "button", class: "toast-close", "aria-label": t("close"), onclick: () => item.remove() }, "×"));
-  box.append(item);
-  while (box.children.length > 4) box.firstElementChild.remove();
+  // The same words again: the older one goes (a repeated refusal is one notice, not a pile).
+  for (const old of box.children) if (old.firstElementChild?.textContent === message) old.remove();
+  box.prepend(item);
+  const keep = inline ? 2 : 4;
+  while (box.children.length > keep) box.lastElementChild.remove();
+  box.dispatchEvent(new CustomEvent("notice", { detail: { message, kind } }));
   setTimeout(() => item.remove(), ms);
 }
 

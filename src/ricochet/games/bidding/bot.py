@@ -2,13 +2,19 @@
 
 A :class:`BiddingBot` reacts to what its connection shows: when a goal is up
 it "thinks" (the solver, from the public state only, plus a human-like
-delay), bids what it found — maybe a little more, maybe nothing at all,
-depending on its level — and, when its turn to demonstrate comes, plays its
+delay), bids what it found and, when its turn to demonstrate comes, plays its
 solution move by move with a pause between moves so people can follow.  A
 game supplies ``puzzle_from_view``: the puzzle of the round in play as a
 public state shows it.
 
-Levels: ``beginner``, ``intermediate``, ``expert``, ``perfect``.
+Levels: ``beginner``, ``intermediate``, ``expert``, ``perfect``.  A weaker level
+plays *worse*, not less: it thinks longer and its answers are longer than the
+optimum (more so on long puzzles, beyond its ``sight``), but it bids in nearly
+every round — rarely it finds nothing (``miss``).  When a running clock would
+run out before it has finished thinking, it bids what it has a moment before
+(:data:`HURRY` seconds), a little worse still.  :func:`plan_bid` and
+:func:`bid_time` are that decision as pure functions (the bot and the
+simulation in ``benchmarks/bots.py`` share them).
 """
 
 from __future__ import annotations
@@ -24,32 +30,70 @@ from ...puzzle import Puzzle
 from ..interface import BotClient, Compute
 from ..jobs import Answer, solve_job
 from ..seat_bot import SeatBot
+from .round import MAX_BID
 
-__all__ = ["LEVELS", "BiddingBot", "BotLevel"]
+__all__ = ["HURRY", "LEVELS", "BidPlan", "BiddingBot", "BotLevel", "bid_time", "plan_bid"]
 
 
 @dataclass(frozen=True)
 class BotLevel:
-    """How a bot plays: ``think`` (seconds, drawn uniformly) before it bids,
-    ``depth`` (longest solution it can find), ``miss`` (chance it finds nothing
-    this round), ``higher`` (chance it bids above what it found, by 1 to
-    ``higher_by``), ``move_delay`` (seconds between demonstrated moves)."""
+    """How a bot plays: ``think`` (seconds, drawn uniformly) until its answer is
+    ready; ``sight``: the longest solution it sees as it is — its answer to a longer
+    one is one move longer per move beyond; ``extra``: the chances that its answer
+    is 0, 1, 2 … moves longer than that (worse answers); ``miss``: the chance it
+    finds nothing this round; ``hurried``: moves it adds when a clock makes it bid
+    before its answer is ready; ``move_delay``: seconds between demonstrated moves."""
 
     name: str
     think: tuple[float, float]
-    depth: int
+    sight: int
+    extra: tuple[float, ...]
     miss: float
-    higher: float
-    higher_by: int
+    hurried: int
     move_delay: float
 
 
 LEVELS: dict[str, BotLevel] = {
-    "beginner": BotLevel("beginner", (20.0, 40.0), 6, 0.40, 0.40, 3, 0.9),
-    "intermediate": BotLevel("intermediate", (10.0, 25.0), 9, 0.20, 0.25, 2, 0.7),
-    "expert": BotLevel("expert", (4.0, 12.0), 14, 0.05, 0.10, 1, 0.5),
-    "perfect": BotLevel("perfect", (1.0, 3.0), 25, 0.0, 0.0, 0, 0.4),
+    "beginner": BotLevel("beginner", (20.0, 40.0), 6, (0.25, 0.35, 0.25, 0.15), 0.10, 2, 0.9),
+    "intermediate": BotLevel("intermediate", (10.0, 25.0), 9, (0.50, 0.30, 0.20), 0.05, 1, 0.7),
+    "expert": BotLevel("expert", (4.0, 12.0), 14, (0.85, 0.15), 0.02, 1, 0.5),
+    "perfect": BotLevel("perfect", (1.0, 3.0), MAX_BID, (1.0,), 0.0, 0, 0.4),
 }
+
+HURRY = 1.5
+"""Seconds before a running clock runs out at which a bot that is still thinking bids what it has."""
+
+
+@dataclass(frozen=True)
+class BidPlan:
+    """What a bot will do in a round: its answer is ready ``think`` seconds after the goal is up;
+    it bids ``bid`` then, or ``hurried`` if a clock makes it bid earlier (``None``: it found nothing)."""
+
+    think: float
+    bid: int | None
+    hurried: int | None
+
+
+def plan_bid(level: BotLevel, optimal: int | None, rng: random.Random, think_scale: float = 1.0) -> BidPlan:
+    """A bot's plan for a goal whose optimum is ``optimal`` (``None``: the solver found none)."""
+    think = rng.uniform(*level.think) * think_scale
+    if optimal is None or rng.random() < level.miss:
+        return BidPlan(think, None, None)
+    extra = rng.choices(range(len(level.extra)), weights=level.extra)[0]
+    bid = min(MAX_BID, optimal + max(0, optimal - level.sight) + extra)
+    return BidPlan(think, bid, min(MAX_BID, bid + level.hurried))
+
+
+def bid_time(plan: BidPlan, drawn_at: float, deadline: float | None) -> tuple[float, int] | None:
+    """When a bot with ``plan`` bids, and what, for a goal drawn at ``drawn_at`` whose clock runs
+    out at ``deadline`` (``None``: no clock runs): its answer when ready, or its hurried one
+    :data:`HURRY` seconds before the deadline; ``None`` when it bids nothing."""
+    if plan.bid is None or plan.hurried is None:
+        return None
+    ready = drawn_at + plan.think
+    if deadline is not None and ready > deadline - HURRY:
+        return max(drawn_at, deadline - HURRY), plan.hurried
+    return ready, plan.bid
 
 PuzzleFromView = Callable[[dict[str, Any]], "Puzzle | None"]
 
@@ -74,6 +118,8 @@ class BiddingBot(SeatBot):
         self._thinking: asyncio.Task[None] | None = None
         self._demo: asyncio.Task[None] | None = None
         self._thought: set[tuple[int, int]] = set()
+        self._wake = asyncio.Event()
+        """Set at each message: a thinking bot looks again (a clock may have started)."""
 
     async def solve(self, puzzle: Puzzle) -> Answer:
         return await self.compute(solve_job(puzzle))  # type: ignore[no-any-return]
@@ -88,6 +134,7 @@ class BiddingBot(SeatBot):
 
     def look(self, event: dict[str, Any] | None = None) -> None:
         """React to the state as it is now."""
+        self._wake.set()
         state = self.client.state
         if state is None or self.me is None:
             return
@@ -123,23 +170,37 @@ class BiddingBot(SeatBot):
         found = self.puzzle_from_view(state)
         if found is None:
             return
+        loop = asyncio.get_running_loop()
+        began = loop.time()
         answer = await self.solve(found)
-        lo, hi = self.level.think
-        await self.sleep(self.rng.uniform(lo, hi) * self.think_scale)
-        if answer.optimal is None or answer.optimal > self.level.depth or self.rng.random() < self.level.miss:
+        plan = plan_bid(self.level, answer.optimal, self.rng, self.think_scale)
+        if plan.bid is None:
+            await self.sleep(plan.think)
             await self._turn_clock_when_allowed(key)  # did not see it
             return
         self.solutions[key[:2]] = answer.moves
-        bid = answer.optimal
-        if self.level.higher_by and self.rng.random() < self.level.higher:
-            bid += self.rng.randint(1, self.level.higher_by)
-        now = self._current(key)
-        if now is None or now["phase"] not in ("thinking", "bidding"):
-            return
+        ready = began + plan.think * self.speed if self.speed > 0 else began
+        while True:  # until the answer is ready, or a running clock hurries it (bid_time, in real time)
+            now = self._current(key)
+            if now is None or now["phase"] not in ("thinking", "bidding"):
+                return
+            wait = ready - loop.time()
+            clock = now["round"].get("clock")
+            if clock is not None and self.speed > 0:
+                wait = min(wait, clock["deadline"] - HURRY - self.client.server_now())
+            if wait <= 0:
+                break
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), wait)
+            except TimeoutError:
+                pass
+        bid = plan.bid if loop.time() >= ready else plan.hurried
+        assert bid is not None
         mine = next((b["moves"] for b in now["round"]["standing"] if b["player"] == self.me), None)
         if mine is not None and mine <= bid:
             return
-        await self.client.send({"type": "bid", "moves": max(1, bid)})
+        await self.client.send({"type": "bid", "moves": bid})
 
     async def _turn_clock_when_allowed(self, key: tuple[int, int, int]) -> None:
         """Nobody should wait forever for a goal too hard for the table: once

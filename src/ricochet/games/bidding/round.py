@@ -52,8 +52,7 @@ from ...position import IllegalMove, Move, Path, Position
 from ...puzzle import Puzzle, check_solution
 from ..events import Event, encode, move_of, path_of
 from ..interface import GameError, Query
-from ..messages import cell, field, whole
-from ..options import kind_of
+from ..messages import cell, field, shown, whole
 from ..table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
 
 __all__ = [
@@ -145,16 +144,36 @@ def standing_bids(bids: Sequence[Bid]) -> dict[str, Bid]:
     return best
 
 
-def check_bid(bids: Sequence[Bid], player: str, moves: object) -> int:
+def check_bid(bids: Sequence[Bid], player: str, moves: object, *, equal: bool = True) -> int:
     """Validate a new bid by ``player`` against the bids so far.
 
     Seed 000: "Once a player has made a bid, he may not change it to a higher
-    number."  An equal number is not higher, so it is accepted."""
+    number."  An equal number is not higher, so it is accepted — unless
+    ``equal`` is false (seed 003: "a player can only re-bid lower than their own
+    previous bid").  A higher bid is refused with code ``raise``, a forbidden
+    equal one with code ``same_bid`` (a different fault: the message of each
+    says what may be bid instead).
+
+    >>> first = [Bid("ann", 5, 1.0, 1)]
+    >>> try:
+    ...     check_bid(first, "ann", 5, equal=False)
+    ... except GameError as e:
+    ...     print(e.code, e)
+    same_bid you already bid 5: a new bid must be lower, 4 or less
+    """
     n = validate_moves(moves)
     mine = standing_bids(bids).get(player)
-    if mine is not None and n > mine.moves:
-        raise GameError(f"you may not raise your own bid (you bid {mine.moves}); bid {mine.moves} or less", "raise")
-    return n
+    if mine is None or n < mine.moves or (equal and n == mine.moves):
+        return n
+    if equal:
+        allowed = f"bid {mine.moves} or less"
+    elif mine.moves > MIN_BID:
+        allowed = f"a new bid must be lower, {mine.moves - 1} or less"
+    else:
+        allowed = f"{MIN_BID} is the lowest bid there is"
+    if n == mine.moves:
+        raise GameError(f"you already bid {mine.moves}: {allowed}", "same_bid")
+    raise GameError(f"you may not raise your own bid (you bid {mine.moves}); {allowed}", "raise")
 
 
 def demonstration_order(bids: Sequence[Bid], chips: Mapping[str, int], tournament: bool = False,
@@ -410,6 +429,10 @@ class BiddingGame(TableGame):
     """What the timer is called in messages (Ricochet Robots: the sand clock)."""
     goal_name: ClassVar[str] = "goal"
     """What is drawn each round, in messages (Ricochet Robots: a chip)."""
+    equal_rebid: ClassVar[bool] = True
+    """May a player bid their own standing number again?  ``True`` (seed 000: it is not
+    higher): accepted, and it changes nothing (no event); ``False`` (seed 003: "only re-bid
+    lower"): refused, code ``same_bid``."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -442,10 +465,6 @@ class BiddingGame(TableGame):
 
     def may_bid(self, state: Any, rnd: RoundState) -> None:
         """Raise :class:`GameError` while bids are not open yet (default: always open)."""
-
-    def check_rebid(self, rnd: RoundState, player: str, moves: int) -> None:
-        """Raise :class:`GameError` for a re-bid the game forbids (default: an equal
-        re-bid is allowed — it is not higher — and changes nothing: no event)."""
 
     def decide_game(self, tx: Tx, action: object, now: float) -> None:
         """The game's own actions (default: none)."""
@@ -530,8 +549,7 @@ class BiddingGame(TableGame):
             seated_player(s, action.player)
             rnd = self._round_phase(s, "bid")
             self.may_bid(s, rnd)
-            moves = check_bid(rnd.bids, action.player, action.moves)
-            self.check_rebid(rnd, action.player, moves)
+            moves = check_bid(rnd.bids, action.player, action.moves, equal=self.equal_rebid)
             mine = rnd.standing.get(action.player)
             if mine is not None and mine.moves == moves:
                 return  # an equal re-bid: the first time of that number stands, nothing to log
@@ -729,12 +747,12 @@ class BiddingGame(TableGame):
         robot = msg.get("robot")
         if isinstance(robot, str):
             if robot not in ROBOT_COLORS:
-                raise GameError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or an index), got {robot!r}",
+                raise GameError(f"robot must be one of {', '.join(ROBOT_COLORS)} (or a whole index), got {shown(robot)}",
                                 "bad_message")
         elif isinstance(robot, int) and not isinstance(robot, bool):
             whole(robot, "robot", 0, len(ROBOT_COLORS) - 1)
         else:
-            raise GameError(f"move needs \"robot\": a colour like \"red\" (or an index), got {kind_of(robot)}",
+            raise GameError(f"move needs \"robot\": a colour like \"red\" (or a whole index), got {shown(robot)}",
                             "bad_message")
         direction = msg.get("direction")
         if not isinstance(direction, str) or direction.upper() not in ("N", "E", "S", "W"):

@@ -5,6 +5,11 @@ of the shortest route (its level sets how long and how often it miscounts),
 announces if nobody was faster, then demonstrates move by move.  A miscount
 announces one move more or fewer than it found; when no route has that many
 moves the demonstration fails, and the bot pays the chip like anyone else.
+A weaker level is slower and miscounts more often, but it announces in every
+round nobody wins the race before it: when the target would be rolled again
+before it has finished thinking, it announces what it has :data:`HURRY`
+seconds before.  :func:`plan_announce` and :func:`announce_time` are that
+decision as pure functions (shared with ``benchmarks/bots.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from ..interface import BotClient
 from ..seat_bot import SeatBot
 from .engine import MicroBoard, Space, best_route, exact_route
 
-__all__ = ["LEVELS", "MicroBot", "MicroLevel"]
+__all__ = ["HURRY", "LEVELS", "AnnouncePlan", "MicroBot", "MicroLevel", "announce_time", "plan_announce"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,34 @@ LEVELS: dict[str, MicroLevel] = {
 }
 
 
+HURRY = 1.5
+"""Seconds before the target is rolled again at which a bot still thinking announces what it has."""
+
+
+@dataclass(frozen=True)
+class AnnouncePlan:
+    """A bot's round: it has counted ``moves`` (maybe miscounted) ``think`` seconds after the roll."""
+
+    think: float
+    moves: int
+
+
+def plan_announce(level: MicroLevel, shortest: int, rng: random.Random) -> AnnouncePlan:
+    """What a bot of ``level`` makes of a target whose shortest route has ``shortest`` moves."""
+    think = (level.base + level.per_move * shortest) * rng.uniform(0.7, 1.3)
+    moves = shortest
+    if rng.random() < level.miscount:
+        moves = max(1, shortest + rng.choice((-1, 1)))
+    return AnnouncePlan(think, moves)
+
+
+def announce_time(plan: AnnouncePlan, rolled_at: float, reroll_at: float | None) -> float:
+    """When the bot announces: when it has counted, or :data:`HURRY` seconds before the target is
+    rolled again (``reroll_at``), whichever comes first."""
+    ready = rolled_at + plan.think
+    return ready if reroll_at is None else max(rolled_at, min(ready, reroll_at - HURRY))
+
+
 def _cell(v: Any) -> tuple[int, int]:
     return (int(v[0]), int(v[1]))
 
@@ -57,6 +90,8 @@ class MicroBot(SeatBot):
         self.rng = rng or random.Random()
         self._thinking: asyncio.Task[None] | None = None
         self._demo: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        """Set at each message: a thinking bot looks again (the game may have been paused, resumed)."""
         self._seen: set[tuple[int, int, float]] = set()
         self.plan: list[tuple[int, int]] | None = None
 
@@ -67,6 +102,7 @@ class MicroBot(SeatBot):
         return [self._thinking, self._demo]
 
     def look(self, event: dict[str, Any] | None = None) -> None:
+        self._wake.set()
         state = self.client.state
         if state is None or self.me is None or state.get("board") is None:
             return
@@ -89,11 +125,23 @@ class MicroBot(SeatBot):
         route = best_route(board, _cell(rnd["start"]), _cell(rnd["target"]), via)
         if route is None:
             return
-        n = len(route) - 1
-        lv = self.level
-        await self.sleep((lv.base + lv.per_move * n) * self.rng.uniform(0.7, 1.3))
-        if self.rng.random() < lv.miscount:
-            n = max(1, n + self.rng.choice((-1, 1)))
+        plan = plan_announce(self.level, len(route) - 1, self.rng)
+        n = plan.moves
+        loop = asyncio.get_running_loop()
+        ready = loop.time() + plan.think * self.speed
+        while self.speed > 0:  # until counted, or hurried by the coming re-roll (announce_time, in real time)
+            now = self.client.state
+            if now is None or now["phase"] != "racing" or now["round"] is None or now["round"]["number"] != key[1] \
+                    or now["round"]["rolled_at"] != key[2]:
+                return  # someone was faster, or the target was rolled again
+            wait = min(ready - loop.time(), now["round"]["reroll_at"] - HURRY - self.client.server_now())
+            if wait <= 0:
+                break
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), wait)
+            except TimeoutError:
+                pass
         now = self.client.state
         if now is None or now["phase"] != "racing" or now["round"] is None or now["round"]["number"] != key[1] \
                 or now["round"]["rolled_at"] != key[2]:

@@ -545,9 +545,11 @@ class MicroRobots(TableGame):
         s = tx.state
         if success:
             tx.emit(RoundEnded(rnd.number, rnd.announcer, rnd.announcer, None, now))
+            self._after_round(tx, now, rnd.announcer)
         else:
-            tx.emit(RoundEnded(rnd.number, None, rnd.announcer, self._penalty_to(s, rnd.announcer), now))
-        self._after_round(tx, now, rnd.announcer if success else None)
+            penalty_to = self._penalty_to(s, rnd.announcer)
+            tx.emit(RoundEnded(rnd.number, None, rnd.announcer, penalty_to, now))
+            self._after_round(tx, now, penalty_to)  # a chip received as a penalty counts as any other
 
     @staticmethod
     def _penalty_to(s: MicroState, announcer: str) -> str | None:
@@ -566,9 +568,13 @@ class MicroRobots(TableGame):
         fewest = min(s.scores[p] for p in others)
         return next(p for p in others if s.scores[p] == fewest)
 
-    def _after_round(self, tx: Tx, now: float, winner: str | None) -> None:
+    def _after_round(self, tx: Tx, now: float, receiver: str | None) -> None:
+        """After a round: the game ends when ``receiver`` (who took a chip this round: the
+        winner, or the player given the announcer's chip as a penalty) holds ``target_score``
+        chips (seed 002: "One player obtains his fifth victory point chip. He is the winner of
+        the game."), or when the supply is empty."""
         s = tx.state
-        if winner is not None and s.scores[winner] >= s.config.target_score:
+        if receiver is not None and s.scores[receiver] >= s.config.target_score:
             tx.emit(GameEnded("target_score", winners_of(s), now))
         elif s.supply <= 0:
             tx.emit(GameEnded("all_chips", winners_of(s), now))

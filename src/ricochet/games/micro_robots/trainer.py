@@ -97,6 +97,7 @@ class MicroTrainer(TrainerSpec):
     points_per_move = 160.0
     streak_start = 2
     streak_every = 3
+    storm_lengths = (2, 6)  # a one-move route is only a warm-up in the other modes
     week = ((2, "shortest"), (3, "shortest"), (3, "shortest"), (4, "shortest"), (4, "shortest"), (5, "via"),
             (6, "via"))
 

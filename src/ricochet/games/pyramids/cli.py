@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ...cli import CliError
 from ...cli.hooks import GameCli
 from ...cli.shared import check_one_picture, render, write_puzzles
-from .deal import Deal
+from .deal import DEAL_MIN_MOVES, Deal
 
 __all__ = ["HOOK", "PyramidsCli"]
 
@@ -24,16 +24,14 @@ class PyramidsCli(GameCli):
     def arguments(self, command: str, group: argparse._ArgumentGroup) -> None:
         if command != "random":
             return
-        from .game import PYRAMIDS
-
         group.add_argument("--layout", choices=("random", "easy", "hard"), default=None,
                            help="where the towers stand: random (default), or the seed's easy or hard example "
                                 "(9 towers: 3 colours)")
         group.add_argument("--colors", type=int, choices=(3, 4), default=None,
                            help="3 (default: 9 towers, 3 robots) or 4 colours (16 towers, 4 robots)")
         group.add_argument("--min-moves", type=int, default=None, metavar="N",
-                           help=f"redraw goals solvable in fewer moves, as the game does (default "
-                                f"{PYRAMIDS.default_options['min_moves']}; after 30 draws any solvable goal stands)")
+                           help=f"redraw goals solvable in fewer moves, as the game's variant does (default "
+                                f"{DEAL_MIN_MOVES}, seed 003's suggestion; after 30 draws any solvable goal stands)")
 
     def random(self, args: argparse.Namespace, rng: random.Random) -> int:
         check_one_picture(args)
@@ -59,7 +57,7 @@ def _deals(rng: random.Random, args: argparse.Namespace) -> Iterator[Deal]:
     defaults = PYRAMIDS.default_options
     colors = args.colors if args.colors is not None else defaults["colors"]
     layout = args.layout if args.layout is not None else defaults["layout"]
-    min_moves = args.min_moves if args.min_moves is not None else defaults["min_moves"]
+    min_moves = args.min_moves if args.min_moves is not None else DEAL_MIN_MOVES
     if layout != "random" and colors != 3:
         raise CliError(f"--layout {layout} has 9 towers, for 3 colours; with --colors {colors} use --layout random")
 

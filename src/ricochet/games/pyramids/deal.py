@@ -24,7 +24,12 @@ from ..interface import OptionsError
 from ..jobs import solve_puzzle
 from .setup import COLORS, LAYOUTS, RULES, Goal, Tower, board_of, draw_goal, goal_verdict, initial_towers, place_robots
 
-__all__ = ["Deal", "deal", "deal_seeded"]
+__all__ = ["DEAL_MIN_MOVES", "Deal", "deal", "deal_seeded"]
+
+DEAL_MIN_MOVES = 3
+"""The fewest moves of a puzzle dealt for study (the command line): seed 003's suggestion "that
+non-newbies require at least 3 moves".  A room's game keeps every solvable goal unless its
+players agree on a minimum (the ``min_moves`` option, default 1)."""
 
 
 @dataclass(frozen=True)
@@ -41,12 +46,12 @@ class Deal:
     """Goals drawn, the accepted one included (the others were unsolvable or too easy)."""
 
 
-def deal(rng: random.Random, *, colors: int = 3, layout: str = "random", min_moves: int = 3) -> Deal:
+def deal(rng: random.Random, *, colors: int = 3, layout: str = "random", min_moves: int = DEAL_MIN_MOVES) -> Deal:
     """A puzzle dealt by the game of a seed drawn from ``rng`` (:func:`deal_seeded`)."""
     return deal_seeded(rng.getrandbits(32), colors=colors, layout=layout, min_moves=min_moves)
 
 
-def deal_seeded(seed: int, *, colors: int = 3, layout: str = "random", min_moves: int = 3) -> Deal:
+def deal_seeded(seed: int, *, colors: int = 3, layout: str = "random", min_moves: int = DEAL_MIN_MOVES) -> Deal:
     """The first round the game of ``seed`` deals with these options: the same towers,
     robots and goal as a room whose game has that seed.  Bad options raise
     :class:`~ricochet.games.OptionsError` naming the option."""

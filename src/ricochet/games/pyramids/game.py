@@ -110,8 +110,10 @@ class PyramidsConfig:
     robots: tuple[Robot, ...] | None = None
     robot_colors: str = "same"
     """``same``: robots look like the tower colours; ``other``: another palette (seed 003 variant)."""
-    min_moves: int = 3
-    """Goals solvable in fewer moves are redrawn (1: every goal stands)."""
+    min_moves: int = 1
+    """Goals solvable in fewer moves are redrawn.  1, the default: every solvable goal
+    stands — seed 003 makes a minimum a variant players agree on ("by mutual consent");
+    it suggests 3 for non-newbies."""
     clock_seconds: float = 30.0
     """The timer (seed 003: "30-second timer")."""
     no_bid_wait_seconds: float = 120.0
@@ -316,7 +318,7 @@ class PyramidsState(BiddingState):
 
 # -- the game ----------------------------------------------------------------------------------------------
 DEFAULT_OPTIONS: dict[str, Any] = {
-    "colors": 3, "layout": "random", "robot_colors": "same", "min_moves": 3,
+    "colors": 3, "layout": "random", "robot_colors": "same", "min_moves": 1,
     "clock_seconds": 30, "no_bid_wait_seconds": 120, "demo_seconds": 30, "demo_seconds_per_move": 5,
     "intermission_seconds": 5, "target_score": 10, "min_players": 2,
 }
@@ -333,6 +335,7 @@ class Pyramids(BiddingGame):
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = (LayoutSet, GameStarted, GoalDrawn, GoalChecked, RoundEnded)
+    equal_rebid: ClassVar[bool] = False  # seed 003: "a player can only re-bid lower than their own previous bid"
     heavy_keys: ClassVar[dict[str, tuple[str, ...]]] = {
         "config": ("game_reset",), "history": ("round_ended", "game_ended", "game_reset")}
 
@@ -421,12 +424,6 @@ class Pyramids(BiddingGame):
         if not rnd.open:
             raise GameError("the goal is being checked (is it solvable, and not too easy?): bid in a moment",
                             "closed")
-
-    def check_rebid(self, rnd: RoundState, player: str, moves: object) -> None:
-        mine = rnd.standing.get(player)
-        if mine is not None and moves == mine.moves:
-            raise GameError(f"you already bid {mine.moves}: a new bid must be lower (seed 003: \"a player can "
-                            "only re-bid lower than their own previous bid\")", "raise")
 
     def evolve_game(self, s: PyramidsState, event: Event) -> PyramidsState:
         if isinstance(event, LayoutSet):

@@ -30,6 +30,7 @@ class PyramidsTrainer(GridSpec):
     streak_start = 2
     streak_every = 2
     week = ((3, "easy"), (4, "random"), (5, "random"), (6, "random"), (7, "random"), (8, "hard"), (9, "hard"))
+    robot_count = 3
     rules = RULES
 
     def candidate(self, style: str, rng: random.Random) -> Puzzle | None:

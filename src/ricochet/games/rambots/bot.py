@@ -8,7 +8,8 @@ for the last), for the next goal object standing upright and near the nose,
 for RAMing the leader, and loses for ending in front of another RAMbot's nose.
 The search is a job (:func:`plan_program`) run in the server's worker, off
 the event loop.  Goal stacks for the left neighbour: the far beacons first
-(a beginner deals them at random).
+(a beginner deals them at random).  Under a programming timer a bot compiles
+:data:`HURRY` seconds before it runs out at the latest (:func:`compile_time`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..interface import BotClient, Job
 from ..seat_bot import SeatBot
 from .engine import COLORS, DIRS, Instruction, Obj, Piece, Table, execute
 
-__all__ = ["LEVELS", "RamBot", "plan_program"]
+__all__ = ["HURRY", "LEVELS", "RamBot", "compile_time", "plan_program", "think_time"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,22 @@ LEVELS: dict[str, RamLevel] = {
     "expert": RamLevel("expert", 16, 5, 3.0),
     "perfect": RamLevel("perfect", 48, 5, 1.5),
 }
+
+
+HURRY = 1.5
+"""Seconds before the programming timer runs out at which a bot still thinking compiles what it has."""
+
+
+def think_time(level: str, rng: random.Random) -> float:
+    """How long a bot of ``level`` thinks over its goal stack or its program."""
+    return LEVELS[level].think * rng.uniform(0.6, 1.2)
+
+
+def compile_time(think: float, since: float, until: float | None) -> float:
+    """When a bot that began at ``since`` and thinks ``think`` seconds lays out its program and
+    compiles: then, or :data:`HURRY` seconds before the programming timer runs out (``until``)."""
+    ready = since + think
+    return ready if until is None else max(since, min(ready, until - HURRY))
 
 
 def _dist(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -201,8 +218,9 @@ class RamBot(SeatBot):
         me = next(p for p in state["players"] if p["id"] == self.me)
         table = self._table(state)
         seed = self.rng.randrange(2**31)
-        await self.sleep(LEVELS[self.level].think * self.rng.uniform(0.6, 1.2))
+        think = think_time(self.level, self.rng)
         if key[1] == "goals":
+            await self.sleep(think)
             private = getattr(self.client, "private", None) or {}
             neighbour = next(p["color"] for p in state["players"] if p["id"] == private.get("goals_for"))
             pieces = goal_stack_for(table, me["color"], neighbour, self.level, seed)
@@ -211,7 +229,12 @@ class RamBot(SeatBot):
         leader = max((p for p in state["players"] if p.get("color")), key=lambda p: (p["score"], p["id"] != self.me))
         args = (table, me["color"], self.level, leader["color"], seed)
         job = Job(("rambots-plan", *args), plan_program, args)
+        began = self.client.server_now()
         program = await self.compute(job) if self.compute is not None else plan_program(*args)
+        if self.speed > 0:  # the planning was part of the thinking; the timer may cut the rest short
+            now = self.client.state
+            until = now.get("programming_until") if now is not None else None
+            await asyncio.sleep(max(0.0, compile_time(think * self.speed, began, until) - self.client.server_now()))
         now = self.client.state
         if now is None or now["phase"] != "programming" or now["round_number"] != key[2]:
             return

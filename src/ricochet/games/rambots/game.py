@@ -40,8 +40,8 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..events import Event
-from ..interface import BotClient, Compute, ConfigError, GameError, OptionsError, Secret
-from ..messages import field
+from ..interface import BotClient, Compute, ConfigError, GameError, OptionsError, Query, Secret
+from ..messages import field, shown, text_choice, whole
 from ..options import check_options
 from ..table import (
     TABLE_EVENTS,
@@ -354,7 +354,7 @@ class RamBots(TableGame):
     default_options: ClassVar[Mapping[str, Any]] = DEFAULT_OPTIONS
     bot_levels: ClassVar[tuple[str, ...]] = tuple(BOT_LEVELS)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENTS[len(TABLE_EVENTS):]
-    message_types: ClassVar[tuple[str, ...]] = ("set_goals", "set_program", "compile")
+    message_types: ClassVar[tuple[str, ...]] = ("set_goals", "set_program", "compile", "preview_program")
 
     # -- options ----------------------------------------------------------------------------------------
     def normalize_options(self, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -597,12 +597,39 @@ class RamBots(TableGame):
             raw = field(msg, "program", f"up to {MAX_PROGRAM} instructions, first to last")
             return SetProgram(player, tuple(_instruction(i, f"program[{k}]")
                                             for k, i in enumerate(_list(raw, "program", MAX_PROGRAM))))
+        if kind == "preview_program":
+            raw = field(msg, "program", f"up to {MAX_PROGRAM} instructions, first to last")
+            return Query(player, kind, {"program": tuple(_instruction(i, f"program[{k}]")
+                                                         for k, i in enumerate(_list(raw, "program", MAX_PROGRAM)))})
         if kind == "compile":
             on = msg.get("on", True)
             if not isinstance(on, bool):
                 raise GameError("compile takes \"on\": true or false", "bad_message")
             return Compile(player, on)
         raise GameError(f"unknown message type {kind!r}", "unknown_type")
+
+    def answer(self, state: RamState, query: Query) -> dict[str, Any]:
+        """``preview_program``: what the asker's program would do on the table as it stands, run by the
+        engine alone (the others' programs are secret until the screens go up): each instruction's
+        effects and the objects after it.  Nothing is logged; nobody else hears of it."""
+        seated_player(state, query.player or "")
+        if state.phase != "programming" or state.table is None:
+            raise GameError("a program is previewed in the programming phase", "phase")
+        program: tuple[Instruction, ...] = query.fields["program"]
+        color = state.color_of(query.player or "")
+        table = state.table
+        missing = pieces_available(table.pool(color), program)
+        if missing is not None:
+            raise GameError(f"your code pool has no {missing.name} piece left for this program", "program")
+        steps = []
+        for ins in program:
+            step = execute(table, color, ins)
+            table = step.table
+            steps.append({"instruction": ins.to_dict(), "effects": [e.to_dict() for e in step.effects],
+                          "objects": [o.to_dict() for o in table.objects], "won": step.won})
+            if step.won:
+                break
+        return {"type": "program_preview", "program": [i.to_dict() for i in program], "steps": steps}
 
     # -- views --------------------------------------------------------------------------------------------------
     def view(self, state: RamState, viewer: str | None) -> dict[str, Any]:
@@ -704,24 +731,32 @@ class RamBots(TableGame):
 
 def _list(v: Any, name: str, most: int) -> list[Any]:
     if not isinstance(v, list) or len(v) > most:
-        raise GameError(f"{name} must be a list of at most {most}", "bad_message")
+        raise GameError(f"{name} must be a list of at most {most}, got {shown(v)}", "bad_message")
     return v
 
 
 def _piece(v: Any, name: str) -> Piece:
-    if not (isinstance(v, dict) and v.get("size") in (1, 2, 3) and not isinstance(v.get("size"), bool)
-            and v.get("color") in COLORS):
-        raise GameError(f"{name} must be {{\"size\": 1|2|3, \"color\": {'|'.join(COLORS)}}}, got {v!r}",
-                        "bad_message")
-    return Piece(v["size"], v["color"])
+    """A piece ``{"size": 1-3, "color"}``: the size a JSON integer (``1.0`` or ``true`` are
+    refused here, so never reach the log)."""
+    if not isinstance(v, dict):
+        raise GameError(f"{name} must be a piece {{\"size\": 1|2|3, \"color\": {'|'.join(COLORS)}}}, "
+                        f"got {shown(v)}", "bad_message")
+    size = whole(_key(v, name, "size", "1, 2 or 3"), f"{name}.size", 1, 3)
+    color = text_choice(_key(v, name, "color", ", ".join(COLORS)), f"{name}.color", COLORS)
+    return Piece(size, color)
+
+
+def _key(v: Mapping[str, Any], name: str, key: str, what: str) -> Any:
+    if key not in v:
+        raise GameError(f"{name} needs \"{key}\": {what}", "bad_message")
+    return v[key]
 
 
 def _instruction(v: Any, name: str) -> Instruction:
     piece = _piece(v, name)
-    if v.get("orientation") not in ORIENTATIONS:
-        raise GameError(f"{name}.orientation must be one of {', '.join(ORIENTATIONS)}, got {v.get('orientation')!r}",
-                        "bad_message")
-    return Instruction(piece, v["orientation"])
+    orientation = text_choice(_key(v, name, "orientation", ", ".join(ORIENTATIONS)), f"{name}.orientation",
+                              ORIENTATIONS)
+    return Instruction(piece, orientation)
 
 
 RAMBOTS = RamBots()

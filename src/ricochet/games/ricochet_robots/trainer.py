@@ -22,14 +22,17 @@ class RicochetRobotsTrainer(GridSpec):
     game = "ricochet-robots"
     share_name = "Ricochet"
     styles = ("classic", "diagonals")
-    lengths = (2, 13)
+    lengths = (2, 21)
+    longest_on_request = 13  # 14 to 21 moves: made ahead of time (ricochet.trainer.long), never for a request
     base_length = 7
     points_per_move = 110.0
     streak_start = 3
     streak_every = 2
     week = ((4, "classic"), (5, "classic"), (6, "classic"), (7, "classic"), (8, "classic"), (9, "diagonals"),
             (10, "diagonals"))
+    robot_count = 4
     rules = Rules(must_ricochet=True, no_straight_back=True)
+    features = ("diagonal", "vortex")  # the diagonals style's boards; the cosmic vortex's chip
 
     def candidate(self, style: str, rng: random.Random) -> Puzzle | None:
         from ...generate import random_puzzle

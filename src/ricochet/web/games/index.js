@@ -37,6 +37,20 @@ import { loadStyle } from "../ui.js";
  *
  * Solo training (only a game with puzzles: GET /api/trainer/me lists them):
  * @property {TrainerModule} [trainer]
+ *
+ * Learning it ("How to play", howto.js):
+ * @property {HowTo} [howTo]  its lesson: its rules text's own example, step by step, on its board
+ */
+
+/**
+ * A game's lesson.
+ *
+ * @typedef {object} HowTo
+ * @property {(wrap: Element) => Promise<HowToStep[]>} open  draw its board in `wrap`; the steps
+ *
+ * @typedef {object} HowToStep
+ * @property {() => string} text  the words of the step, in the page's language
+ * @property {(animate: boolean) => void} show  draw the board as the step shows it (animate: one step on)
  */
 
 /**
@@ -51,7 +65,8 @@ import { loadStyle } from "../ui.js";
  * @property {() => boolean} online  is the connection up
  * @property {() => (object|null)} secrets  my own secrets ("private" in messages)
  * @property {() => {seats: object[], spectators: number}} presence  who is here
- * @property {(id: string) => string} nameOf  a player's name
+ * @property {(id: string) => string} nameOf  a player's name, as shown (a bot's level in the page's language)
+ * @property {(id: string) => string} shortName  a player's name in few letters (a bot's without its level: on a board)
  * @property {(text: string) => void} announce  say it to screen readers
  * @property {() => void} redraw  draw the room again (the shell calls update and the rest)
  *
@@ -65,6 +80,8 @@ import { loadStyle } from "../ui.js";
  * @property {(state: object) => string} phase  the phase line
  * @property {(state: object) => (Node[]|null)} result  between rounds: how the last round ended (null: nothing)
  * @property {(state: object) => (Node[]|null)} history  the finished rounds, newest first (null: none yet)
+ * @property {(state: object) => (Node[]|null)} [moves]  the moves of the round so far, first to last, as list
+ *   items (null: none): shown apart from the log, which then leaves them out
  * @property {(state: object) => (Node[]|null)} demo  the controls of my turn under the board (null: none now)
  * @property {(state: object, now: number) => (Clock|null)} clock  the clock to show (now: the server's time)
  * @property {(state: object) => boolean} myTurn  is it my turn (the tab's title says so)

@@ -5,14 +5,13 @@
 // or with the arrow keys (the next allowed space that way) and Enter.
 
 import { el, title, r2 } from "../../svg.js";
-import { t, colorName } from "../../i18n.js";
+import { t, colorName, colorLetter, getLang } from "../../i18n.js";
 
 export const CELL = 56;
 export const SPACE_COLORS = {
   blue: "#2f6fd6", yellow: "#f2c500", green: "#2e9e44", red: "#d7302a", pink: "#e25fb3", white: "#f6f3ea",
 };
 const INK = { blue: "#fff", yellow: "#222", green: "#fff", red: "#fff", pink: "#fff", white: "#222" };
-const LETTER = { blue: "B", yellow: "Y", green: "G", red: "R", pink: "P", white: "W" };
 // A pattern per colour too, so two colours never differ by hue alone.
 const PATTERN = { blue: "dots", yellow: "none", green: "stripes", red: "none", pink: "cross", white: "none" };
 
@@ -24,7 +23,7 @@ export function dice(sp, size = 30, rolling = false) {
   const svg = el("svg", { viewBox: "0 0 64 30", width: size * 2.1, height: size, class: `dice${rolling ? " rolling" : ""}`, role: "img", "aria-label": spaceName(sp) });
   svg.append(el("rect", { x: 1, y: 1, width: 28, height: 28, rx: 6, fill: SPACE_COLORS[sp.color], stroke: "#333", "stroke-width": 1.5, class: "die die-color" }));
   const letter = el("text", { x: 15, y: 20, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: INK[sp.color] });
-  letter.textContent = LETTER[sp.color];
+  letter.textContent = colorLetter(sp.color);
   svg.append(letter, el("rect", { x: 35, y: 1, width: 28, height: 28, rx: 6, fill: "#fff", stroke: "#333", "stroke-width": 1.5, class: "die die-number" }));
   const pips = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]], 4: [[1, 1], [3, 1], [1, 3], [3, 3]],
     5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]], 6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]] }[sp.number] || [];
@@ -62,9 +61,19 @@ export class MicroBoardView {
   render(view) {
     this.view = view;
     const board = view.board;
-    const key = JSON.stringify(board);
+    const key = JSON.stringify([board, getLang()]);  // the spaces' letters and names are the page's language
     if (board && key !== this.boardKey) { this.boardKey = key; this._drawSpaces(board); }
-    if (!board) { for (const g of Object.values(this.layers)) g.replaceChildren(); this.boardKey = null; return; }
+    if (!board) {
+      // Before the start the sections are not laid yet: the 6×6 spaces, blank.
+      for (const g of Object.values(this.layers)) g.replaceChildren();
+      this.boardKey = null;
+      this.robotNode = null;
+      for (let k = 0; k < 36; k++) {
+        this.layers.spaces.append(el("rect", { class: "space-blank", x: (k % 6) * CELL + 1.5, y: Math.floor(k / 6) * CELL + 1.5,
+          width: CELL - 3, height: CELL - 3, rx: 7, fill: "#e6dfcf", stroke: "#bdb6a6", "stroke-width": 1.5 }));
+      }
+      return;
+    }
     this._drawMarks(view);
     this._drawRoute(view.round?.route || []);
     this._drawRobot(view.robot);
@@ -88,7 +97,7 @@ export class MicroBoardView {
       const num = el("text", { x: x + CELL / 2, y: y + CELL / 2 + 9, "text-anchor": "middle", "font-size": 26, "font-weight": "bold", fill: INK[sp.color] });
       num.textContent = String(sp.number);
       const letter = el("text", { x: x + 8, y: y + 15, "font-size": 11, "font-weight": "bold", fill: INK[sp.color], "fill-opacity": 0.85 });
-      letter.textContent = LETTER[sp.color];
+      letter.textContent = colorLetter(sp.color);
       cell.append(num, letter);
       g.append(cell);
     }));

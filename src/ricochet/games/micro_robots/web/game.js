@@ -10,6 +10,7 @@ import { cues } from "../../cues.js";
 import { MicroBoardView, dice, spaceName, SPACE_COLORS } from "./board.js";
 import STRINGS from "./strings.js";
 import { trainer } from "./trainer.js";
+import { howTo } from "./howto.js";
 
 const NAME = "micro-robots";
 const spaceAt = (state, cell) => (state?.board && cell ? state.board[cell[0]][cell[1]] : null);
@@ -51,15 +52,15 @@ function createPanel(send) {
     input.value = "";
   } }, h("label", { for: "announce-input", id: "announce-label" }), h("div", { class: "bid-row" }, input, button));
   const status = h("p", { class: "announced", id: "announced" });
-  const route = h("ol", { class: "mr-route", id: "mr-route" });
   const supply = h("p", { class: "muted small" });
   const note = h("p", { class: "muted small copper" });
-  const el = h("div", { class: "mr-panel" }, h("h2", { id: "bid-h" }), diceBox, form, status, route, supply, note);
+  const el = h("div", { class: "mr-panel" }, h("h2", { id: "bid-h" }), diceBox, form, status, supply, note);
   let lastRoll = null;
   return {
     el,
     update(state, { seated, nameOf }) {
       const rnd = state.round;
+      el.hidden = !rnd;  // before the first roll there is nothing to announce: no empty box
       el.querySelector("#bid-h").textContent = t("mr.panel");
       el.querySelector("#announce-label").textContent = t("mr.announce.label");
       button.textContent = t("mr.announce");
@@ -76,8 +77,6 @@ function createPanel(send) {
       input.disabled = button.disabled = !canAnnounce;
       form.hidden = !seated;
       status.textContent = rnd?.announcer ? t("mr.announced", { name: nameOf(rnd.announcer), n: rnd.announced }) : "";
-      fill(route, (rnd?.route || []).map((c, k) => h("li", { class: k ? "" : "muted" }, spaceName(spaceAt(state, c)))));
-      route.hidden = !(rnd?.route?.length);
       supply.textContent = t("mr.supply", { n: state.supply ?? 0 });
       note.textContent = t("mr.copper");
     },
@@ -101,12 +100,15 @@ function room(ctx) {
     },
     status(s) {
       const rnd = s.round;
-      if (!rnd) return [h("div", { class: "round-n" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : "")];
+      if (!rnd) {
+        return [h("div", {}, h("div", { class: "round-n" }, t(`game.${NAME}`)),
+          h("div", { class: "target-name" }, s.target_score ? tx("room.target_score", { n: s.target_score }) : tx("room.target_all")))];
+      }
       const target = spaceName(spaceAt(s, rnd.target));
       return [goalIcon(rnd, 36, s),
         h("div", {}, h("div", { class: "round-n" }, tx("round.number", { n: rnd.number })),
           h("div", { class: "target-name" }, rnd.via ? t("mr.goal_via", { space: target, via: spaceName(spaceAt(s, rnd.via)) }) : t("mr.goal", { space: target })),
-          h("div", { class: "muted small" }, t("mr.active", { space: spaceName(spaceAt(s, rnd.start)), name: s.players?.find((p) => p.id === rnd.roller)?.name ?? "—" })))];
+          h("div", { class: "muted small" }, t("mr.active", { space: spaceName(spaceAt(s, rnd.start)), name: rnd.roller ? ctx.nameOf(rnd.roller) : "—" })))];
     },
     phase(s) {
       const rnd = s.round;
@@ -126,6 +128,12 @@ function room(ctx) {
       const hist = s.history || [];
       return hist.length ? hist.slice().reverse().map((r) => h("li", { "data-round": r.number }, goalIcon(r, 18, s), " ", resultLine(r, ctx.nameOf))) : null;
     },
+    /** The route as it is played: each move from one space to the next (apart from the log). */
+    moves(s) {
+      const route = s.round?.route || [];
+      return route.slice(1).map((c, k) => h("li", { "data-move": k + 1 },
+        `${spaceName(spaceAt(s, route[k]))} → ${spaceName(spaceAt(s, c))}`));
+    },
     demo(s) {
       if (!announcing(s)) return null;
       return [h("p", { class: "small" }, tx("demo.help")),
@@ -140,8 +148,9 @@ function room(ctx) {
     },
     myTurn: announcing,
     hostControls: () => null,
-    onEvent(ev) {
+    onEvent(ev, s) {
       const me = ctx.me();
+      if (ev.type === "robot_moved") ctx.announce(t("mr.ev.moved", { name: ctx.nameOf(ev.player), from: spaceName(spaceAt(s, ev.src)), to: spaceName(spaceAt(s, ev.dst)) }));
       if (ev.type === "announced" && ev.player === me) {
         cues.play("turn");
         cues.notify(t("cue.your_turn"));
@@ -177,16 +186,17 @@ export default {
   room,
   replay,
   trainer,
+  howTo,
   roundStart: (ev) => ev.type === "target_rolled",
   tokens: (p) => chips(p.score),
-  describe(ev, nameOf, state) {
+  describe(ev, nameOf, state, live) {
     const sp = (c) => spaceName(spaceAt(state, c));
     switch (ev.type) {
       case "game_started": return t("ev.game_started");
       case "target_rolled": return ev.reason === "round" ? t("mr.ev.rolled", { round: ev.round, name: nameOf(ev.roller), space: sp(ev.target) })
         : t("mr.ev.rerolled", { space: sp(ev.target) });
       case "announced": return t("mr.ev.announced", { name: nameOf(ev.player), n: ev.moves });
-      case "robot_moved": return t("mr.ev.moved", { name: nameOf(ev.player), from: sp(ev.src), to: sp(ev.dst) });
+      case "robot_moved": return live ? "" : t("mr.ev.moved", { name: nameOf(ev.player), from: sp(ev.src), to: sp(ev.dst) });  // the room lists moves apart
       case "demonstration_ended": return "";
       case "round_ended": {
         const last = state?.history?.find((r) => r.number === ev.round);

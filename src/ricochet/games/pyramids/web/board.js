@@ -7,7 +7,7 @@
 
 import { GridBoard, CELL, centre } from "../../gridboard.js";
 import { el, title, r2 } from "../../svg.js";
-import { t, colorName, getLang } from "../../i18n.js";
+import { t, colorName, colorLetter, getLang } from "../../i18n.js";
 
 export const PCOLORS = {
   red: "#d62728", green: "#2ca02c", yellow: "#f2c500", blue: "#1f5fd6",
@@ -17,7 +17,6 @@ export const PDARK = {
   red: "#7f1616", green: "#1b5e20", yellow: "#7a6100", blue: "#0d3b8c",
   purple: "#4a148c", orange: "#8f4500", cyan: "#0b6b75", white: "#6b6b6b",
 };
-const PLETTERS = { red: "R", green: "G", yellow: "Y", blue: "B", purple: "P", orange: "O", cyan: "C", white: "W" };
 const FILES = "abcdefgh";
 const SIZE = 8;
 
@@ -35,6 +34,14 @@ export function pyramid(color, cx, cy, s, cls = "pyramid") {
     el("polygon", { points: `${x1},${y0} ${c} ${x1},${y1}`, fill: "#000", "fill-opacity": 0.12 }),
     el("polygon", { points: `${x0},${y1} ${c} ${x1},${y1}`, fill: "#000", "fill-opacity": 0.24 }),
     el("path", { d: `M${x0},${y0} L${x1},${y1} M${x1},${y0} L${x0},${y1}`, stroke: PDARK[color] || "#333", "stroke-width": 1, "stroke-opacity": 0.55 }));
+}
+
+/** A tower's colours in letters, top on bottom ("J/R"): colour is never the only cue. */
+function towerLetters(tw, cx, cy) {
+  const text = el("text", { class: "color-letter", x: r2(cx), y: r2(cy + CELL * 0.36), "text-anchor": "middle", "font-size": 8.5, "font-weight": "bold",
+    fill: "#111", stroke: "#fff", "stroke-width": 2.5, "paint-order": "stroke", "pointer-events": "none", "aria-hidden": "true" });
+  text.textContent = `${colorLetter(tw.top)}/${colorLetter(tw.bottom)}`;
+  return text;
 }
 
 /** A goal tree as a small standalone SVG: the small pyramid on the medium on the large. */
@@ -102,7 +109,8 @@ export class PyramidsBoard extends GridBoard {
       const [cx, cy] = centre(tw.cell);
       const name = t("py.tower", { top: colorName(tw.top), bottom: colorName(tw.bottom), cell: cellName(tw.cell) });
       const node = el("g", { class: `tower tower-${tw.top}-${tw.bottom}`, "data-cell": tw.cell.join(","), role: "img", "aria-label": name },
-        title(name), pyramid(tw.bottom, cx, cy, CELL * 0.88, "large"), pyramid(tw.top, cx, cy, CELL * 0.6, "medium"));
+        title(name), pyramid(tw.bottom, cx, cy, CELL * 0.88, "large"), pyramid(tw.top, cx, cy, CELL * 0.6, "medium"),
+        towerLetters(tw, cx, cy));
       if (tw.cell[0] === this.picked?.[0] && tw.cell[1] === this.picked?.[1]) node.classList.add("picked");
       g.append(node);
     }
@@ -141,7 +149,7 @@ export class PyramidsBoard extends GridBoard {
       x: 0, y: CELL * 0.43, "text-anchor": "middle", "font-size": 11, "font-weight": "bold", fill: "#111",
       stroke: "#fff", "stroke-width": 3, "paint-order": "stroke", "pointer-events": "none",
     });
-    label.textContent = PLETTERS[c] || "?";
+    label.textContent = colorLetter(c);
     // A white rim and a shadow: a robot stands out even on a tower of its own colour.
     const s = CELL * 0.4;
     return [el("rect", { x: r2(-s / 2 - 1), y: r2(-s / 2), width: r2(s + 4), height: r2(s + 4), rx: 2, fill: "#000", "fill-opacity": 0.3 }),

@@ -9,6 +9,7 @@ import { h } from "../../ui.js";
 import { PyramidsBoard, goalIcon, goalWords, pyramid } from "./board.js";
 import STRINGS from "./strings.js";
 import { trainer } from "./trainer.js";
+import { howTo } from "./howto.js";
 
 const NAME = "pyramids";
 
@@ -28,6 +29,7 @@ export default biddingGame({
   Board: PyramidsBoard,
   thumbnail,
   trainer,
+  howTo,
   goalIcon: (r, size, state) => goalIcon(r.goal, size, state?.robot_palette),
   goalText: (r, state) => t("py.goal", goalWords(r.goal, state?.robot_palette)),
   activeText: (r) => (r.open === false ? t("py.checking") : t("py.goal.hint")),

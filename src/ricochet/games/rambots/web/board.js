@@ -4,7 +4,9 @@
 // to their new squares after each instruction, and the beam flashes.
 
 import { el, title, r2 } from "../../svg.js";
-import { t, colorName } from "../../i18n.js";
+import { t, colorName, colorLetter, playerName } from "../../i18n.js";
+
+const BOT_LEVELS = ["beginner", "intermediate", "expert", "perfect"];  // (a replay's names: a bot's level)
 
 export const CELL = 50;
 export const RCOLORS = { red: "#d62728", yellow: "#f2c500", green: "#2ca02c", blue: "#1f5fd6" };
@@ -12,8 +14,21 @@ export const RDARK = { red: "#7f1616", yellow: "#7a6100", green: "#1b5e20", blue
 const ROT = { N: 0, E: 90, S: 180, W: 270 };
 const VEC = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 
-/** An Icehouse piece from above, centred on (0, 0): ``size`` 1–3, standing (``facing`` null) or lying. */
+/** A piece's colour letter, upright at its centre (colour is never the only cue). */
+function pieceLetter(color, s) {
+  const text = el("text", { class: "color-letter", x: 0, y: r2(s * 0.17), "text-anchor": "middle", "font-size": r2(Math.max(6, s * 0.42)),
+    "font-weight": "bold", fill: color === "yellow" ? "#111" : "#fff", "pointer-events": "none", "aria-hidden": "true" });
+  text.textContent = colorLetter(color);
+  return text;
+}
+
+/** An Icehouse piece from above, centred on (0, 0): ``size`` 1–3, standing (``facing`` null) or lying; with its colour's letter. */
 export function piece(color, size, facing, scale = CELL) {
+  const s = scale * (0.3 + 0.18 * size);
+  return el("g", { class: "piece" }, pieceShape(color, size, facing, scale), pieceLetter(color, s));
+}
+
+function pieceShape(color, size, facing, scale) {
   const s = scale * (0.3 + 0.18 * size);
   const h = s / 2;
   const fill = RCOLORS[color], dark = RDARK[color];
@@ -34,7 +49,7 @@ export function piece(color, size, facing, scale = CELL) {
 /** A small standalone picture of an instruction or a piece (for the editor and the stacks). */
 export function pieceIcon(color, size, orientation = null, px = 30) {
   const svg = el("svg", { viewBox: "-20 -20 40 40", width: px, height: px, class: "piece-icon", role: "img",
-    "aria-label": t("ram.piece", { size: t(`ram.size.${size}`), color: colorName(color) }) + (orientation ? ` ${t(`ram.orient.${orientation}`)}` : "") });
+    "aria-label": t("ram.piece", { size: t(`ram.size.${size}`), color: t(`ram.color.${color}`) }) + (orientation ? ` ${t(`ram.orient.${orientation}`)}` : "") });
   svg.append(piece(color, size, orientation && orientation !== "up" ? orientation : null, 36));
   return svg;
 }
@@ -78,12 +93,16 @@ export class RamBoardView {
       const look = `${o.facing}`;
       if (!node || node.dataset.look !== look) {
         const fresh = el("g", { class: `obj obj-${o.kind} obj-${o.color}`, id: `${o.kind}-${o.color}`, "data-look": look },
-          title(t(`ram.${o.kind}`, { color: colorName(o.color) }) + (o.facing ? ` (${t(`ram.orient.${o.facing}`)})` : ` (${t("ram.orient.up")})`)),
+          title(t(`ram.${o.kind}`, { color: o.kind === "beacon" ? t(`ram.color.${o.color}`) : colorName(o.color) }) + (o.facing ? ` (${t(`ram.orient.${o.facing}`)})` : ` (${t("ram.orient.up")})`)),
           piece(o.color, o.kind === "bot" ? 3 : 1, o.facing));
         if (o.kind === "bot") {
           const owner = view.players?.find((p) => p.color === o.color);
           const label = el("text", { x: 0, y: CELL * 0.47, "text-anchor": "middle", "font-size": 10, "font-weight": "bold", fill: "#111", stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" });
-          label.textContent = owner ? owner.name.slice(0, 8) : "";
+          // The whole name (a bot's without its level), smaller when long: never cut.
+          const name = owner ? (this.handlers.shortName?.(owner.id) ?? playerName(owner.name, BOT_LEVELS, true)) : "";
+          label.textContent = name;
+          if (name.length > 7) label.setAttribute("font-size", String(Math.max(6, Math.round(70 / name.length))));
+          label.setAttribute("data-name", name);
           fresh.append(label);
         }
         if (node) { fresh.setAttribute("transform", node.getAttribute("transform")); node.replaceWith(fresh); }

@@ -6,19 +6,19 @@
 // you make are your secrets: they come in "private", for you only.
 
 import { el } from "../../svg.js";
-import { t, tg, colorName } from "../../i18n.js";
+import { t, tg, colorName, colorLetter } from "../../i18n.js";
 import { h, fill } from "../../ui.js";
 import { cues } from "../../cues.js";
 import { RamBoardView, pieceIcon, RCOLORS } from "./board.js";
 import STRINGS from "./strings.js";
+import { pieceName, insName, stepStory, effectWords } from "./story.js";
+import { howTo } from "./howto.js";
 
 const NAME = "rambots";
 const COLORS = ["red", "yellow", "green", "blue"];
 const ORIENTS = ["N", "E", "S", "W", "up"];
 const ARROW = { N: "↑", E: "→", S: "↓", W: "←", up: "⊙" };
 const same = (a, b) => a.size === b.size && a.color === b.color;
-const pieceName = (p) => t("ram.piece", { size: t(`ram.size.${p.size}`), color: colorName(p.color) });
-const insName = (i) => `${pieceName(i)} ${t(`ram.orient.${i.orientation}`)}`;
 
 function thumbnail(size = 44) {
   const svg = el("svg", { viewBox: "0 0 40 40", width: size, height: size, class: "game-thumb", "aria-hidden": "true" });
@@ -36,26 +36,6 @@ function without(pieces, p) {
   return k < 0 ? pieces : [...pieces.slice(0, k), ...pieces.slice(k + 1)];
 }
 
-function stepStory(ev, nameOf, colorOf) {
-  const who = nameOf(ev.player);
-  const parts = [t("ram.step.run", { name: who, ins: insName(ev.instruction) }), t(`ram.why.${ev.why}`)];
-  for (const e of ev.effects) {
-    if (e.kind === "ram") parts.push(t("ram.fx.ram", { what: objName(e.object, nameOf, colorOf) }));
-    else if (e.kind === "steal" && e.piece) parts.push(t("ram.fx.steal", { piece: pieceName(e.piece), name: nameOf(colorOf(e.from)) }));
-    else if (e.kind === "tag") parts.push(t("ram.fx.tag", { n: 4 - e.left }));
-    else if (e.kind === "knock_over") parts.push(t("ram.fx.knock", { what: objName(e.object, nameOf, colorOf) }));
-    else if (e.kind === "blocked") parts.push(t("ram.fx.blocked"));
-    else if (e.kind === "beam" && e.hit) parts.push(t(`ram.fx.beam.${e.color}`, { what: objName(e.hit, nameOf, colorOf) }));
-  }
-  return parts.join(" · ");
-}
-
-function objName(key, nameOf, colorOf) {
-  const [kind, color] = key.split(":");
-  if (kind === "bot") return t("ram.bot.of", { name: nameOf(colorOf(color)) });
-  return t("ram.beacon", { color: colorName(color) });
-}
-
 function createPanel(send) {
   // State kept here between updates: the editor's local draft, so typing and clicking are never undone.
   let draft = null;          // [{size, color, orientation}] while editing
@@ -64,6 +44,8 @@ function createPanel(send) {
   let sendTimer = null;
   let frames = [];           // this round's [state, event] for the replay
   let lastRound = null;
+  let preview = null;        // {key, steps, k}: what my draft program would do (the engine's answer), while open
+  let onPreview = () => {};  // draw the board again (the preview's frame, or the table)
 
   const head = h("h2", { id: "bid-h" });
   const info = h("p", { class: "small ram-info", id: "ram-info" });
@@ -71,7 +53,8 @@ function createPanel(send) {
   const editor = h("div", { class: "ram-editor", id: "ram-editor" });
   const runs = h("div", { class: "ram-runs", id: "ram-runs" });
   const people = h("ul", { class: "ram-players", id: "ram-players" });
-  const root = h("div", { class: "ram-panel" }, head, info, precedence, editor, runs, people);
+  // The editor first: on a phone it comes right under the board, both in view while programming.
+  const root = h("div", { class: "ram-panel" }, head, editor, info, precedence, runs, people);
   let ctx = null;
   let state = null;
 
@@ -150,11 +133,36 @@ function createPanel(send) {
       return b;
     }));
     fill(editor,
-      h("p", { class: "small" }, t("ram.program.help")),
       h("div", { class: "ram-row" }, h("span", { class: "small" }, t("ram.orientation")), orientPick),
       poolBox, slots,
-      h("button", { type: "button", class: compiled ? "" : "primary", id: "compile", onclick: () => { clearTimeout(sendTimer); if (!compiled) send("set_program", { program: draft }); send("compile", { on: !compiled }); } },
-        compiled ? t("ram.uncompile") : t("ram.compile")));
+      h("div", { class: "ram-row" },
+        h("button", { type: "button", class: compiled ? "" : "primary", id: "compile", onclick: () => { clearTimeout(sendTimer); if (!compiled) send("set_program", { program: draft }); send("compile", { on: !compiled }); } },
+          compiled ? t("ram.uncompile") : t("ram.compile")),
+        // What will this program do?  The engine runs it alone on the table as it is (the others' are secret).
+        h("button", { type: "button", id: "preview-program", disabled: !draft.length, onclick: () => {
+          preview = { key: JSON.stringify(draft), steps: null, k: 0 };
+          send("preview_program", { program: draft });
+        } }, t("ram.preview"))),
+      previewBox(),
+      h("p", { class: "small muted" }, t("ram.program.help")));
+  }
+
+  /** The preview of my program, step by step (while it is the program laid out). */
+  function previewBox() {
+    if (!preview?.steps || preview.key !== JSON.stringify(draft)) return null;
+    const { steps, k } = preview;
+    const step = steps[k];
+    const go = (to) => { preview.k = Math.max(0, Math.min(steps.length - 1, to)); update(); onPreview(); };
+    const words = step ? [insName(step.instruction), ...effectWords(step.effects, ctx.nameOf, (c) => state.players.find((p) => p.color === c)?.id)] : [];
+    return h("div", { class: "ram-preview", id: "ram-preview", role: "region", "aria-label": t("ram.preview") },
+      h("p", { class: "small" }, t("ram.preview.help")),
+      steps.length ? h("p", { class: "ram-preview-step", id: "ram-preview-step", "aria-live": "polite" },
+        h("b", {}, t("ram.preview.step", { k: k + 1, n: steps.length })), " ", words.join(" · "), step.won ? ` · ${t("ram.preview.won")}` : "")
+        : h("p", {}, t("ram.preview.empty")),
+      h("div", { class: "ram-row" },
+        h("button", { type: "button", class: "small-btn", id: "preview-prev", disabled: k === 0, onclick: () => go(k - 1) }, t("replay.prev")),
+        h("button", { type: "button", class: "small-btn", id: "preview-next", disabled: k >= steps.length - 1, onclick: () => go(k + 1) }, t("replay.next")),
+        h("button", { type: "button", class: "small-btn", id: "preview-close", onclick: () => { preview = null; update(); onPreview(); } }, t("ram.preview.close"))));
   }
 
   function renderRuns() {
@@ -189,8 +197,8 @@ function createPanel(send) {
 
   function renderPeople() {
     fill(people, state.players.filter((p) => p.color).map((p) => h("li", { "data-player": p.id },
-      h("span", { class: "swatch", style: `background:${RCOLORS[p.color]}` }), " ",
-      h("span", { class: "pname" }, p.name), " ",
+      h("span", { class: `swatch swatch-${p.color}`, title: colorName(p.color), style: `background:${RCOLORS[p.color]}` }, colorLetter(p.color)), " ",
+      h("span", { class: "pname" }, ctx.nameOf(p.id)), " ",
       state.phase === "programming" ? h("span", { class: `cap${p.compiled ? " on" : ""}` }, p.compiled ? t("ram.compiled") : t("ram.programming")) : null,
       p.goals ? h("span", { class: "ram-goals", "aria-label": t("ram.goals.left", { n: p.goals.length }) }, h("span", { class: "muted small" }, t("ram.goals.short")), p.goals.map((g, k) => h("span", { class: k === 0 ? "goal-next" : "" }, pieceIcon(g.color, g.size, null, 18)))) : null,
       p.pool ? h("span", { class: "ram-pool-small" }, h("span", { class: "muted small" }, t("ram.pool.short")), p.pool.map((q) => pieceIcon(q.color, q.size, null, 14))) : h("span", { class: "muted small" }, t("ram.pool_size", { n: p.pool_size ?? 0 })))));
@@ -201,13 +209,13 @@ function createPanel(send) {
     head.textContent = t("ram.panel");
     const me = state.players.find((p) => p.id === ctx.me);
     fill(precedence, h("span", { class: "small" }, t("ram.precedence")), (state.precedence || []).map((c, k) =>
-      h("span", { class: "prec", title: colorName(c), style: `background:${RCOLORS[c]}` }, String(k + 1))));
+      h("span", { class: `prec prec-${c}`, title: colorName(c), "aria-label": `${k + 1}. ${colorName(c)}`, style: `background:${RCOLORS[c]}` }, `${k + 1}·${colorLetter(c)}`)));
     info.textContent = state.phase === "goals" ? t("ram.phase.goals") : state.phase === "programming" ? t("ram.phase.programming", { n: state.round_number })
       : state.phase === "execution" ? t("ram.phase.execution", { n: state.round_number }) : "";
     if (me?.color && ctx.seated && state.phase === "goals") renderGoals(me, ctx.secrets);
     else if (me?.color && ctx.seated && state.phase === "programming") renderEditor(me, ctx.secrets);
     else fill(editor);
-    if (state.phase !== "programming") draft = null;
+    if (state.phase !== "programming") { draft = null; preview = null; }
     renderRuns();
     renderPeople();
   }
@@ -220,6 +228,20 @@ function createPanel(send) {
       if (s.round_number !== lastRound) { lastRound = s.round_number; if (s.phase === "execution") frames = []; }
       update();
     },
+    /** The engine's answer to preview_program: its first step is shown. */
+    message(msg) {
+      if (msg.type !== "program_preview" || !preview || preview.steps) return;
+      preview.steps = msg.steps;
+      preview.k = 0;
+      update();
+      onPreview();
+    },
+    /** The state the board shows: the preview's step while one is open, else the table. */
+    shown(s) {
+      const step = preview?.steps?.[preview.k];
+      return step && preview.key === JSON.stringify(draft) ? { ...s, objects: step.objects } : s;
+    },
+    set onPreview(fn) { onPreview = fn; },
     record(snapshot, ev, b) {
       board = b;
       if (ev.type === "programs_revealed") frames = [[snapshot, null]];
@@ -230,36 +252,54 @@ function createPanel(send) {
 
 /** A room of RAMbots: the board, the goal stacks and the program editor beside it. */
 function room(ctx) {
-  const board = new RamBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields) });
+  const board = new RamBoardView(ctx.board, { send: (type, fields) => ctx.send(type, fields), shortName: ctx.shortName });
   const panel = createPanel((type, fields) => ctx.send(type, fields));
   const snapshot = (s) => JSON.parse(JSON.stringify(s));
+  let state = null;
+  panel.onPreview = () => { if (state) board.render(panel.shown(state)); };
   return {
     panel: panel.el,
     update(s) {
-      board.render(s);
+      state = s;
+      board.render(panel.shown(s));
       panel.update(s, { me: ctx.me(), seated: ctx.seated(), nameOf: ctx.nameOf, secrets: ctx.secrets(), online: ctx.online() });
     },
-    status: (s) => [h("div", { class: "round-n" }, s.target_score ? tg(NAME, "room.target_score", { n: s.target_score }) : "")],
+    status(s) {
+      // The round, and my next goal (the top of my goal stack) once the stacks are shown.
+      const mine = s.players?.find((p) => p.id === ctx.me());
+      const next = mine?.goals?.[0];
+      const round = s.round_number ? tg(NAME, "round.number", { n: s.round_number }) : s.phase === "lobby" ? t(`game.${NAME}`) : t("ram.setup");
+      return [next ? pieceIcon(next.color, next.size, null, 36) : null,
+        h("div", {}, h("div", { class: "round-n" }, round),
+          h("div", { class: "target-name" }, next ? t("ram.goal.next", { piece: pieceName(next), n: mine.goals.length }) : tg(NAME, "room.target_all")))];
+    },
     phase: (s) => t(`ram.phase.${s.phase}`, { n: s.round_number ?? "" }),
     result: () => null,
     history: () => null,
+    /** The instructions run this round, first to last, each with what it did (apart from the log). */
+    moves(s) {
+      const colorOf = (c) => s.players?.find((p) => p.color === c)?.id;
+      return (s.ran || []).map((ev, k) => h("li", { "data-move": k + 1 }, stepStory(ev, ctx.nameOf, colorOf)));
+    },
     demo: () => null,
     clock(s) {
       if (s.phase === "programming" && s.programming_until) return { deadline: s.programming_until, key: "ram.clock.programming" };
       return null;
     },
-    myTurn: () => false,
+    /** Programming is everyone's turn: mine until I compile. */
+    myTurn: (s) => s.phase === "programming" && ctx.seated() && !s.players?.find((p) => p.id === ctx.me())?.compiled,
     hostControls: () => null,
     onEvent(ev, s) {
       if (ev.type === "instruction_run") {
         board.beam(ev);
+        ctx.announce(stepStory(ev, ctx.nameOf, (c) => s.players?.find((p) => p.color === c)?.id));
         panel.record(snapshot(s), ev, board);
       } else if (ev.type === "programs_revealed") {
         cues.play("ding");
         panel.record(snapshot(s), ev, board);
       }
     },
-    onMessage() {},
+    onMessage(msg) { panel.message(msg); },
     onLost: () => false,
     handleKey: () => false,
   };
@@ -281,9 +321,10 @@ export default {
   thumbnail,
   room,
   replay,
+  howTo,
   roundStart: (ev) => ev.type === "programs_revealed",
   tokens: (p) => (p.goals ? Array.from({ length: p.score }, () => pieceIcon("green", 1, null, 14)) : []),
-  describe(ev, nameOf, state) {
+  describe(ev, nameOf, state, live) {
     const colorOf = (c) => state?.players?.find((p) => p.color === c)?.id;
     switch (ev.type) {
       case "game_started": return t("ev.game_started");
@@ -292,7 +333,7 @@ export default {
       case "program_set": return "";
       case "compiled": return t(ev.on ? "ram.ev.compiled" : "ram.ev.uncompiled", { name: nameOf(ev.player) });
       case "programs_revealed": return t("ram.ev.revealed", { n: ev.round });
-      case "instruction_run": return stepStory(ev, nameOf, colorOf);
+      case "instruction_run": return live ? "" : stepStory(ev, nameOf, colorOf);  // the room lists them apart
       case "round_ended": return t("ram.ev.round_ended", { n: ev.round });
       default: return null;
     }

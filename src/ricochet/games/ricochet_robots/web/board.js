@@ -14,7 +14,24 @@ export function chipIcon(chip, size = 28) {
   return svg;
 }
 
+/**
+ * The board before the game starts, when its tiles are not laid yet (they are drawn at the start):
+ * the 16×16 frame and its central block, in the wire format of a room's state.
+ */
+export function frameBoard() {
+  const walls = new Array(16 * 16).fill(0);
+  const wall = (x, y, bit) => { walls[y * 16 + x] |= bit; };
+  for (const x of [7, 8]) { wall(x, 6, 4); wall(x, 8, 4); }  // south sides: above the block and its foot
+  for (const y of [7, 8]) { wall(6, y, 2); wall(8, y, 2); }  // east sides: left of the block and its right
+  return { width: 16, height: 16, walls, blocked: [[7, 7], [8, 7], [7, 8], [8, 8]], targets: [], diagonals: [], openings: [] };
+}
+
 export class RobotsBoard extends GridBoard {
+  /** Before the start (no board yet): the frame, so a room never shows an empty square. */
+  render(view) {
+    super.render(!view.board && view.phase === "lobby" ? { ...view, board: frameBoard() } : view);
+  }
+
   goalTitle(rnd) { return t("round.target", { target: chipName(rnd.chip) }); }
 
   /** The chip drawn for the round, on the central block. */

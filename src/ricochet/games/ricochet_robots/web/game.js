@@ -9,6 +9,7 @@ import { h } from "../../ui.js";
 import { RobotsBoard, chipIcon } from "./board.js";
 import STRINGS from "./strings.js";
 import { trainer } from "./trainer.js";
+import { howTo } from "./howto.js";
 
 const TILES = ["1", "2", "3", "4"].flatMap((p) => ["A", "B", "C", "D"].map((f) => p + f));
 const RULES = ["diagonals", "openings", "silver", "transparent", "must_ricochet", "no_straight_back", "tournament"];
@@ -32,6 +33,7 @@ export default biddingGame({
   Board: RobotsBoard,
   thumbnail,
   trainer,
+  howTo,
   /** The goal of a round (or of a finished round in the history) as a picture and in words. */
   goalIcon: (r, size) => chipIcon(r.chip, size),
   goalText: (r) => t("round.target", { target: chipName(r.chip) }),
