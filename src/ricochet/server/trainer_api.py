@@ -18,9 +18,10 @@ import contextlib
 import datetime as _dt
 import logging
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.routing import Route
@@ -65,6 +66,7 @@ from .trainer_storm import Storms, storm_routes
 __all__ = ["Trainer", "TrainerOptions", "trainer_routes"]
 
 log = logging.getLogger("ricochet.server")
+T = TypeVar("T")
 
 NEAR = 200.0
 """A stored puzzle this close to the player's rating is served; farther, a new one is made."""
@@ -73,8 +75,9 @@ ARCHIVE_PAGE = 400
 """Days of the daily archive one request may list."""
 BOARD_SIZE = 100
 """Names a leaderboard may list."""
-THEME_TRIES = 40
-"""New puzzles made at most for one request of a theme none of the stored ones has."""
+THEME_TRIES = 120
+"""New puzzles made at most for one request of a theme none of the stored ones has (within
+:attr:`TrainerOptions.generate_budget` seconds: a Micro Robots puzzle takes milliseconds)."""
 POOL_DELAY = 20.0
 POOL_PAUSE = 0.5
 """Seconds before the pool starts, and between two of its puzzles."""
@@ -106,6 +109,27 @@ class TrainerOptions:
     puzzle_burst: int = 20
     storm_answers_per_minute: float = 120.0
     storm_answer_burst: int = 60
+
+
+def widening(choices: list[T], count: int) -> Iterator[T]:
+    """``count`` picks from ``choices`` (best first), in rounds over a window that widens by two
+    each round: the first choices are tried most often, the last ones still some times.  A
+    theme asked for is found at the lengths near the player's far more often than by trying
+    every length in turn (every move by number: one puzzle in two at one move, none at six).
+
+    >>> "".join(widening(list("abcd"), 12))
+    'ababcdabcdab'
+    """
+    if not choices:
+        return
+    k, width = 0, 2
+    while True:
+        for choice in choices[:width]:
+            if k == count:
+                return
+            yield choice
+            k += 1
+        width += 2
 
 
 def _not_served(puzzle_id: str) -> ApiError:
@@ -377,15 +401,14 @@ class Trainer:
             for st in ([style] if style else STYLES[game]):
                 with contextlib.suppress(TrainerError):  # a length the style cannot have
                     tries.append((check_spec(game, n, st)[2], n))
-        start = self.now()
-        for k in range(min(THEME_TRIES, len(tries) * 4)):
-            st, n = tries[k % len(tries)]
+        start = time.monotonic()  # a budget of work: the server's clock may be a test's
+        for st, n in widening(tries, THEME_TRIES):
             tp = await self._make(game, n, st, secrets.token_hex(8))
             if tp is not None:
                 made = await self._store_new(tp, "rated")
                 if theme in made.themes:
                     return made
-            if self.now() - start > self.options.generate_budget:
+            if time.monotonic() - start > self.options.generate_budget:
                 break
         return None
 
