@@ -28,6 +28,7 @@ from ricochet.rules import GAME, PLAIN, Rules
 from ricochet.solver import api, batch, kernel, parallel
 from ricochet.solver.api import hint, solve
 from ricochet.solver.batch import solve_many
+from ricochet.solver.records import BlockerSets
 from strategies import PROPERTY, boards, positions, rule_sets
 
 ASP = datasets.path("asp2015")
@@ -333,7 +334,7 @@ def test_threaded_astar_gives_the_optimum_on_real_boards(monkeypatch: pytest.Mon
     threaded = parallel.parallel_astar
 
     def counted(*args: Any) -> Any:
-        calls.append(args[0])
+        calls.append(args[-1].P)  # (the plan: its workers)
         return threaded(*args)
 
     monkeypatch.setattr(parallel, "parallel_astar", counted)
@@ -365,7 +366,7 @@ def _runs_on_threads(monkeypatch: pytest.MonkeyPatch, puzzle: Puzzle, rules: Rul
     threaded = parallel.parallel_astar
 
     def counted(*args: Any) -> Any:
-        calls.append(args[0])
+        calls.append(args[-1].P)
         return threaded(*args)
 
     with monkeypatch.context() as m:
@@ -438,16 +439,14 @@ def test_blocker_sets_built_on_demand_equal_the_whole_table() -> None:
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        hdist, n = s.h[t], s.N
-        full, rows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 1,
-                                         kernel.MAX_SETS)
-        full_unions = kernel.set_unions(full, rows, n)
+        hdist, n, goal = s.h[t], s.N, s.goal(t)
+        full, rows = kernel.blocker_sets(goal, 2, 1, kernel.MAX_SETS)
+        full_unions = kernel.set_unions(BlockerSets(full, rows), n)
         qtab = np.full((1, 2, n), kernel.UNBUILT, dtype=np.int32)
         qrows, used = np.empty((4, s.R + 1), dtype=np.int32), 0  # small: it must grow
         unions = np.zeros((1, n, (n + 63) // 64), dtype=np.uint64)
         for seed in rng.sample(range(n), 3):
-            qrows, used = kernel.sets_near(seed, t, s.target, hdist, s.pstart, s.plen, s.pcells, s.R, 2, qtab,
-                                           qrows, used, unions)
+            qrows, used = kernel.sets_near(seed, goal, 2, BlockerSets(qtab, qrows), used, unions)
 
         def sets(table: Any, rows: Any, c: int) -> set[tuple[int, ...]] | int:
             first, count = int(table[0, 0, c]), int(table[0, 1, c])
@@ -460,8 +459,8 @@ def test_blocker_sets_built_on_demand_equal_the_whole_table() -> None:
             assert sets(qtab, qrows, c) == sets(full, rows, c), (puzzle.code(), c)
             assert (unions[0, c] == full_unions[0, c]).all(), (puzzle.code(), c)
             for d in range(4):
-                o, length = int(s.pstart[t, 4 * c + d]), int(s.plen[t, 4 * c + d])
-                for e in s.pcells[o:o + length]:
+                o, length = int(s.paths.start[t, 4 * c + d]), int(s.paths.length[t, 4 * c + d])
+                for e in s.paths.cells[o:o + length]:
                     if hdist[e] == hdist[c] - 1:
                         assert qtab[0, 1, e] != kernel.UNBUILT, (puzzle.code(), c, int(e))
     assert partial >= 4  # most boards: a part of the cells only
@@ -480,10 +479,9 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
         t = puzzle.active
         assert t is not None
         s = api._Search(puzzle, PLAIN, [t], api.START_TT_BITS)
-        hdist, n, board = s.h[t], s.N, puzzle.position.board
-        qtab, qrows = kernel.blocker_sets(t, s.target, hdist, s.pstart, s.plen, s.pcells, n, s.R, 2, 2,
-                                          kernel.MAX_SETS)
-        unions = kernel.set_unions(qtab, qrows, n)
+        hdist, n, board, goal = s.h[t], s.N, puzzle.position.board, s.goal(t)
+        sets = kernel.blocker_sets(goal, 2, 2, kernel.MAX_SETS)
+        unions = kernel.set_unions(sets, n)
         ws, occ = kernel.bound_workspace(n), np.zeros(n, dtype=np.uint8)
 
         position = puzzle.position.with_rules(PLAIN)
@@ -493,7 +491,7 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
             if 0 < hdist[c0] < kernel.INF:
                 for q, c in enumerate(cells):
                     occ[c] = q != t
-                inherit = kernel.inheritable(c0, 2, occ, qtab, qrows)
+                inherit = kernel.inheritable(c0, 2, occ, sets)
                 occ[:] = 0
                 for move in position.legal_moves if inherit else ():
                     e = board.index(position.play(move)[0].robots[move.robot].cell)
@@ -502,8 +500,7 @@ def test_a_helper_move_outside_the_blocker_sets_keeps_the_raised_bound() -> None
                     level = 2 if inherit == 2 and not _in_bitset(unions[1, c0], e) else 1
                     child = np.array([e if q == move.robot else c for q, c in enumerate(cells)], dtype=np.int64)
                     for below in range(level):
-                        assert kernel.bound_rises(below, child, s.R, t, s.target, occ, hdist, s.pstart, s.plen,
-                                                  s.pcyc, s.pcells, qtab, qrows, ws), (puzzle.code(), move, below)
+                        assert kernel.bound_rises(below, child, occ, goal, sets, ws), (puzzle.code(), move, below)
                     seen[level] += 1
             position = position.play(rng.choice(list(position.legal_moves)))[0]
     assert seen[1] > 50 and seen[2] > 50, seen

@@ -18,6 +18,7 @@ from ricochet.position import IllegalMove, Move, Position, Robot
 from ricochet.puzzle import Puzzle
 from ricochet.rules import Rules
 from ricochet.solver import kernel
+from ricochet.solver.records import BoardArrays, Spec
 from ricochet.solver.tables import (
     board_tables,
     lower_bound,
@@ -101,7 +102,8 @@ def test_paths_cut_by_other_robots_match_the_engine(pos: Position, rules: Rules)
 
 def transparent_stops(pos: Position, robot: int, d: int, rules: Rules) -> dict[tuple[int, int], tuple[int, int, bool]]:
     """The kernel's transparent moves (end → cost, heading, deflected), called
-    with workspace arrays allocated as ``kernel.ida`` allocates them."""
+    with the workspace and move buffers ``kernel.ida`` and ``kernel.astar``
+    allocate."""
     board = pos.board
     bt = board_tables(board, rules, pos.goal)
     n = board.width * board.height
@@ -109,18 +111,12 @@ def transparent_stops(pos: Position, robot: int, d: int, rules: Rules) -> dict[t
     for i, r in enumerate(pos.robots):
         if i != robot:
             occ[board.index(r.cell)] = 1
-    m = len(pos.robots) * 4 + 4 * n
-    out_end = np.empty(m, dtype=np.int32)
-    out_cost = np.empty(m, dtype=np.int32)
-    out_head = np.empty(m, dtype=np.int32)
-    out_defl = np.empty(m, dtype=np.int32)
-    count = kernel.transparent_moves(
-        board.index(pos.robots[robot].cell), d, board.width, board.height, bt.wall, bt.openm, bt.obst, bt.diag,
-        bt.passable, occ,
-        np.zeros(n * 4, dtype=np.int32), np.zeros(n * 4, dtype=np.int64), 1, np.zeros(n * 4, dtype=np.int32),
-        np.zeros((3, n * 4 + 1), dtype=np.int32), np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64),
-        np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int64),
-        out_end, out_cost, out_head, out_defl, 0)
+    arrays = BoardArrays(board.width, board.height, n, bt.wall, bt.openm, bt.obst, bt.diag, bt.passable,
+                         bt.line_coords)
+    mv = kernel._move_buffers(1, len(pos.robots) * 4 + 4 * n)
+    count = kernel.transparent_moves(board.index(pos.robots[robot].cell), d, arrays, occ,
+                                     kernel._transparent_workspace(n, robot), mv, 0, 0)
+    out_end, out_head, out_defl, out_cost = mv[2, 0], mv[3, 0], mv[4, 0], mv[5, 0]
     ends = [board.cell(int(e)) for e in out_end[:count]]
     assert len(set(ends)) == len(ends), "a stop listed twice"
     return {board.cell(int(out_end[j])): (int(out_cost[j]), int(out_head[j]), bool(out_defl[j]))
@@ -203,6 +199,11 @@ def test_transparent_lower_bound_is_one_off_the_target() -> None:
     assert h[board.index((1, 1))] == 0 and (np.delete(h, board.index((1, 1))) == 1).all()
 
 
+def _key_spec(R: int, t: int, bits: int, sort_helpers: bool, nsb: bool = False, mr: bool = False) -> Spec:
+    """A :class:`Spec` of what the keys read (the rest as a plain search has it)."""
+    return Spec(R, t, 0, -1, bits, sort_helpers, nsb, mr, False, 4 * R)
+
+
 @PROPERTY
 @given(st.data())
 def test_child_key_matches_state_key(data: st.DataObject) -> None:
@@ -218,16 +219,14 @@ def test_child_key_matches_state_key(data: st.DataObject) -> None:
     r = data.draw(st.integers(0, R - 1), label="moving robot")
     sort_helpers, nsb, mr = (data.draw(st.booleans(), label=name) for name in ("sort", "nsb", "mr"))
     heading, turned, t_head = data.draw(st.integers(0, 3)), data.draw(st.integers(0, 1)), data.draw(st.integers(-1, 3))
-    gen = data.draw(st.integers(0, kernel.MAX_GEN), label="generation")
     scratch = np.empty(8, dtype=np.int64)
-    parent, _ = kernel.state_key(pos, R, t, bits, sort_helpers, False, -1, 0, False, 0, -1, scratch, 0)
+    spec = _key_spec(R, t, bits, sort_helpers, nsb, mr)
+    parent, _ = kernel.state_key(pos, _key_spec(R, t, bits, sort_helpers), -1, 0, 0, -1, scratch)
     child = pos.copy()
     child[r] = new
-    expected = kernel.state_key(child, R, t, bits, sort_helpers, nsb, r, heading, mr, turned, t_head, scratch, gen)
-    n_helpers = R if t < 0 else R - 1
+    expected = kernel.state_key(child, spec, r, heading, turned, t_head, scratch)
     field = -1 if r == t else (r if t < 0 or r < t else r - 1)
-    got = kernel.child_key(parent, n_helpers, bits, sort_helpers, field, int(pos[r]), new,
-                           nsb, heading, mr, turned, t_head, t, gen)
+    got = kernel.child_key(parent, spec, field, int(pos[r]), new, heading, turned, t_head)
     assert (int(got[0]), int(got[1])) == (int(expected[0]), int(expected[1]))
 
 
@@ -244,9 +243,9 @@ def test_word_key_matches_state_key(data: st.DataObject) -> None:
     word = 0
     for q, c in enumerate(cells):
         word |= c << (q * bits)
-    expected, _ = kernel.state_key(np.array(cells, dtype=np.int64), R, t, bits, sort_helpers,
-                                   False, -1, 0, False, 0, -1, np.empty(8, dtype=np.int64), 0)
-    assert int(kernel.word_key(np.uint64(word), R, t, bits, sort_helpers)) == int(expected)
+    spec = _key_spec(R, t, bits, sort_helpers)
+    expected, _ = kernel.state_key(np.array(cells, dtype=np.int64), spec, -1, 0, 0, -1, np.empty(8, dtype=np.int64))
+    assert int(kernel.word_key(np.uint64(word), spec)) == int(expected)
 
 
 def _rays(start: np.ndarray, length: np.ndarray, cyclic: np.ndarray, cells: np.ndarray, heads: np.ndarray,
@@ -291,21 +290,21 @@ def test_straight_tables_equal_the_general_ones(board: Board, data: st.DataObjec
 
 
 @njit  # not cached: numba's cache would not see a change in the kernel functions it inlines
-def _moves_both_ways(pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pstart, plen, pcyc, pcells, pheads,
-                     pdefl, xy, lines, N):  # type: ignore[no-untyped-def]
+def _moves_both_ways(pos, spec, last_r, last_h, helpers, board, paths, lines):  # type: ignore[no-untyped-def]
     """(moves of ``kernel._gen``, moves of ``kernel._gen_lines``) of one
-    state, as (6, n) arrays, set up as ``kernel.astar`` sets them up."""
+    state, as (6, n) arrays, set up as ``kernel.astar`` sets them up (no
+    commuting move dropped: the last move's start is unknown)."""
+    R, H, xy = spec.R, board.H, board.xy
     a = kernel._move_buffers(1, 4 * R)
     b = kernel._move_buffers(1, 4 * R)
-    occ = np.zeros(N, dtype=np.uint8)
+    occ = np.zeros(board.N, dtype=np.uint8)
     for q in range(R):
         c = pos[q]
         occ[c] = 1
         lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
         lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-    n1 = kernel._gen(0, pos, occ, R, t, -1, nsb, last_r, last_h, helpers, no_undo, pstart, plen, pcyc, pcells,
-                     pheads, pdefl, a)
-    n2 = kernel._gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, b)
+    n1 = kernel._gen(0, pos, occ, spec, last_r, last_h, helpers, paths, a)
+    n2 = kernel._gen_lines(0, pos, spec, last_r, last_h, -1, helpers, board, paths.length, lines, b)
     for q in range(R):
         c = pos[q]
         lines[xy[1, c]] = np.uint64(0)
@@ -339,26 +338,27 @@ def test_moves_by_bit_masks_equal_the_walk_along_the_rays(pos: Position, data: s
     last_r = data.draw(st.integers(-1, R - 1), label="last robot")
     last_h = data.draw(st.integers(0, 3), label="last heading")
     flags = data.draw(st.tuples(st.booleans(), st.booleans(), st.booleans()), label="nsb, helpers, no_undo")
-    walk, masks = _moves_both_ways(cells, R, t, flags[0], last_r, last_h, flags[1] or t < 0, flags[2], w, h,
-                                   rt.start, rt.length, rt.cyclic, rt.cells, rt.heads, rt.defl, xy, lines, n)
+    spec = Spec(R, t, 0, -1, 8, False, flags[0], False, flags[2], 4 * R)
+    arrays = BoardArrays(w, h, n, bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, xy)
+    walk, masks = _moves_both_ways(cells, spec, last_r, last_h, flags[1] or t < 0, arrays, rt, lines)
     assert np.array_equal(walk, masks)
     assert not lines.any(), "the masks are left clear for the next state"
 
 
 @njit  # not cached (as above)
-def _moves_kept_and_all(pos, R, t, last_r, last_h, last_from, W, H, plen, xy, lines,  # type: ignore[no-untyped-def]
-                        target):
-    """(the moves ``kernel._gen_lines`` keeps with ``drop_commuting``, all of
-    them without), as (3, n) arrays: robot, direction, end."""
+def _moves_kept_and_all(pos, spec, last_r, last_h, last_from, board, plen, lines):  # type: ignore[no-untyped-def]
+    """(the moves ``kernel._gen_lines`` keeps where it drops commuting ones,
+    all of them where it does not: the last move's start unknown), as (3, n)
+    arrays: robot, direction, end."""
+    R, H, xy = spec.R, board.H, board.xy
     a = kernel._move_buffers(1, 4 * R)
     b = kernel._move_buffers(1, 4 * R)
     for q in range(R):
         c = pos[q]
         lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
         lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-    n1 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, a, True, target,
-                           last_from)
-    n2 = kernel._gen_lines(0, pos, R, t, False, last_r, last_h, True, True, W, H, plen, xy, lines, b)
+    n1 = kernel._gen_lines(0, pos, spec, last_r, last_h, last_from, True, board, plen, lines, a)
+    n2 = kernel._gen_lines(0, pos, spec, last_r, last_h, -1, True, board, plen, lines, b)
     for q in range(R):
         c = pos[q]
         lines[xy[1, c]] = np.uint64(0)
@@ -394,8 +394,9 @@ def test_a_move_dropped_as_commuting_leads_where_the_other_order_leads(before: P
     lines = np.zeros(w + h, dtype=np.uint64)
     d_last = DIRECTIONS.index(heading)
     x0, y0 = before.robots[last].cell
-    kept, every = _moves_kept_and_all(cells, R, t, last, d_last, x0 if d_last % 2 else y0, w, h, rt.length,
-                                      bt.line_coords, lines, target)
+    spec = Spec(R, t, target, -1, 8, False, False, False, True, 4 * R)  # plain sliding moves, no rule state
+    arrays = BoardArrays(w, h, bt.cells, bt.wall, bt.openm, bt.obst, bt.diag, bt.passable, bt.line_coords)
+    kept, every = _moves_kept_and_all(cells, spec, last, d_last, x0 if d_last % 2 else y0, arrays, rt.length, lines)
     every_moves = [tuple(m) for m in every.T.tolist()]
     kept_moves = [tuple(m) for m in kept.T.tolist()]
     assert kept_moves == [m for m in every_moves if m in kept_moves], "dropping only removes moves"

@@ -61,6 +61,7 @@ from ..position import MAX_ROBOTS, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
 from . import kernel, parallel
+from .records import BlockerSets, Goal, Limits, SearchStatus, Spec, Start
 from .tables import cell_bits, lower_bound, lower_bound_for, physics_key, robot_tables, search_tables, transparent_index
 
 DEFAULT_MAX_MOVES = 40
@@ -249,9 +250,9 @@ class _Search:
     """Compiled arrays of one puzzle and the transposition table they share."""
 
     # (Slots: a short puzzle's search reads and writes these some sixty times.)
-    __slots__ = ("H", "N", "R", "W", "bits", "bt", "candidates", "filled", "gen", "h", "last_h", "last_r",
-                 "max_moves_per_node", "max_tt_bits", "no_undo", "passable", "pcells", "pcyc", "pdefl", "pheads",
-                 "plen", "pos0", "pstart", "puzzle", "rules", "starts", "target", "tr")
+    __slots__ = ("N", "R", "W", "arrays", "bits", "board_fields", "bt", "candidates", "filled", "gen", "h", "last_h",
+                 "last_r", "max_moves_per_node", "max_tt_bits", "no_undo", "path_fields", "paths", "pos0", "puzzle",
+                 "rules", "starts", "target", "tr")
 
     def __init__(self, puzzle: Puzzle, rules: Rules, candidates: Sequence[int], max_tt_bits: int) -> None:
         pos = puzzle.position
@@ -263,11 +264,12 @@ class _Search:
         key = physics_key(board, rules, goal)
         prep = search_tables(key, colors)
         bt = self.bt = prep.board
-        self.N, self.W, self.H, self.R = bt.cells, bt.width, bt.height, prep.robots
-        self.tr, self.passable, self.bits = prep.transparent, prep.passable, prep.bits
-        rt = prep.paths
-        self.pstart, self.plen, self.pcyc = rt.start, rt.length, rt.cyclic
-        self.pcells, self.pheads, self.pdefl = rt.cells, rt.heads, rt.defl
+        self.N, self.W, self.R = bt.cells, bt.width, prep.robots
+        self.tr, self.bits = prep.transparent, prep.bits
+        self.arrays, self.paths = prep.arrays, prep.paths
+        # The kernels are given records as plain tuples: numba's dispatcher types a named tuple
+        # slowly (see records.py).
+        self.board_fields, self.path_fields = prep.fields
         w = bt.width
         self.target = target = goal[0] + w * goal[1]
         self.pos0 = pos0 = np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64)
@@ -288,6 +290,22 @@ class _Search:
         # the target robot its turn.
         self.no_undo = prep.reversible and not rules.must_ricochet
 
+    def spec(self, t: int) -> Spec:
+        """The kernels' :class:`~.records.Spec` of a search for target robot t (-1: any robot)."""
+        return Spec(*self.spec_fields(t))
+
+    def spec_fields(self, t: int) -> tuple[int, int, int, int, int, bool, bool, bool, bool, int]:
+        """:meth:`spec` as a plain tuple, the kernels' argument (built once a search: a few tenths
+        of a microsecond less than the record and ``tuple``)."""
+        rules = self.rules
+        return (self.R, t, self.target, self.tr, self.bits, self.sort_helpers(t), rules.no_straight_back,
+                rules.must_ricochet, self.no_undo, self.max_moves_per_node)
+
+    def goal(self, t: int) -> Goal:
+        """What the raised bound of target robot t reads (:class:`~.records.Goal`)."""
+        p = self.paths
+        return Goal(self.R, t, self.target, self.h[t], p.start, p.length, p.cyclic, p.cells)
+
     def sort_helpers(self, t: int) -> bool:
         # Helpers are interchangeable when nothing tells them apart: no diagonal
         # (colour) in play and no transparent helper (different physics).
@@ -307,73 +325,64 @@ class _Search:
         self.filled = _TABLE.grow(self.filled, self.max_tt_bits)
 
     def astar(self, t: int, max_cost: int, max_states: int, threads: int = 1
-              ) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+              ) -> tuple[SearchStatus, int, int, list[tuple[int, int, int]]]:
         """A* for target robot t (-1: any robot): (status, cost, expanded states, moves);
         on ``threads`` threads where :func:`parallel.supported` takes the search."""
-        bt = self.bt
         if threads > 1 and parallel.supported(self.R, self.bits, self.rules.no_straight_back,
                                               self.rules.must_ricochet, self.tr, t, max_cost, max_states):
             return self._parallel_astar(t, max_cost, max_states, threads)
+        # (A* runs from a fresh start only: no robot has turned yet, none has a heading.)
+        # (Start and Limits as plain tuples, in their fields' order.)
         status, cost, expanded, _stored, moves = kernel.astar(
-            t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
-            self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
-            self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[max(t, 0)],
-            bt.wall, bt.openm, bt.obst, bt.diag, self.passable, bt.line_coords, self.bits, self.sort_helpers(t),
-            self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL if self.tr < 0 else 0,
-            CHECK_AFTER, kernel.SETS_FULL_AFTER)
+            self.spec_fields(t), self.board_fields, self.path_fields, self.h[max(t, 0)],
+            (self.pos0, self.last_r, self.last_h, *_NOT_STARTED),
+            (max_cost, max_states, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER, kernel.SETS_FULL_AFTER))
         return status, cost, expanded, list(zip(*moves.tolist()))
 
-    def thread_sets(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def thread_sets(self, t: int) -> tuple[BlockerSets, np.ndarray]:
         """Every blocker set of target robot t at once, and their unions, for
         the threaded A*: a search worth threads is long (kernel.astar builds
         them in stages, which would need the workers to stop and wait)."""
-        qtab, qrows = kernel.blocker_sets(t, self.target, self.h[t], self.pstart, self.plen, self.pcells, self.N,
-                                          self.R, MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
-        return qtab, qrows, kernel.set_unions(qtab, qrows, self.N)
+        sets = kernel.blocker_sets(self.goal(t), MAX_LEVEL, MAX_LEVEL, kernel.MAX_SETS)
+        return sets, kernel.set_unions(sets, self.N)
 
     def _parallel_astar(self, t: int, max_cost: int, max_states: int, threads: int
-                        ) -> tuple[int, int, int, list[tuple[int, int, int]]]:
+                        ) -> tuple[SearchStatus, int, int, list[tuple[int, int, int]]]:
         import numba
 
-        qtab, qrows, unions = self.thread_sets(t)
-        h = self.h[t]
+        sets, unions = self.thread_sets(t)
         numba.set_num_threads(min(threads, int(numba.config.NUMBA_NUM_THREADS)))  # type: ignore[attr-defined]
         status, cost, expanded, _stored, moves = parallel.parallel_astar(
-            threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW, t, self.target, self.R, self.N, self.pos0, self.pstart,
-            self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, h, self.bits, self.sort_helpers(t),
-            self.no_undo, max_cost, max_states, self.max_moves_per_node, MAX_LEVEL, qtab, qrows, unions,
-            self.W, self.H, self.bt.line_coords)
+            self.spec(t), self.arrays, self.paths, self.h[t], Start(self.pos0, -1, 0, *_NOT_STARTED),
+            Limits(max_cost, max_states, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER), sets, unions,
+            parallel.Plan(threads, parallel.BATCH, parallel.CHUNK, parallel.SERIAL_BELOW))
         global _omp_pid
         if _omp_pid is None and _threading_layer() == "omp":
             _omp_pid = os.getpid()
         return status, cost, expanded, list(zip(*moves.tolist()))
 
     def run(self, bound: int, t: int, budget: int, all_mode: bool, max_solutions: int
-            ) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
+            ) -> tuple[SearchStatus, int, list[list[tuple[int, int, int]]]]:
+        """One IDA* iteration for target robot t within ``bound``: (status, nodes, solutions)."""
         if not self.gen:
             self.gen = _TABLE.next_generation()
         rows = max(1, max_solutions)
-        sol_r = np.full((rows, bound + 1), -1, dtype=np.int32)
-        sol_d = np.zeros((rows, bound + 1), dtype=np.int32)
-        sol_e = np.zeros((rows, bound + 1), dtype=np.int32)
-        bt = self.bt
+        sol = np.zeros((3, rows, bound + 1), dtype=np.int32)  # robots (-1: after the last move), directions, ends
+        sol[0] = -1
         turned, heading = _rule_start(self.puzzle.position, t)
+        # (Start and Table as plain tuples, in their fields' order.)
         status, nodes, nsol, filled = kernel.ida(
-            bound, t, self.target, self.R, self.N, self.W, self.H, self.pos0, self.tr,
-            self.rules.no_straight_back, self.last_r, self.last_h, self.rules.must_ricochet,
-            turned, heading,
-            self.pstart, self.plen, self.pcyc, self.pcells, self.pheads, self.pdefl, self.h[t],
-            bt.wall, bt.openm, bt.obst, bt.diag, self.passable,
-            self.bits, self.sort_helpers(t), _TABLE.array, _TABLE.mask,
-            budget, all_mode, sol_r, sol_d, sol_e, self.max_moves_per_node, self.no_undo, self.gen)
+            self.spec_fields(t), self.board_fields, self.path_fields, self.h[t],
+            (self.pos0, self.last_r, self.last_h, turned, heading), bound, budget, all_mode,
+            (_TABLE.array, _TABLE.mask, self.gen), sol)
         self.filled += filled
         found = []
         for i in range(min(nsol, rows)):
             seq = []
             for j in range(bound + 1):
-                if sol_r[i, j] < 0:
+                if sol[0, i, j] < 0:
                     break
-                seq.append((int(sol_r[i, j]), int(sol_d[i, j]), int(sol_e[i, j])))
+                seq.append((int(sol[0, i, j]), int(sol[1, i, j]), int(sol[2, i, j])))
             found.append(seq)
         return status, nodes, found
 
@@ -567,11 +576,11 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
         gives_up = 0 < give_up < cap
         status, cost, expanded, seq = search.astar(t, max_moves, give_up if gives_up else cap, threads)
         nodes += expanded
-        if status == 2 and gives_up:
+        if status == SearchStatus.CAP_REACHED and gives_up:
             return _GaveUp(time.perf_counter() - t0, nodes)
-        if status == 0:
+        if status == SearchStatus.NONE_WITHIN:
             return _ended(puzzle, t0, "limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
-        if status == 1:
+        if status == SearchStatus.FOUND:
             return _finish(search, puzzle, rules, cost, t, seq, nodes, t0,
                            all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts, check)
     rate = 5e6  # states per second, refined as we go
@@ -594,10 +603,10 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
             if dt > 0.05 and n > 100_000:
                 rate = n / dt
             search.grow_tt()
-            if status == 2:
+            if status == SearchStatus.CAP_REACHED:  # past the node budget its time limit left it
                 return _ended(puzzle, t0, "timeout", reason=f"no solution found within {time_limit:g} s "
                                                             f"(none shorter than {bound} moves)", nodes=nodes)
-            if status == 1:
+            if status == SearchStatus.FOUND:
                 return _finish(search, puzzle, rules, bound, t, found[0], nodes, t0,
                                all_solutions or fewest_robots, fewest_robots, max_solutions, order, starts, check)
     return _ended(puzzle, t0, "limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
@@ -769,9 +778,9 @@ def effort_estimate(puzzle: Puzzle, rules: Rules | None = None) -> int:
     rt = robot_tables(board, rules, puzzle.target, tuple(r.color for r in pos.robots))
     cells = np.array([board.index(r.cell) for r in pos.robots], dtype=np.int64)
     finishers = range(len(pos.robots)) if puzzle.active is None else (puzzle.active,)
-    return min(int(kernel.solo_approach(cells, t, board.width * board.height, rt.start, rt.length, rt.cyclic,
-                                        rt.cells, lower_bound(board, rules, puzzle.target, pos.robots[t].color,
-                                                              puzzle.target)))
+    paths = tuple(rt)  # (a plain tuple: see records.py)
+    return min(int(kernel.solo_approach(cells, t, paths, lower_bound(board, rules, puzzle.target,
+                                                                     pos.robots[t].color, puzzle.target)))
                for t in finishers)
 
 

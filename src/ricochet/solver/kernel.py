@@ -1,5 +1,12 @@
 """Compiled search kernels (numba).  Everything here works on flat arrays
-produced by :mod:`ricochet.solver.tables` from a :class:`~ricochet.board.Board`.
+produced by :mod:`ricochet.solver.tables` from a :class:`~ricochet.board.Board`,
+passed in a few records (named tuples, :mod:`ricochet.solver.records`): the
+board (``BoardArrays``), the robot-free paths (:class:`~.records.PathTables`), what a
+search keeps fixed (``Spec``), its root (``Start``), A*'s ``Limits``, IDA*'s
+transposition ``Table``, and what the raised bound reads (``Goal``,
+``BlockerSets``); the searches end with a ``SearchStatus``.  The per-state rule
+state (the last move's robot and heading, the target robot's turn and
+heading) travels as plain numbers: it changes at every move.
 
 Directions are indices 0..3 = N, E, S, W (bit ``1 << d`` in a wall mask).
 Colours are indices 0..5 = red, green, blue, yellow, silver, transparent.
@@ -15,6 +22,25 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from .. import jitcache
+from . import records
+from .records import (
+    BlockerSets,
+    BoardArrays,
+    Goal,
+    Limits,
+    PathTables,
+    SearchStatus,
+    Spec,
+    Start,
+    Swept,
+    Table,
+    TransparentWork,
+)
+
+# Kernels build records (records.TransparentWork, Goal, ...): a change of their fields must compile them again.
+jitcache.depends_on(__file__, records.__file__)
 
 
 @intrinsic
@@ -220,13 +246,18 @@ def relaxed_distance(N, pstart, plen, pcells, target):
 
 
 @njit(cache=True)
-def solo_approach(pos, t, N, pstart, plen, pcyc, pcells, hdist):
+def solo_approach(pos, t, paths, hdist):
     """How close robot ``t`` gets to the target by moving alone while the
     other robots stand still: the least relaxed distance ``hdist`` over the
-    cells it can reach (0: it can finish alone; INF: nowhere).  Breadth-first
-    over its stops, plain moves, no rule state: an estimate of a puzzle's
-    difficulty for scheduling, not a bound (the further a robot stays, the
-    more helper moves it needs, and those puzzles are the long ones)."""
+    cells it can reach (0: it can finish alone; INF: nowhere), along the
+    robots' ``paths`` (:class:`~.records.PathTables`).  Breadth-first over its stops,
+    plain moves, no rule state: an estimate of a puzzle's difficulty for
+    scheduling, not a bound (the further a robot stays, the more helper
+    moves it needs, and those puzzles are the long ones).  ``paths`` may be a
+    plain tuple of its fields (see :mod:`.records`: Python's calls pass one)."""
+    paths = PathTables(*paths)
+    N = hdist.shape[0]
+    pstart, plen, pcyc, pcells = paths.start, paths.length, paths.cyclic, paths.cells
     occ = np.zeros(N, dtype=np.uint8)
     for q in range(pos.shape[0]):
         if q != t:
@@ -262,12 +293,25 @@ def solo_approach(pos, t, N, pstart, plen, pcyc, pcells, hdist):
 
 
 @njit(cache=True)
-def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
-                      best, bstamp, stamp, bdefl, queue, qhead, qtail, stopc, sstamp,
-                      out_end, out_cost, out_head, out_defl, n_out):
+def transparent_moves(s, d, board, occ, tw, mv, depth, n_out):
     """Append the transparent robot's cheapest stops moving ``d`` from ``s``
-    (occupancy ``occ`` must not include the robot itself).  A bucketed
-    Dijkstra over (cell, heading), FIFO within a cost, like the engine's."""
+    on ``board`` (:class:`~.records.BoardArrays`: ``W``, ``H``, ``wall``,
+    ``openm``, ``obst``, ``diag``, ``passable``) to row ``depth`` of the move
+    buffers ``mv`` (:func:`_move_buffers`: its end, heading, deflected flag
+    and cost; the caller writes the robot and direction), from ``n_out`` on;
+    returns the new count.  Occupancy ``occ`` must not include the robot
+    itself.  A bucketed Dijkstra over (cell, heading), FIFO within a cost,
+    like the engine's, in the scratch arrays ``tw``
+    (:class:`~.records.TransparentWork`: ``best``, ``bstamp``, ``bdefl``,
+    ``queue``, ``qhead``, ``qtail``, ``stopc``, ``sstamp``; each call takes
+    the next ``stamp``)."""
+    W, H, wall, openm, obst, diag, passable = board.W, board.H, board.wall, board.openm, board.obst, board.diag, \
+        board.passable
+    best, bstamp, bdefl, queue, qhead, qtail, stopc, sstamp = tw.best, tw.bstamp, tw.bdefl, tw.queue, tw.qhead, \
+        tw.qtail, tw.stopc, tw.sstamp
+    out_end, out_head, out_defl, out_cost = mv[2, depth], mv[3, depth], mv[4, depth], mv[5, depth]
+    tw.stamp[0] += 1
+    stamp = tw.stamp[0]
     cap = queue.shape[1]
     for b in range(3):
         qhead[b] = 0
@@ -340,15 +384,17 @@ def transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
 
 @njit(cache=True)
 def _transparent_workspace(N, tr):
-    """Scratch arrays of :func:`transparent_moves` (tiny when there is no
-    transparent robot)."""
+    """Scratch arrays of :func:`transparent_moves`, a
+    :class:`~.records.TransparentWork` (tiny when there is no transparent
+    robot: ``tr`` < 0)."""
     M = N * 4 if tr >= 0 else 1
     n = N if tr >= 0 else 1
     # Views of two buffers: one allocation per dtype (every A* and IDA* call makes these).
     i32 = np.zeros(2 * M + 3 * (M + 1) + n, dtype=np.int32)
-    i64 = np.zeros(M + 6 + n, dtype=np.int64)
-    return (i32[:M], i64[:M], i32[M:2 * M], i32[2 * M:2 * M + 3 * (M + 1)].reshape((3, M + 1)),
-            i64[M:M + 3], i64[M + 3:M + 6], i32[2 * M + 3 * (M + 1):], i64[M + 6:])
+    i64 = np.zeros(M + 7 + n, dtype=np.int64)
+    return TransparentWork(i32[:M], i64[:M], i32[M:2 * M], i32[2 * M:2 * M + 3 * (M + 1)].reshape((3, M + 1)),
+                           i64[M:M + 3], i64[M + 3:M + 6], i32[2 * M + 3 * (M + 1):], i64[M + 6:M + 6 + n],
+                           i64[M + 6 + n:])
 
 
 @njit(cache=True, inline="always")
@@ -416,28 +462,40 @@ def tt_store(k1, k2, v, tt, mask):
 
 
 @njit(cache=True, inline="always")
-def _rule_key(code, last_h, nsb, mr, turned, t_head, t, gen):
+def _rule_key(code, spec, last_h, turned, t_head):
     """The second key word: the no-straight-back ``code`` (0 no last move,
-    1 the target robot, 2 + i the i-th helper in key order) and heading, the
-    must-ricochet state, the target robot and the search's generation."""
+    1 the target robot, 2 + i the i-th helper in key order) and heading
+    (with ``spec.nsb``), the must-ricochet state (``spec.mr``) and the
+    target robot ``spec.t``, below bit ``GEN_SHIFT``: IDA* adds its
+    search's generation above (:func:`generation_bits`)."""
     k2 = 0
-    if nsb:
+    if spec.nsb:
         k2 = code * 4 + last_h
-    if mr:
+    if spec.mr:
         k2 = (k2 * 2 + turned) * 5 + (t_head + 1)
-    k2 = k2 * 8 + (t + 1)
-    # The search's generation tags every entry, so a table can serve many
-    # searches without being cleared (see tt_lookup / tt_store).
-    return np.uint64(k2 | (gen << GEN_SHIFT))
+    return np.uint64(k2 * 8 + (spec.t + 1))
 
 
 @njit(cache=True, inline="always")
-def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen):
-    """Pack a search state into (k1, k2).  With interchangeable helpers their
-    cells are sorted (a state and its helper permutations are one entry).
-    k1 is the target robot's cell, then the helpers' cells, the first one
-    in the most significant place (t < 0, any robot may finish: every robot
-    is a helper).  :func:`child_key` computes the same from a parent's k1."""
+def generation_bits(gen):
+    """A search's generation where a key's second word holds it: it tags
+    every entry of the transposition table, so a table can serve many
+    searches without being cleared (see tt_lookup / tt_store)."""
+    return np.uint64(gen) << np.uint64(GEN_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def state_key(pos, spec, last_r, last_h, turned, t_head, scratch):
+    """Pack a search state into (k1, k2): the robots' cells ``pos``, the rule
+    state (the last move's robot and heading, the target robot's turn and
+    heading), keyed as ``spec`` (:class:`~.records.Spec`: ``R``, ``t``,
+    ``bits``, ``sort_helpers``, ``nsb``, ``mr``); ``scratch``: room for R
+    cells.  With interchangeable helpers their cells are sorted (a
+    state and its helper permutations are one entry).  k1 is the target
+    robot's cell, then the helpers' cells, the first one in the most
+    significant place (t < 0, any robot may finish: every robot is a
+    helper).  :func:`child_key` computes the same from a parent's k1."""
+    R, t, bits, sort_helpers, nsb = spec.R, spec.t, spec.bits, spec.sort_helpers, spec.nsb
     n = 0
     for i in range(R):
         if i != t:
@@ -464,13 +522,14 @@ def state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_
                 if scratch[i] == cell:
                     code = 2 + i
                     break
-    return k1, _rule_key(code, last_h, nsb, mr, turned, t_head, t, gen)
+    return k1, _rule_key(code, spec, last_h, turned, t_head)
 
 
 @njit(cache=True, inline="always")
-def word_key(w, R, t, bits, sort_helpers):
+def word_key(w, spec):
     """The k1 of :func:`state_key` from a record's packed cells ``w`` (robot
-    q in bits q·bits up): scalars only, like :func:`child_key`."""
+    q in bits q·bits up): no array, like :func:`child_key`."""
+    R, t, bits, sort_helpers = spec.R, spec.t, spec.bits, spec.sort_helpers
     b = np.uint64(bits)
     cm = (np.uint64(1) << b) - np.uint64(1)
     helpers = np.uint64(0)
@@ -497,12 +556,16 @@ def word_key(w, R, t, bits, sort_helpers):
 
 
 @njit(cache=True, inline="always")
-def child_key(k1, n, bits, sort_helpers, field, old, new, nsb, last_h, mr, turned, t_head, t, gen):
-    """:func:`state_key` of a child, from its parent's k1 (``n`` helpers):
-    the robot that moved from ``old`` to ``new`` is the target robot
+def child_key(k1, spec, field, old, new, last_h, turned, t_head):
+    """:func:`state_key` of a child, from its parent's k1: the robot that
+    moved from ``old`` to ``new`` (its heading now ``last_h``; the target
+    robot's turn and heading ``turned``, ``t_head``) is the target robot
     (``field`` -1) or the helper in key place ``field`` (robot order; found
-    by value when sorted).  Scalars only: an array argument of an inlined
-    function costs reference counting, and this runs for every child."""
+    by value when sorted).  No array (``spec``, :class:`~.records.Spec`,
+    holds numbers only): an array argument of an inlined function costs
+    reference counting, and this runs for every child."""
+    bits, sort_helpers = spec.bits, spec.sort_helpers
+    n = spec.R if spec.t < 0 else spec.R - 1  # helpers
     b = np.uint64(bits)
     cm = (np.uint64(1) << b) - np.uint64(1)
     low = np.uint64(n) * b  # at most 60: 6 robots of 10 bits
@@ -535,7 +598,7 @@ def child_key(k1, n, bits, sort_helpers, field, old, new, nsb, last_h, mr, turne
         if not placed:
             result = (result << b) | np.uint64(new)
             code = 2 + count
-    return (top << low) | result, _rule_key(code, last_h, nsb, mr, turned, t_head, t, gen)
+    return (top << low) | result, _rule_key(code, spec, last_h, turned, t_head)
 
 
 @njit(cache=True, inline="always")
@@ -549,12 +612,18 @@ def _move_buffers(rows, M):
 
 
 @njit(cache=True, inline="always")
-def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
-         pstart, plen, pcyc, pcells, pheads, pdefl, mv):
-    """Every legal move of the ordinary robots at this node into row ``depth``
-    of the move buffers, the target robot's first (they can finish); only the
-    target robot's when ``helpers`` is false.  Kept small on purpose: this is
-    the hot loop (the transparent robot has its own generator)."""
+def _gen(depth, pos, occ, spec, last_r, last_h, helpers, paths, mv):
+    """Every legal move of the ordinary robots at this node (robots' cells
+    ``pos``, occupancy ``occ``, the last move's robot and heading) into row
+    ``depth`` of the move buffers ``mv``, the target robot's first (they can
+    finish); only the target robot's when ``helpers`` is false.  Reads
+    ``spec`` (:class:`~.records.Spec`: ``R``, ``t``, ``tr``, ``nsb``,
+    ``no_undo``) and the robot-free ``paths`` (:class:`~.records.PathTables`: every
+    field).  Kept small on purpose: this is the hot loop (the transparent
+    robot has its own generator)."""
+    R, t, tr, nsb, no_undo = spec.R, spec.t, spec.tr, spec.nsb, spec.no_undo
+    pstart, plen, pcyc, pcells, pheads, pdefl = paths.start, paths.length, paths.cyclic, paths.cells, paths.heads, \
+        paths.defl
     n = 0
     for k in range(R if helpers else 1):
         r = k if t < 0 else (t if k == 0 else (k - 1 if k - 1 < t else k))
@@ -596,13 +665,15 @@ def _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
 
 
 @njit(cache=True, inline="always")
-def commuting_dropped(r, d, s, end, last_r, last_key, along, line, zlo, zhi, u0, u1, t, target, xy):
+def commuting_dropped(r, d, s, end, last, spec, xy):
     """Whether :func:`_gen_lines` drops robot ``r``'s move (direction ``d``,
-    from ``s`` to ``end``) as the later half of a commuting pair: the state's
-    last move was robot ``last_r``'s, along its row (``along`` 1) or column
-    (0) numbered ``line``, from ``u0`` to ``u1`` (cells along that line),
-    keyed ``last_key`` (its end cell * 4 + heading); ``zlo``..``zhi`` are the
-    cells it swept, from its start to the cell after its stop.
+    from ``s`` to ``end``) as the later half of a commuting pair, after the
+    state's last move ``last`` (:class:`~.records.Swept`: robot ``last.r``
+    moved along its row (``along`` 1) or column (0) numbered ``line``, from
+    ``u0`` to ``u1`` (cells along that line), keyed ``key`` (its end cell *
+    4 + heading), sweeping the cells ``lo``..``hi``, from its start to the
+    cell after its stop); ``spec``: the target robot ``t`` and cell
+    ``target``; ``xy``: each cell's column and row.
 
     The two moves commute when neither can meet the other robot: ``r``
     neither starts nor ends on the cells ``last_r`` swept, and its own path,
@@ -617,7 +688,8 @@ def commuting_dropped(r, d, s, end, last_r, last_key, along, line, zlo, zhi, u0,
     proof needs plain sliding moves and keys without the last move: no
     diagonal, opening, tower or transparent robot, no rule state.)  A move
     that finishes (a finishing robot onto the target) is never dropped."""
-    if r == last_r or end * 4 + d >= last_key or ((r == t or t < 0) and end == target):
+    along, line, zlo, zhi, u0, u1, t = last.along, last.line, last.lo, last.hi, last.u0, last.u1, spec.t
+    if r == last.r or end * 4 + d >= last.key or ((r == t or t < 0) and end == spec.target):
         return False
     a = xy[along, s]  # the start's and the end's lines (rows, or columns), as ``line``
     b = xy[along, end]
@@ -644,27 +716,30 @@ def commuting_dropped(r, d, s, end, last_r, last_key, along, line, zlo, zhi, u0,
 
 
 @njit(cache=True, inline="always")
-def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv,
-               drop_commuting=False, target=-1, last_from=-1):
+def _gen_lines(depth, pos, spec, last_r, last_h, last_from, helpers, board, plen, lines, mv):
     """:func:`_gen` where every move is a straight line (no diagonal, no
     opening, no transparent robot): a move stops at the robot-free ray's end
-    (``plen``) or before the nearest robot on its row or column, found in the
-    robots' bit masks (``lines[y]``: bit x of each robot in row y;
-    ``lines[H + x]``: bit y of each in column x) by counting zero bits, not
-    by walking the ray.  ``xy`` is each cell's column and row.  With
-    ``drop_commuting`` (and a last move, which started ``last_from`` cells
-    along its row or column), of two commuting moves one order only
-    (:func:`commuting_dropped`; ``target``: the target's cell)."""
+    (``plen``, :attr:`~.records.PathTables.length`) or before the nearest robot on
+    its row or column, found in the robots' bit masks (``lines[y]``: bit x
+    of each robot in row y; ``lines[H + x]``: bit y of each in column x) by
+    counting zero bits, not by walking the ray.  Reads ``board``
+    (:class:`~.records.BoardArrays`: ``W``, ``H`` and ``xy``, each cell's
+    column and row) and ``spec`` (``R``, ``t``, ``nsb``, ``no_undo``).  Under
+    plain sliding moves with keys that hold no rule state (``spec``:
+    ``no_undo``, neither ``nsb`` nor ``mr``), after a last move that started
+    ``last_from`` cells along its row or column (-1: unknown), of two
+    commuting moves one order only (:func:`commuting_dropped`)."""
+    R, t, nsb, no_undo = spec.R, spec.t, spec.nsb, spec.no_undo
+    W, H, xy = board.W, board.H, board.xy
     one = np.uint64(1)
     n = 0
-    drop = drop_commuting and last_r >= 0 and last_from >= 0
+    drop = no_undo and not nsb and not spec.mr and last_r >= 0 and last_from >= 0
     along = 1 if last_h % 2 == 1 else 0  # the last move went along a row (E, W), else a column
-    line = xy[along, pos[last_r]] if drop else -1
-    last_key = pos[last_r] * 4 + last_h if drop else -1
     u1 = xy[1 - along, pos[last_r]] if drop else -1  # where it stopped along the line
     # The cells it swept, its start to the cell after its stop (N and W count down).
-    zlo = u1 - 1 if last_h == 0 or last_h == 3 else last_from
-    zhi = last_from if last_h == 0 or last_h == 3 else u1 + 1
+    last = Swept(last_r, pos[last_r] * 4 + last_h if drop else -1, along, xy[along, pos[last_r]] if drop else -1,
+                 u1 - 1 if last_h == 0 or last_h == 3 else last_from,
+                 last_from if last_h == 0 or last_h == 3 else u1 + 1, last_from, u1)
     for k in range(R if helpers else 1):
         r = k if t < 0 else (t if k == 0 else (k - 1 if k - 1 < t else k))
         s = pos[r]
@@ -696,8 +771,7 @@ def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pl
             if steps == 0:
                 continue
             end = s + steps * stride
-            if drop and commuting_dropped(r, d, s, end, last_r, last_key, along, line, zlo, zhi, last_from, u1, t,
-                                          target, xy):
+            if drop and commuting_dropped(r, d, s, end, last, spec, xy):
                 continue
             mv[0, depth, n] = r
             mv[1, depth, n] = d
@@ -710,45 +784,57 @@ def _gen_lines(depth, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, pl
 
 
 @njit(cache=True)
-def _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
-                     W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
-                     ws_stopc, ws_sstamp, stamp, mv_r, mv_d, mv_e, mv_h, mv_f, mv_c):
-    """Append the transparent robot's moves (one per reachable stop)."""
+def _gen_transparent(depth, n, pos, occ, spec, last_r, last_h, helpers, board, tw, mv):
+    """Append the transparent robot's moves (one per reachable stop) to row
+    ``depth`` of the move buffers ``mv`` after the ``n`` there; the new count
+    (:func:`transparent_moves` on ``board`` with the scratch arrays ``tw``;
+    ``spec``: ``t``, ``tr``, ``nsb``)."""
+    t, tr = spec.t, spec.tr
     if not helpers and tr != t:
-        return n, stamp
+        return n
     s = pos[tr]
     occ[s] = 0
     for d in range(4):
-        if nsb and last_r == tr and d == (last_h + 2) % 4:
+        if spec.nsb and last_r == tr and d == (last_h + 2) % 4:
             continue
-        stamp += 1
         n0 = n
-        n = transparent_moves(s, d, W, H, wall, openm, obst, diag, passable, occ,
-                              ws_best, ws_bstamp, stamp, ws_bdefl, ws_queue, ws_qh, ws_qt,
-                              ws_stopc, ws_sstamp, mv_e[depth], mv_c[depth], mv_h[depth], mv_f[depth], n)
+        n = transparent_moves(s, d, board, occ, tw, mv, depth, n)
         for j in range(n0, n):
-            mv_r[depth, j] = tr
-            mv_d[depth, j] = d
+            mv[0, depth, j] = tr
+            mv[1, depth, j] = d
     occ[s] = 1
-    return n, stamp
+    return n
 
 
 @njit(cache=True)
-def ida(bound, t, target, R, N, W, H, pos0, tr,
-        nsb, last_r0, last_h0, mr, turned0, t_head0,
-        pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
-        wall, openm, obst, diag, passable,
-        bits, sort_helpers, tt, mask,
-        node_budget, all_mode, sol_r, sol_d, sol_e, max_moves_per_node, no_undo, gen):
-    """One cost-bounded depth-first iteration (IDA*) for target robot ``t``.
+def ida(spec, board, paths, hdist, start, bound, node_budget, all_mode, table, sol):
+    """One cost-bounded depth-first iteration (IDA*) for target robot
+    ``spec.t`` from ``start`` (:class:`~.records.Start`: the robots' cells
+    ``pos`` and the rule state ``last_r``, ``last_h``, ``turned``,
+    ``t_head``), on ``board`` (:class:`~.records.BoardArrays`, read by the
+    transparent robot's moves) along the robot-free ``paths``
+    (:class:`~.records.PathTables`); ``spec`` (:class:`~.records.Spec`): ``R``,
+    ``t``, ``target``, ``tr``, ``nsb``, ``mr``, ``no_undo``, ``M`` and the
+    keys' ``bits`` and ``sort_helpers``.
 
-    Prunes with ``g + h > bound`` (h: the relaxed distance of the target robot)
-    and with the transposition table, whose value for a state is 1 + the
-    remaining cost proven to hold no solution.  Returns (status, nodes,
-    solutions, filled): status 1 found, 0 none within ``bound``, 2 out of
-    node budget.  Solutions are written to sol_* rows (-1 terminated)."""
+    Prunes with ``g + h > bound`` (h: ``hdist``, the relaxed distance of the
+    target robot) and with the transposition table (``table``,
+    :class:`~.records.Table`: ``entries``, ``mask``, the search's ``gen``),
+    whose value for a state is 1 + the remaining cost proven to hold no
+    solution.  Returns (status, nodes, solutions, filled): status a
+    :class:`~.records.SearchStatus`, ``FOUND``, ``NONE_WITHIN`` the bound or
+    ``CAP_REACHED`` past ``node_budget`` nodes; with ``all_mode`` every
+    solution within the bound.  Solutions are written to the rows of
+    ``sol[0]`` (robots, -1 after the last move), ``sol[1]`` (directions) and
+    ``sol[2]`` (ends).  The records may come as plain tuples of their fields
+    (see :mod:`.records`: Python's calls pass them so)."""
+    spec, board, paths, start, table = Spec(*spec), BoardArrays(*board), PathTables(*paths), Start(*start), \
+        Table(*table)
+    R, t, target, tr, mr = spec.R, spec.t, spec.target, spec.tr, spec.mr
+    tt, mask, gbits = table.entries, table.mask, generation_bits(table.gen)
+    sol_r, sol_d, sol_e = sol[0], sol[1], sol[2]
     maxd = bound + 1
-    M = max_moves_per_node
+    M = spec.M
     mv = _move_buffers(maxd, M)
     mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = mv[0], mv[1], mv[2], mv[3], mv[4], mv[5]
     nmv = np.zeros(maxd, dtype=np.int32)
@@ -761,38 +847,32 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
     sv_th = np.zeros(maxd, dtype=np.int32)
     found_below = np.zeros(maxd + 1, dtype=np.uint8)
     scratch = np.empty(8, dtype=np.int64)
-    # workspace of the transparent robot's search
-    ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
-    stamp = ZERO
+    tw = _transparent_workspace(board.N, tr)  # the transparent robot's search's
 
-    pos = pos0.copy()
-    occ = np.zeros(N, dtype=np.uint8)
+    pos = start.pos.copy()
+    occ = np.zeros(board.N, dtype=np.uint8)
     for i in range(R):
         occ[pos[i]] = 1
-    last_r = last_r0
-    last_h = last_h0
-    turned = turned0
-    t_head = t_head0
+    last_r = start.last_r
+    last_h = start.last_h
+    turned = start.turned
+    t_head = start.t_head
     nodes = 0
     nsol = 0
     filled = 0
     max_sol = sol_r.shape[0]
 
     depth = 0
-    n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound, no_undo,
-                 pstart, plen, pcyc, pcells, pheads, pdefl, mv)
+    n = _gen(0, pos, occ, spec, last_r, last_h, 1 + hdist[pos[t]] <= bound, paths, mv)
     if tr >= 0:
-        n, stamp = _gen_transparent(ZERO, n, pos, occ, t, tr, nsb, last_r, last_h, 1 + hdist[pos[t]] <= bound,
-                                    W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
-                                    ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
-                                    mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+        n = _gen_transparent(ZERO, n, pos, occ, spec, last_r, last_h, 1 + hdist[pos[t]] <= bound, board, tw, mv)
     nmv[0] = n
     it[0] = 0
     while True:
         if it[depth] >= nmv[depth]:
             if found_below[depth] == 0 and bound - g[depth] > TT_MIN_REMAINING:
-                k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen)
-                filled += tt_store(k1, k2, bound - g[depth] + 1, tt, mask)
+                k1, k2 = state_key(pos, spec, last_r, last_h, turned, t_head, scratch)
+                filled += tt_store(k1, k2 | gbits, bound - g[depth] + 1, tt, mask)
             if depth == 0:
                 break
             depth -= 1
@@ -836,7 +916,7 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
                     sol_r[nsol, depth + 1] = -1
             nsol += 1
             if not all_mode:
-                return 1, nodes, nsol, filled
+                return SearchStatus.FOUND, nodes, nsol, filled
             found_below[depth] = 1
             continue
         pt = e if r == t else pos[t]
@@ -861,8 +941,8 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
         nodes += 1
         stored = 0
         if bound - g2 > TT_MIN_REMAINING:
-            k1, k2 = state_key(pos, R, t, bits, sort_helpers, nsb, last_r, last_h, mr, turned, t_head, scratch, gen)
-            stored = tt_lookup(k1, k2, tt, mask)
+            k1, k2 = state_key(pos, spec, last_r, last_h, turned, t_head, scratch)
+            stored = tt_lookup(k1, k2 | gbits, tt, mask)
         if stored > bound - g2:
             occ[e] = 0
             pos[r] = sv_pos[depth]
@@ -875,18 +955,15 @@ def ida(bound, t, target, R, N, W, H, pos0, tr,
         depth += 1
         g[depth] = g2
         found_below[depth] = 0
-        n = _gen(depth, pos, occ, R, t, tr, nsb, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound, no_undo,
-                 pstart, plen, pcyc, pcells, pheads, pdefl, mv)
+        n = _gen(depth, pos, occ, spec, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound, paths, mv)
         if tr >= 0:
-            n, stamp = _gen_transparent(depth, n, pos, occ, t, tr, nsb, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound,
-                                        W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
-                                        ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
-                                        mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+            n = _gen_transparent(depth, n, pos, occ, spec, last_r, last_h, g2 + 1 + hdist[pos[t]] <= bound, board,
+                                 tw, mv)
         nmv[depth] = n
         it[depth] = 0
         if nodes > node_budget:
-            return 2, nodes, nsol, filled
-    return (1 if nsol > 0 else 0), nodes, nsol, filled
+            return SearchStatus.CAP_REACHED, nodes, nsol, filled
+    return (SearchStatus.FOUND if nsol > 0 else SearchStatus.NONE_WITHIN), nodes, nsol, filled
 
 
 @njit(cache=True)
@@ -1050,14 +1127,20 @@ def _rebuild(i, r, d, e, rec, bits, R):
 
 
 @leaf
-def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, ws, stamp, qtab, qrows):
-    """Whether robot ``t`` alone, from ``c0`` among the others standing still
-    (``occ``, with ``c0`` already cleared), stops on ``target`` within
-    ``hdist[c0] + slack`` moves.  Each move may lower the relaxed distance by
-    one or spend slack; a cell is searched again only with more slack left.
-    With the blocker sets (:func:`blocker_sets`, slacks below
-    ``qtab.shape[0]``), a stop is searched from only if some relaxed route
-    from it has every blocker standing already (a real route is one)."""
+def solo_within(c0, goal, occ, slack, sets, ws, stamp):
+    """Whether robot ``goal.t`` alone, from ``c0`` among the others standing
+    still (``occ``, with ``c0`` already cleared), stops on ``goal.cell``
+    within ``hdist[c0] + slack`` moves (``goal``, :class:`~.records.Goal`:
+    ``hdist`` and the robot-free paths).  Each move may lower the relaxed
+    distance by one or spend slack; a cell is searched again only with more
+    slack left (rows of ``ws`` stamped ``stamp``: :func:`bound_workspace`).
+    With the blocker sets ``sets`` (:class:`~.records.BlockerSets`, slacks
+    below ``sets.table.shape[0]``), a stop is searched from only if some
+    relaxed route from it has every blocker standing already (a real route
+    is one)."""
+    t, target, hdist = goal.t, goal.cell, goal.hdist
+    pstart, plen, pcyc, pcells = goal.start, goal.length, goal.cyclic, goal.cells
+    qtab = sets.table
     top = 0
     ws[2, 0] = c0
     ws[3, 0] = 0
@@ -1092,7 +1175,7 @@ def solo_within(c0, t, target, occ, hdist, slack, pstart, plen, pcyc, pcells, ws
             continue
         ws[0, end] = stamp
         ws[1, end] = left
-        if left < qtab.shape[0] and not sets_within(end, 0, left, occ, qtab, qrows):
+        if left < qtab.shape[0] and not sets_within(end, 0, left, occ, sets):
             continue
         top += 1
         ws[2, top] = end
@@ -1158,13 +1241,16 @@ def _subset(a, i, b, j):
 
 
 @leaf
-def _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap):
-    """The blocker sets of robot ``t``'s relaxed routes from ``c`` of slack
-    ``s`` (:func:`blocker_sets`), not yet minimal, into the rows of ``cand``:
-    those of slack s - 1, and per move c → e each set of e (at the slack
-    left) plus the cell the move stops against.  Their count; -1 when a list
-    they extend is unknown, -2 when ``cand`` has too few rows."""
-    if c == target:
+def _route_sets(s, c, goal, table, rows, cand, size_cap):
+    """The blocker sets of robot ``goal.t``'s relaxed routes from ``c`` of
+    slack ``s`` (:func:`blocker_sets`, so far in ``table`` and ``rows``),
+    not yet minimal, into the rows of ``cand``: those of slack s - 1, and
+    per move c → e each set of e (at the slack left) plus the cell the move
+    stops against, of at most ``size_cap`` cells.  Their count; -1 when a
+    list they extend is unknown, -2 when ``cand`` has too few rows."""
+    t, hdist = goal.t, goal.hdist
+    pstart, plen, pcells = goal.start, goal.length, goal.cells
+    if c == goal.cell:
         cand[0, 0] = 0
         return 1
     nc = ZERO
@@ -1252,7 +1338,7 @@ def _by_distance(cells, hdist):
 
 
 @njit(cache=True)
-def _build_cells(s, cells, t, target, hdist, pstart, plen, pcells, R, max_level, table, rows, m, max_sets):
+def _build_cells(s, cells, goal, max_level, table, rows, m, max_sets):
     """The blocker sets of slack ``s`` (:func:`blocker_sets`) of ``cells``,
     given by increasing hdist (a cell's sets extend those of cells one
     closer), into ``table`` and ``rows`` from row ``m`` on.  The work is in
@@ -1260,13 +1346,13 @@ def _build_cells(s, cells, t, target, hdist, pstart, plen, pcells, R, max_level,
     reassigned in a loop costs reference counting on every pass).  Returns
     the rows (grown if needed) and how many are used."""
     width = rows.shape[1] - 1
-    size_cap = R - 1 + max(0, max_level - 1 - s)
+    size_cap = goal.R - 1 + max(0, max_level - 1 - s)
     cand = np.empty((256, width + 1), dtype=np.int32)
     for c in cells:
-        nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
+        nc = _route_sets(s, c, goal, table, rows, cand, size_cap)
         while nc == -2:
             cand = _grown_rows(cand)
-            nc = _route_sets(s, c, t, target, hdist, pstart, plen, pcells, table, rows, cand, size_cap)
+            nc = _route_sets(s, c, goal, table, rows, cand, size_cap)
         table[s, 0, c] = m
         if nc < 0:
             table[s, 1, c] = -1
@@ -1281,8 +1367,10 @@ def _build_cells(s, cells, t, target, hdist, pstart, plen, pcells, R, max_level,
 
 
 @njit(cache=True)
-def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks, max_sets):
-    """The blocker sets of robot ``t``'s relaxed routes to the target, for the
+def blocker_sets(goal, max_level, slacks, max_sets):
+    """The blocker sets (:class:`~.records.BlockerSets`) of robot ``goal.t``'s
+    relaxed routes to ``goal.cell`` (``goal``, :class:`~.records.Goal`: its
+    relaxed distance ``hdist`` and robot-free paths; ``R`` robots), for the
     checks of :func:`bound_rises`.
 
     A relaxed route moves along the robot-free rays (passing through robots)
@@ -1290,26 +1378,28 @@ def blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, slacks
     occupied; its blocker set is those next cells.  For slack s (0 to
     ``max_level`` - 2) and cell c, the minimal blocker sets of the routes
     from c of at most ``hdist[c] + s`` moves (s below ``slacks``), each a
-    row (size, cells ascending) of the returned array; ``table[s, 0, c]`` is the first row,
+    row (size, cells ascending) of ``rows``; ``table[s, 0, c]`` is the first row,
     ``table[s, 1, c]`` the count (-1: more than ``max_sets``, unknown).
     Sets larger than any check can use (R - 1 robots standing plus the free
     blockers) are left out.  A route of slack s consumes hdist[e] - hdist[c] + 1
     of it per move c → e, so the table is built slack by slack, cells by
     increasing hdist."""
+    hdist = goal.hdist
+    N = hdist.shape[0]
     table = np.zeros((slacks, 2, N), dtype=np.int32)
-    rows = np.empty((1024, set_columns(R, max_level)), dtype=np.int32)
+    rows = np.empty((1024, set_columns(goal.R, max_level)), dtype=np.int32)
     m = ZERO
     order = _by_distance(np.arange(N), hdist)
     for s in range(slacks):
-        rows, m = _build_cells(s, order, t, target, hdist, pstart, plen, pcells, R, max_level, table, rows, m,
-                               max_sets)
-    return table, rows[:max(m, 1)].copy()
+        rows, m = _build_cells(s, order, goal, max_level, table, rows, m, max_sets)
+    return BlockerSets(table, rows[:max(m, 1)].copy())
 
 
 @leaf
-def _cell_union(qtab, qrows, unions, s, c):
+def _cell_union(sets, unions, s, c):
     """``unions[s, c]`` (:func:`set_unions`) from ``unions[s - 1, c]`` and
     ``c``'s sets of slack ``s`` (an unknown or unbuilt list adds none)."""
+    qtab, qrows = sets.table, sets.rows
     for w in range(unions.shape[2]):
         unions[s, c, w] = unions[s - 1, c, w] if s > 0 else np.uint64(0)
     first = qtab[s, 0, c]
@@ -1320,29 +1410,34 @@ def _cell_union(qtab, qrows, unions, s, c):
 
 
 @njit(cache=True)
-def set_unions(qtab, qrows, N):
-    """The cells of the blocker sets (:func:`blocker_sets`): ``unions[s, c]``
+def set_unions(sets, N):
+    """The cells of the blocker ``sets`` (:func:`blocker_sets`): ``unions[s, c]``
     is a bitset (``(N + 63) // 64`` words) of the cells in any of ``c``'s sets
     of slack 0 to ``s`` (an unknown list adds none: :func:`inheritable` then
     gives no level that would read it).  A helper's move onto a cell outside
     them cannot lower the target robot's bound."""
-    S = qtab.shape[0]
+    S = sets.table.shape[0]
     unions = np.zeros((max(S, 1), N, (N + 63) // 64), dtype=np.uint64)
     for s in range(S):
         for c in range(N):
-            _cell_union(qtab, qrows, unions, s, c)
+            _cell_union(sets, unions, s, c)
     return unions
 
 
 @njit(cache=True)
-def sets_near(seed, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows, m, unions):
-    """The slack-0 blocker sets (:func:`blocker_sets`) built on demand: those
-    of ``seed`` and of every cell they depend on that is not built yet
-    (``qtab[0, 1, c] == UNBUILT``), that is the cells its progress moves
-    reach, recursively; with their :func:`set_unions`.  A search checks the
-    target robot on a few cells, and their closure is a small part of the
-    board.  ``qrows``' first ``m`` rows are in use; returns the rows (grown
-    if needed) and their new count."""
+def sets_near(seed, goal, max_level, sets, m, unions):
+    """The slack-0 blocker sets (:func:`blocker_sets`) of robot ``goal.t``
+    built on demand into ``sets`` (:class:`~.records.BlockerSets`): those of
+    ``seed`` and of every cell they depend on that is not built yet
+    (``table[0, 1, c] == UNBUILT``), that is the cells its progress moves
+    reach, recursively; with their ``unions`` (:func:`set_unions`).  A
+    search checks the target robot on a few cells, and their closure is a
+    small part of the board.  The first ``m`` rows are in use; returns the
+    rows (grown if needed: a new array for ``sets.rows``) and their new
+    count."""
+    t, hdist = goal.t, goal.hdist
+    pstart, plen, pcells = goal.start, goal.length, goal.cells
+    qtab, qrows = sets.table, sets.rows
     N = hdist.shape[0]
     closure = np.empty(N, dtype=np.int64)
     seen = np.zeros(N, dtype=np.uint8)
@@ -1365,19 +1460,19 @@ def sets_near(seed, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, 
                     closure[n] = e
                     n += 1
     cells = _by_distance(closure[:n], hdist)
-    qrows, m = _build_cells(ZERO, cells, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows, m,
-                            MAX_SETS_ARG)
+    qrows, m = _build_cells(ZERO, cells, goal, max_level, qtab, qrows, m, MAX_SETS_ARG)
     for c in cells:
-        _cell_union(qtab, qrows, unions, ZERO, c)
+        _cell_union(BlockerSets(qtab, qrows), unions, ZERO, c)
     return qrows, m
 
 
 @leaf
-def inheritable(c0, max_level, occ, qtab, qrows):
+def inheritable(c0, max_level, occ, sets):
     """The bound level the children of a state inherit when a helper moves
-    onto a cell outside the target robot's blocker sets (``set_unions`` of
-    slack below that level).  ``occ`` holds the robots other than the target
-    robot (at ``c0``).
+    onto a cell outside the target robot's blocker ``sets``
+    (:class:`~.records.BlockerSets`; their unions of slack below that
+    level).  ``occ`` holds the robots other than the target robot (at
+    ``c0``).
 
     Level 1 when no set of slack 0 has all its blockers standing (D_0 >
     hdist, as in :func:`bound_rises`); level 2 when also no set of slack 0
@@ -1386,9 +1481,9 @@ def inheritable(c0, max_level, occ, qtab, qrows):
     every set fills none, so the child fails the same tests: its bound is
     as high without a check.  A list not built or unknown (too long) passes
     :func:`sets_within`, so it gives no level."""
-    if max_level < 1 or sets_within(c0, 0, 0, occ, qtab, qrows):
+    if max_level < 1 or sets_within(c0, 0, 0, occ, sets):
         return 0
-    if max_level < 2 or sets_within(c0, 1, 0, occ, qtab, qrows) or sets_within(c0, 0, 1, occ, qtab, qrows):
+    if max_level < 2 or sets_within(c0, 1, 0, occ, sets) or sets_within(c0, 0, 1, occ, sets):
         return 1
     return 2
 
@@ -1401,11 +1496,14 @@ def _grown_rows(a):
 
 
 @njit(cache=True, inline="always")
-def sets_within(c0, k, s, occ, qtab, qrows):
-    """Whether some blocker set of slack ``s`` from ``c0`` (:func:`blocker_sets`)
-    has at most ``k`` cells without a robot (``occ``): then the target robot
-    may finish in ``hdist + s`` moves with ``k`` helper moves, relaxed.  True
-    also when the set list is unknown (too long, or that slack not built)."""
+def sets_within(c0, k, s, occ, sets):
+    """Whether some blocker set of slack ``s`` from ``c0`` (``sets``,
+    :class:`~.records.BlockerSets`: :func:`blocker_sets`' ``table`` and
+    ``rows``) has at most ``k`` cells without a robot (``occ``): then the
+    target robot may finish in ``hdist + s`` moves with ``k`` helper moves,
+    relaxed.  True also when the set list is unknown (too long, or that
+    slack not built)."""
+    qtab, qrows = sets.table, sets.rows
     if s >= qtab.shape[0]:
         return True
     cnt = qtab[s, 1, c0]
@@ -1425,7 +1523,7 @@ def sets_within(c0, k, s, occ, qtab, qrows):
 
 
 @leaf
-def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, qtab, qrows, ws):
+def bound_rises(level, pos, occ, goal, sets, ws):
     """Whether the bound h = min over k of (k + D_k), capped at
     hdist + max_level, exceeds hdist + level: D_0 is the target robot's
     distance while the others stand still, D_k (k ≥ 1) a lower bound on its
@@ -1436,41 +1534,44 @@ def bound_rises(level, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells
     blocker: D_k of the child ≥ D_(k+1) of the parent).  A* raises it one
     step at a time, lazily, as a state comes up (see astar).  Level l rises
     when D_0 > hdist + l and, for k = 1..l, no set of slack l - k has at most
-    k free cells.  Scratch arrays: :func:`bound_workspace`."""
-    c0 = pos[t]
+    k free cells.  The robots stand on ``pos`` (``occ``: cleared, used as
+    scratch); ``goal`` (:class:`~.records.Goal`): ``R``, the target robot
+    ``t`` and cell, its relaxed distance and robot-free paths; ``sets``: its
+    :class:`~.records.BlockerSets`.  Scratch arrays: :func:`bound_workspace`."""
+    R = goal.R
+    c0 = pos[goal.t]
     for q in range(R):
         occ[pos[q]] = 1
     occ[c0] = 0
     rises = True
     for k in range(level, 0, -1):
-        if sets_within(c0, k, level - k, occ, qtab, qrows):
+        if sets_within(c0, k, level - k, occ, sets):
             rises = False
             break
     # A route alone, among the robots as they stand, is a relaxed route whose
     # blockers all stand already: without one, no need to search for it.
-    if rises and sets_within(c0, 0, level, occ, qtab, qrows):
+    if rises and sets_within(c0, 0, level, occ, sets):
         ws[7, 0] += 1
-        rises = not solo_within(c0, t, target, occ, hdist, level, pstart, plen, pcyc, pcells, ws, ws[7, 0], qtab, qrows)
+        rises = not solo_within(c0, goal, occ, level, sets, ws, ws[7, 0])
     for q in range(R):
         occ[pos[q]] = 0
     return rises
 
 
 @leaf
-def raise_levels(level, max_level, at_once, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, qtab, qrows,
-                 ws):
+def raise_levels(level, max_level, at_once, pos, occ, goal, sets, ws):
     """A state comes up at bound ``level``: how many levels its bound rises
-    now (:func:`bound_rises`, one level, or every level up to ``max_level``
-    when ``at_once``), whether that is final (a level did not rise), and how
-    many checks past level 0 it took.  Shared by :func:`astar` and the
-    threaded search (``parallel._work``)."""
+    now (:func:`bound_rises`, with the same arguments, one level, or every
+    level up to ``max_level`` when ``at_once``), whether that is final (a
+    level did not rise), and how many checks past level 0 it took.  Shared
+    by :func:`astar` and the threaded search (``parallel._work``)."""
     up = 0
     final = False
     checks = 0
     while True:
         if level + up > 0:
             checks += 1
-        if not bound_rises(level + up, pos, R, t, target, occ, hdist, pstart, plen, pcyc, pcells, qtab, qrows, ws):
+        if not bound_rises(level + up, pos, occ, goal, sets, ws):
             final = True
             break
         up += 1
@@ -1498,14 +1599,24 @@ def bound_workspace(N):
 
 
 @njit(cache=True, error_model="numpy")
-def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
-          pstart, plen, pcyc, pcells, pheads, pdefl, hdist,
-          wall, openm, obst, diag, passable, xy, bits, sort_helpers, no_undo,
-          max_cost, max_states, max_moves_per_node, max_level, check_after,
-          sets_full_after):
-    """A* over full states for target robot ``t``, or for any robot when
+def astar(spec, board, paths, hdist, start, limits):
+    """A* over full states for target robot ``spec.t``, or for any robot when
     ``t < 0`` (the cosmic vortex; every robot shares ``hdist`` then, the
-    bound is the nearest robot's, and must-ricochet is not supported).
+    bound is the nearest robot's, and must-ricochet is not supported), from
+    ``start`` (:class:`~.records.Start`: the robots' cells ``pos``, the last
+    move's robot and heading ``last_r``, ``last_h``, the target robot's
+    ``turned`` and ``t_head``).
+
+    The other records: ``spec`` (:class:`~.records.Spec`): ``R``, ``t``,
+    ``target``, ``tr``, ``nsb``, ``mr``, ``no_undo``, ``M`` (the most moves
+    a state has) and the keys' ``bits`` and ``sort_helpers``; ``board``
+    (:class:`~.records.BoardArrays`): ``N``, ``W``, ``H``, the cell arrays
+    the transparent robot's moves read, and ``xy``; ``paths``
+    (:class:`~.records.PathTables`): the robot-free paths, a row per robot;
+    ``hdist``: the target robot's relaxed distance per cell (with the
+    paths, the :class:`~.records.Goal` the raised bound reads); ``limits``
+    (:class:`~.records.Limits`): ``max_cost``, ``max_states``,
+    ``max_level``, ``check_after``, ``sets_full_after`` (below).
 
     States are kept once (keyed like the transposition table) and expanded in
     order of f = g + h from buckets, within a layer the deepest (highest g)
@@ -1558,12 +1669,23 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     each ray: ``xy``, each cell's column and row, is
     ``tables.BoardTables.line_coords`` (``(2, 0)``: walk along the rays).
 
-    Returns (status, cost, expansions, stored, moves): status 1 found, 0 none
-    within ``max_cost``, 2 more than ``max_states`` states (the caller falls
+    Returns (status, cost, expansions, stored, moves): status a
+    :class:`~.records.SearchStatus`, ``FOUND``, ``NONE_WITHIN`` ``max_cost``
+    or ``CAP_REACHED``, more than ``max_states`` states (the caller falls
     back to IDA*, which needs no memory); ``moves`` (:func:`_rebuild`) has
-    rows robot, direction and end, a column per move."""
+    rows robot, direction and end, a column per move.  The records may come
+    as plain tuples of their fields (see :mod:`.records`: Python's calls pass
+    them so)."""
+    spec, board, paths, start, limits = Spec(*spec), BoardArrays(*board), PathTables(*paths), Start(*start), \
+        Limits(*limits)
+    R, t, target, tr, nsb, mr = spec.R, spec.t, spec.target, spec.tr, spec.nsb, spec.mr
+    bits = spec.bits
+    N, W, H, xy = board.N, board.W, board.H, board.xy
+    plen = paths.length
+    pos0 = start.pos
+    max_cost, max_states, max_level = limits.max_cost, limits.max_states, limits.max_level
+    check_after, sets_full_after = limits.check_after, limits.sets_full_after
     any_robot = t < 0
-    n_helpers = R if any_robot else R - 1
     if any_robot:
         max_level = 0  # the raised bound follows one robot
     # Small starts: most puzzles are short (a 1-3-move random puzzle stores at most about
@@ -1581,30 +1703,29 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     head = np.full((max_cost + 3, max_cost + 3), -1, dtype=np.int32)  # per (f, g)
     gtop = np.full(max_cost + 3, -1, dtype=np.int64)  # per f: the highest g that may hold items
     scratch = np.empty(8, dtype=np.int64)
-    M = max_moves_per_node
+    M = spec.M
     mv = _move_buffers(1, M)
     mv_r, mv_d, mv_e, mv_h, mv_f, mv_c = mv[0], mv[1], mv[2], mv[3], mv[4], mv[5]
     c_keys = np.empty((2, M), dtype=np.uint64)
     c_k1, c_k2 = c_keys[0], c_keys[1]
     c_rules = np.empty((2, M), dtype=np.int64)
     c_tu, c_th = c_rules[0], c_rules[1]
-    ws_best, ws_bstamp, ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp = _transparent_workspace(N, tr)
-    stamp = ZERO
+    tw = _transparent_workspace(N, tr)
     empty_moves = np.zeros((3, 0), dtype=np.int32)
     cmask = np.uint64((1 << bits) - 1)
     ws = np.zeros((8, 1), dtype=np.int64)  # bound_workspace(N) once checks start (a short search never does)
     by_lines = xy.shape[1] > 0 and tr < 0  # (_gen_lines would list a transparent robot's moves as well)
-    # Of two commuting moves, one order only (commuting_dropped): plain sliding moves, keys without rule state.
-    drop_commuting = no_undo and not nsb and not mr and by_lines
+    # (_gen_lines drops the later of two commuting moves under plain sliding moves, keys without rule state.)
     lines = np.zeros(W + H if by_lines else 0, dtype=np.uint64)  # a bit per robot: rows, then columns
     # The blocker sets: none until a state first needs a check past level 0 (most
     # short puzzles never do; until then the level-0 check searches unfiltered),
     # then those of slack 0 cell by cell, for the target robot's cells as such states
     # come up (sets_near), then every slack for every cell after sets_full_after checks.
-    qtab = np.zeros((0, 2, 1), dtype=np.int32)
-    qrows = np.zeros((1, 1), dtype=np.int32)
-    q_used = ZERO
+    goal = Goal(R, t, target, hdist, paths.start, paths.length, paths.cyclic, paths.cells)  # (the bound's)
+    sets = BlockerSets(np.zeros((0, 2, 1), dtype=np.int32), np.zeros((1, 1), dtype=np.int32))
+    qtab = sets.table  # (read in the loop)
     unions = np.zeros((1, 1, 1), dtype=np.uint64)
+    q_used = ZERO
     sets_stage = 2 if max_level < 2 else 0  # 1: slack 0 on demand, 2: every slack
     checks = 0
     FINAL = np.uint64(1) << np.uint64(62)
@@ -1616,15 +1737,16 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
     for q in range(R):
         w0 |= np.uint64(pos0[q]) << np.uint64(q * bits)
     rec[0] = w0
-    rec[1] = np.uint64((last_r0 + 1) * 64 + last_h0 * 16) << np.uint64(45)
+    rec[1] = np.uint64(((start.last_r + 1) * 4 + start.last_h) * 16 + start.turned * 8 + start.t_head + 1) \
+        << np.uint64(45)
     nstates = 1
-    k1, k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, last_r0, last_h0, mr, 0, -1, scratch, 0)
+    k1, k2 = state_key(pos0, spec, start.last_r, start.last_h, start.turned, start.t_head, scratch)
     _slot_store(compact, k1, k2, 0, 0, hm, _slot_find(compact, k1, k2, hm, hmask))
     f0 = _h_any(pos0, R, hdist) if any_robot else hdist[pos0[t]]
     if f0 == 0:
         f0 = 1
     if f0 > max_cost:
-        return 0, 0, 0, 1, empty_moves
+        return SearchStatus.NONE_WITHIN, 0, 0, 1, empty_moves
     items[0] = 0
     items[1] = -1
     head[f0, 0] = 0
@@ -1647,7 +1769,8 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         need_cell = -1
         while F <= max_cost:
             if goal_cost <= F:
-                return 1, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
+                return SearchStatus.FOUND, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec,
+                                                                                  bits, R)
             if (2 * (nstates + M + 1) > rec.shape[0] or 2 * (nitems + M + 2) > items.shape[0]
                     or (nstates + M + 1) * 4 > 3 * (1 << hbits) or (expanded >= check_after and ws.shape[1] == 1)):
                 grow = True
@@ -1696,8 +1819,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 # only if it comes up again).  In a long search (every set built)
                 # the next level is checked at once: the state would come up again
                 # in the next layer anyway; in a short one most never do.
-                up, final, n_checks = raise_levels(level, max_level, sets_stage >= 2, pos, R, t, target, occ, hdist,
-                                                   pstart, plen, pcyc, pcells, qtab, qrows, ws)
+                up, final, n_checks = raise_levels(level, max_level, sets_stage >= 2, pos, occ, goal, sets, ws)
                 checks += n_checks
                 if up > 0:
                     nw = w1 + (np.uint64(up) << np.uint64(60))
@@ -1734,32 +1856,27 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     c = pos[q]
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-                n = _gen_lines(0, pos, R, t, nsb, last_r, last_h, helpers, no_undo, W, H, plen, xy, lines, mv,
-                               drop_commuting, target, last_from)
+                n = _gen_lines(0, pos, spec, last_r, last_h, last_from, helpers, board, plen, lines, mv)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
                     lines[H + xy[0, c]] = np.uint64(0)
             else:
-                n = _gen(0, pos, occ, R, t, tr, nsb, last_r, last_h, helpers, no_undo,
-                         pstart, plen, pcyc, pcells, pheads, pdefl, mv)
+                n = _gen(0, pos, occ, spec, last_r, last_h, helpers, paths, mv)
             if tr >= 0:
-                n, stamp = _gen_transparent(ZERO, n, pos, occ, t, tr, nsb, last_r, last_h, helpers,
-                                            W, H, wall, openm, obst, diag, passable, ws_best, ws_bstamp,
-                                            ws_bdefl, ws_queue, ws_qh, ws_qt, ws_stopc, ws_sstamp, stamp,
-                                            mv_r, mv_d, mv_e, mv_h, mv_f, mv_c)
+                n = _gen_transparent(ZERO, n, pos, occ, spec, last_r, last_h, helpers, board, tw, mv)
             # What a helper's move onto a cell outside the blocker sets leaves of the bound.
             inherit = 0
             ct = pos[t]
             if not any_robot and sets_stage >= 1 and expanded > check_after and hdist[ct] > 0:
                 occ[ct] = 0
-                inherit = inheritable(ct, max_level, occ, qtab, qrows)
+                inherit = inheritable(ct, max_level, occ, sets)
             for q in range(R):
                 occ[pos[q]] = 0
             # First pass: every child's rule state and key, prefetching its map bucket.
             # The memory misses then overlap instead of each child waiting for its
             # own in the second pass (memory-level parallelism).
-            pk1 = word_key(w0, R, t, bits, sort_helpers)
+            pk1 = word_key(w0, spec)
             for k in range(n):
                 r = mv_r[0, k]
                 tu = turned
@@ -1771,8 +1888,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                 c_tu[k] = tu
                 c_th[k] = th
                 field = -1 if r == t else (r if t < 0 or r < t else r - 1)
-                k1, k2 = child_key(pk1, n_helpers, bits, sort_helpers, field, pos[r], mv_e[0, k],
-                                   nsb, mv_h[0, k], mr, tu, th, t, 0)
+                k1, k2 = child_key(pk1, spec, field, pos[r], mv_e[0, k], mv_h[0, k], tu, th)
                 c_k1[k] = k1
                 c_k2[k] = k2
                 if compact:
@@ -1825,7 +1941,7 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
                     continue
                 if idx < 0:
                     if nstates >= max_states:
-                        return 2, 0, expanded, nstates, empty_moves
+                        return SearchStatus.CAP_REACHED, 0, expanded, nstates, empty_moves
                     idx = nstates
                     nstates += 1
                 _slot_store(compact, k1, k2, g2, idx, hm, slot)
@@ -1843,19 +1959,19 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
         if need_sets:
             if checks > sets_full_after:
                 sets_stage = 2
-                qtab, qrows = blocker_sets(t, target, hdist, pstart, plen, pcells, N, R, max_level, max_level,
-                                           MAX_SETS_ARG)
-                unions = set_unions(qtab, qrows, N)
+                sets = blocker_sets(goal, max_level, max_level, MAX_SETS_ARG)
+                unions = set_unions(sets, N)
             else:
                 sets_stage = 1
-                qtab = np.full((1, 2, N), UNBUILT, dtype=np.int32)
-                qrows = np.empty((256, set_columns(R, max_level)), dtype=np.int32)
+                sets = BlockerSets(np.full((1, 2, N), UNBUILT, dtype=np.int32),
+                                   np.empty((256, set_columns(R, max_level)), dtype=np.int32))
                 q_used = ZERO
                 unions = np.zeros((1, N, (N + 63) // 64), dtype=np.uint64)
+            qtab = sets.table
             continue
         if need_cell >= 0:
-            qrows, q_used = sets_near(need_cell, t, target, hdist, pstart, plen, pcells, R, max_level, qtab, qrows,
-                                      q_used, unions)
+            qrows, q_used = sets_near(need_cell, goal, max_level, sets, q_used, unions)
+            sets = BlockerSets(qtab, qrows)
             continue
         if not grow:
             break
@@ -1871,5 +1987,5 @@ def astar(t, target, R, N, W, H, pos0, tr, nsb, last_r0, last_h0, mr,
             hmask = np.uint64((1 << hbits) - 1)
 
     if goal_cost <= max_cost:
-        return 1, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
-    return 0, 0, expanded, nstates, empty_moves
+        return SearchStatus.FOUND, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
+    return SearchStatus.NONE_WITHIN, 0, expanded, nstates, empty_moves

@@ -30,13 +30,15 @@ falls back to :func:`kernel.astar` otherwise."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .. import jitcache
-from . import kernel
+from . import kernel, records
 from .kernel import (
     C_IDX,
     INF,
@@ -56,9 +58,11 @@ from .kernel import (
     state_key,
     word_key,
 )
+from .records import Goal, SearchStatus
 
-# The workers inline the kernel's functions: an edit to kernel.py must compile them again.
-jitcache.depends_on(__file__, kernel.__file__)
+# The workers inline the kernel's functions and build records: an edit to kernel.py or records.py
+# must compile them again.
+jitcache.depends_on(__file__, kernel.__file__, records.__file__)
 
 BATCH = 1024
 """States a worker takes per round: larger rounds pay the threads' start and
@@ -72,6 +76,69 @@ SERIAL_BELOW = 512
 """A round of at most this many states runs on one worker, without the threads:
 starting and joining them costs tens of microseconds, more than a few states
 take (a layer's last rounds are often that small)."""
+
+
+class Plan(NamedTuple):
+    """How :func:`parallel_astar` shares a search out (:data:`BATCH`,
+    :data:`CHUNK`, :data:`SERIAL_BELOW`)."""
+
+    P: int
+    """Workers."""
+    batch: int
+    """States per worker and round."""
+    chunk: int
+    """States a worker claims at once."""
+    serial_below: int
+    """A round of at most this many states runs on one worker."""
+
+
+class Round(NamedTuple):
+    """One round of layer ``F`` (:func:`_work`): the layer's states ``pool``,
+    shared out in slices (``cursor[8 w]``: worker w's next unclaimed state,
+    ``cursor[8 w + 1]``: its slice's end) among ``P`` workers that claim
+    ``chunk`` states at a time."""
+
+    F: int
+    pool: np.ndarray
+    cursor: np.ndarray
+    P: int
+    chunk: int
+
+
+class Shared(NamedTuple):
+    """What every worker reads and writes: the state records ``rec`` (2 words
+    each, :func:`kernel.astar`'s), the compact state map ``hm`` (``hmask``:
+    its slots - 1) and ``counter[0]``, the next free record index."""
+
+    rec: np.ndarray
+    hm: np.ndarray
+    hmask: np.uint64
+    counter: np.ndarray
+
+
+class Own(NamedTuple):
+    """One worker: its index ``me`` and its own arrays (rows of
+    :func:`parallel_astar`'s, on cache lines of their own): its queue lists
+    ``items`` (pairs state, next) and
+    ``head`` (per f and g), ``queued`` (per f and g, since gathered),
+    ``block`` (its next free record index and the end of its block), scratch
+    ``pos``, ``occ``, move buffers ``mv`` (:func:`kernel._move_buffers`),
+    the bound's ``ws`` (:func:`kernel.bound_workspace`), the children's keys
+    ``ck``, the best goal it found ``found`` (cost, parent, r, d, e) and the
+    row and column bit masks ``lines`` (:func:`kernel._gen_lines`)."""
+
+    me: int
+    items: np.ndarray
+    head: np.ndarray
+    queued: np.ndarray
+    block: np.ndarray
+    pos: np.ndarray
+    occ: np.ndarray
+    mv: np.ndarray
+    ws: np.ndarray
+    ck: np.ndarray
+    found: np.ndarray
+    lines: np.ndarray
 
 
 @intrinsic
@@ -127,32 +194,43 @@ def _publish(k1, g, idx, hm, hmask):
 
 
 @njit(cache=True)
-def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells, pheads, pdefl,
-          hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
-          rec, hm, hmask, counter, items, head, queued, nit, block, pos, occ, mv, ws, ck, goal, W, H, xy, lines):
-    """One round of worker ``me`` (of ``P``) in layer ``F``: the states of
-    ``pool`` it claims, ``chunk`` at a time, first from its own slice (from
-    ``cursor[8 * me]``, the next unclaimed state, to ``cursor[8 * me + 1]``),
-    then from the slices of the others that are not done yet.  A slice's
-    states are not all alike (the newest are mostly raised, not expanded, and
-    cost less), so equal slices alone left one worker waiting for another at
-    the round's end for a fifth of the time on two threads.  What it queues
-    goes to its own lists (``items``/``head``, one per f and g; ``nit`` used,
-    ``queued`` counting per f and g); ``block`` holds its next free record
-    index and the end of its block.  The best goal seen goes to ``goal``
-    (cost, parent, r, d, e).  Returns (items used, expanded).
+def _work(rnd, spec, board, paths, goal, limits, sets, unions, shared, own, nit):
+    """One round (:class:`Round`) of worker ``own.me`` (of ``rnd.P``) in layer
+    ``rnd.F``: the states of ``rnd.pool`` it claims, ``rnd.chunk`` at a
+    time, first from its own slice (from ``cursor[8 * me]``, the next
+    unclaimed state, to ``cursor[8 * me + 1]``), then from the slices of the
+    others that are not done yet.  A slice's states are not all alike (the
+    newest are mostly raised, not expanded, and cost less), so equal slices
+    alone left one worker waiting for another at the round's end for a fifth
+    of the time on two threads.  What it queues goes to its own lists
+    (``own``, :class:`Own`: ``items``/``head``, one per f and g; ``nit``
+    used, ``queued`` counting per f and g); ``own.block`` holds its next
+    free record index and the end of its block, taken from
+    ``shared.counter`` (:class:`Shared`).  The best goal seen goes to
+    ``own.found`` (cost, parent, r, d, e).  Returns (items used, expanded).
 
-    The expansion is :func:`kernel.astar`'s: the same children, inherited
-    levels and pathmax, from the same kernel functions (:func:`kernel.raise_levels`,
-    ``_gen``, :func:`kernel.child_key`, :func:`kernel.inheritable`,
-    :func:`kernel.record_word`).  The few lines around them that read or write
-    arrays (the inherited level, the requeue) are repeated rather than shared:
-    a numba helper taking arrays costs reference counting on every child, in
-    both hot loops."""
+    ``spec``, ``board``, ``paths``, ``limits`` (``max_cost``,
+    ``max_level``), ``sets`` (every blocker set, built beforehand) and their
+    ``unions`` are :func:`parallel_astar`'s; ``goal``
+    (:class:`~.records.Goal`) holds its relaxed distance.  The expansion is :func:`kernel.astar`'s: the
+    same children, inherited levels and pathmax, from the same kernel
+    functions (:func:`kernel.raise_levels`, ``_gen``,
+    :func:`kernel.child_key`, :func:`kernel.inheritable`,
+    :func:`kernel.record_word`).  The few lines around them that read or
+    write arrays (the inherited level, the requeue) are repeated rather than
+    shared: a numba helper taking arrays costs reference counting on every
+    child, in both hot loops."""
+    F, pool, cursor, P, chunk = rnd.F, rnd.pool, rnd.cursor, rnd.P, rnd.chunk
+    t, target, R, bits = spec.t, spec.target, spec.R, spec.bits
+    max_cost, max_level = limits.max_cost, limits.max_level
+    hdist = goal.hdist
+    rec, hm, hmask, counter = shared.rec, shared.hm, shared.hmask, shared.counter
+    me, items, head, queued, block, pos, occ, mv, ws, ck, found, lines = own.me, own.items, own.head, own.queued, \
+        own.block, own.pos, own.occ, own.mv, own.ws, own.ck, own.found, own.lines
+    H, xy = board.H, board.xy
     mv_r, mv_d, mv_e, mv_h = mv[0], mv[1], mv[2], mv[3]  # (mv: kernel._move_buffers)
     FINAL = np.uint64(1) << np.uint64(62)
     cmask = np.uint64((1 << bits) - 1)
-    n_helpers = R - 1
     expanded = 0
     v = np.int64(me)
     while True:
@@ -178,8 +256,7 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
             if g + max(1, hdist[ct]) + level != F:
                 continue  # stale: raised since
             if (w1 & FINAL) == np.uint64(0) and level < max_level and hdist[ct] > 0:
-                up, final, _checks = raise_levels(level, max_level, True, pos, R, t, target, occ, hdist, pstart, plen,
-                                                  pcyc, pcells, qtab, qrows, ws)
+                up, final, _checks = raise_levels(level, max_level, True, pos, occ, goal, sets, ws)
                 if up > 0:
                     nw = w1 + (np.uint64(up) << np.uint64(60))
                     if final:
@@ -202,27 +279,25 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                     c = pos[q]
                     lines[xy[1, c]] |= np.uint64(1) << np.uint64(xy[0, c])
                     lines[H + xy[0, c]] |= np.uint64(1) << np.uint64(xy[1, c])
-                n = _gen_lines(0, pos, R, t, nsb, (ex // 64) % 8 - 1, (ex // 16) % 4, helpers, no_undo, W, H, plen,
-                               xy, lines, mv, no_undo and not nsb, target, ex // 512)  # (commuting: as kernel.astar)
+                n = _gen_lines(0, pos, spec, (ex // 64) % 8 - 1, (ex // 16) % 4, ex // 512, helpers, board,
+                               paths.length, lines, mv)  # (commuting moves dropped: as kernel.astar)
                 for q in range(R):
                     c = pos[q]
                     lines[xy[1, c]] = np.uint64(0)
                     lines[H + xy[0, c]] = np.uint64(0)
             else:
-                n = _gen(0, pos, occ, R, t, -1, nsb, (ex // 64) % 8 - 1, (ex // 16) % 4, helpers, no_undo,
-                         pstart, plen, pcyc, pcells, pheads, pdefl, mv)
+                n = _gen(0, pos, occ, spec, (ex // 64) % 8 - 1, (ex // 16) % 4, helpers, paths, mv)
             inherit = 0
             if hdist[ct] > 0:
                 occ[ct] = 0
-                inherit = inheritable(ct, max_level, occ, qtab, qrows)
+                inherit = inheritable(ct, max_level, occ, sets)
             for q in range(R):
                 occ[pos[q]] = 0
-            pk1 = word_key(w0, R, t, bits, sort_helpers)
+            pk1 = word_key(w0, spec)
             for k in range(n):
                 r = np.int64(mv_r[0, k])
                 field = -1 if r == t else (r if r < t else r - 1)
-                k1, _k2 = child_key(pk1, n_helpers, bits, sort_helpers, field, pos[r], mv_e[0, k], nsb, mv_h[0, k], False,
-                                    0, -1, t, 0)
+                k1, _k2 = child_key(pk1, spec, field, pos[r], mv_e[0, k], mv_h[0, k], 0, -1)
                 ck[k] = k1
                 prefetch(hm, np.int64(_hash(k1, 0) & hmask))
             g2 = g + 1
@@ -230,12 +305,12 @@ def _work(F, pool, cursor, me, P, chunk, t, target, R, nsb, no_undo, pstart, ple
                 r = np.int64(mv_r[0, k])
                 e = np.int64(mv_e[0, k])
                 if r == t and e == target:
-                    if g2 < goal[0]:
-                        goal[0] = g2
-                        goal[1] = i
-                        goal[2] = r
-                        goal[3] = mv_d[0, k]
-                        goal[4] = e
+                    if g2 < found[0]:
+                        found[0] = g2
+                        found[1] = i
+                        found[2] = r
+                        found[3] = mv_d[0, k]
+                        found[4] = e
                     continue
                 f2 = g2 + max(1, hdist[e if r == t else ct])
                 child_level = np.uint64(0)
@@ -330,21 +405,29 @@ def supported(R: int, bits: int, nsb: bool, mr: bool, tr: int, t: int, max_cost:
 
 
 @njit(cache=True, parallel=True)
-def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart, plen, pcyc, pcells, pheads, pdefl,
-                   hdist, bits, sort_helpers, no_undo, max_cost, max_states, M, max_level, qtab, qrows, unions,
-                   W, H, xy):
-    """:func:`kernel.astar` for target robot ``t`` on ``P`` workers (see the
-    module's docstring; :func:`supported` says which searches), ``batch``
-    states per worker and round, claimed ``chunk`` at a time, rounds of at
-    most ``serial_below`` states on one worker (:data:`BATCH`, :data:`CHUNK`,
-    :data:`SERIAL_BELOW`), with the
-    blocker sets of every slack below ``max_level`` built beforehand
-    (``qtab``/``qrows``: :func:`kernel.blocker_sets`; ``unions``:
-    :func:`kernel.set_unions`); ``xy``: ``tables.BoardTables.line_coords``
-    (empty where moves are not all straight).  Returns what :func:`kernel.astar` returns:
-    (status, cost, expansions, stored, moves)."""
+def parallel_astar(spec, board, paths, hdist, start, limits, sets, unions, plan):
+    """:func:`kernel.astar` for target robot ``spec.t`` from ``start.pos`` on
+    ``plan.P`` workers (:class:`Plan`; see the module's docstring;
+    :func:`supported` says which searches), ``plan.batch`` states per worker
+    and round, claimed ``plan.chunk`` at a time, rounds of at most
+    ``plan.serial_below`` states on one worker (:data:`BATCH`,
+    :data:`CHUNK`, :data:`SERIAL_BELOW`), with the blocker sets of every
+    slack below ``limits.max_level`` built beforehand (``sets``,
+    :class:`~.records.BlockerSets`: :func:`kernel.blocker_sets`, and their
+    ``unions``: :func:`kernel.set_unions`).  ``spec``, ``board``, ``paths``, ``hdist``
+    and ``limits`` (``max_cost``, ``max_states``, ``max_level``) are as
+    :func:`kernel.astar` reads them (``board.xy`` empty where moves are not
+    all straight).  Returns what :func:`kernel.astar` returns: (status,
+    cost, expansions, stored, moves).  (It takes records as they are: a
+    search worth threads is long, and numba's parallel lowering does not take
+    the kernels' ``Spec(*spec)`` renaming of an argument.)"""
+    P, batch, chunk, serial_below = plan.P, plan.batch, plan.chunk, plan.serial_below
+    t, R, M, bits = spec.t, spec.R, spec.M, spec.bits
+    N, W, H = board.N, board.W, board.H
+    max_cost, max_states = limits.max_cost, limits.max_states
+    pos0 = start.pos
+    goal = Goal(R, t, spec.target, hdist, paths.start, paths.length, paths.cyclic, paths.cells)  # (the bound's)
     empty = np.zeros((3, 0), dtype=np.int32)
-    nsb = False
     rec = np.empty(2 << 16, dtype=np.uint64)
     hbits = 16
     hm = np.zeros(1 << hbits, dtype=np.uint64)
@@ -361,12 +444,12 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     ws = np.zeros((P, 8, N + 2), dtype=np.int64)
     ck = np.empty((P, max(M, 8)), dtype=np.uint64)
     lines = np.zeros((P, max(W + H, 64)), dtype=np.uint64)  # kernel._gen_lines' masks, per worker
-    goal = np.full((P, 8), max_cost + 1, dtype=np.int64)
+    found = np.full((P, 8), max_cost + 1, dtype=np.int64)
     expanded = np.zeros((P, 8), dtype=np.int64)
     cursor = np.zeros(8 * P, dtype=np.int64)  # per worker, a cache line: [8w] next unclaimed state, [8w + 1] end
 
     scratch = np.empty(8, dtype=np.int64)
-    k1, _k2 = state_key(pos0, R, t, bits, sort_helpers, nsb, -1, 0, False, 0, -1, scratch, 0)
+    k1, _k2 = state_key(pos0, spec, -1, 0, 0, -1, scratch)
     w0 = np.uint64(0)
     for q in range(R):
         w0 |= np.uint64(pos0[q]) << np.uint64(q * bits)
@@ -376,7 +459,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     counter[0] = 1
     F = max(1, hdist[pos0[t]])
     if hdist[pos0[t]] >= INF or F > max_cost:
-        return 0, 0, 0, 1, empty
+        return SearchStatus.NONE_WITHIN, 0, 0, 1, empty
     items[0, 0] = 0
     items[0, 1] = -1
     head[0, F, 0] = 0
@@ -390,13 +473,13 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
     while True:
         best = 0
         for w in range(1, P):
-            if goal[w, 0] < goal[best, 0]:
+            if found[w, 0] < found[best, 0]:
                 best = w
-        if goal[best, 0] <= min(F, max_cost):
-            moves = _rebuild(goal[best, 1], goal[best, 2], goal[best, 3], goal[best, 4], rec, bits, R)
-            return 1, goal[best, 0], expanded[:, 0].sum(), counter[0], moves
+        if found[best, 0] <= min(F, max_cost):
+            moves = _rebuild(found[best, 1], found[best, 2], found[best, 3], found[best, 4], rec, bits, R)
+            return SearchStatus.FOUND, found[best, 0], expanded[:, 0].sum(), counter[0], moves
         if F > max_cost:
-            return 0, 0, expanded[:, 0].sum(), counter[0], empty
+            return SearchStatus.NONE_WITHIN, 0, expanded[:, 0].sum(), counter[0], empty
         # Every worker's new states of layer F onto the stack, each worker walking
         # its own lists (a chase through memory: in parallel), by g (the highest
         # on top; within one g, worker by worker), newest on top.
@@ -421,7 +504,7 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             F += 1
             continue
         if counter[0] >= max_states:
-            return 2, 0, expanded[:, 0].sum(), counter[0], empty
+            return SearchStatus.CAP_REACHED, 0, expanded[:, 0].sum(), counter[0], empty
         # Room for a round: every child of every state taken may be new.
         room = batch * M + BLOCK
         for w in range(P):
@@ -443,10 +526,10 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
         if pooled <= serial_below:
             cursor[0] = 0
             cursor[1] = pooled
-            nit[0], done = _work(F, pool, cursor, kernel.ZERO, kernel.ONE, pooled, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
-                                 pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
-                                 rec, hm, hmask, counter, items[0], head[0], queued[0], nit[0], block[0], pos[0], occ[0],
-                                 mv[0], ws[0], ck[0], goal[0], W, H, xy, lines[0])
+            nit[0], done = _work(Round(F, pool, cursor, kernel.ONE, pooled), spec, board, paths, goal, limits, sets,
+                                 unions, Shared(rec, hm, hmask, counter),
+                                 Own(kernel.ZERO, items[0], head[0], queued[0], block[0], pos[0], occ[0], mv[0], ws[0],
+                                     ck[0], found[0], lines[0]), nit[0])
             expanded[0, 0] += done
             pooled = kernel.ZERO
             continue
@@ -456,9 +539,9 @@ def parallel_astar(P, batch, chunk, serial_below, t, target, R, N, pos0, pstart,
             cursor[8 * w] = min(pooled, base + w * share)
             cursor[8 * w + 1] = min(pooled, base + (w + 1) * share)
         for w in prange(P):
-            nit[w], done = _work(F, pool, cursor, w, P, chunk, t, target, R, nsb, no_undo, pstart, plen, pcyc, pcells,
-                                 pheads, pdefl, hdist, bits, sort_helpers, max_cost, max_level, qtab, qrows, unions,
-                                 rec, hm, hmask, counter, items[w], head[w], queued[w], nit[w], block[w], pos[w], occ[w],
-                                 mv[w], ws[w], ck[w], goal[w], W, H, xy, lines[w])
+            nit[w], done = _work(Round(F, pool, cursor, P, chunk), spec, board, paths, goal, limits, sets, unions,
+                                 Shared(rec, hm, hmask, counter),
+                                 Own(w, items[w], head[w], queued[w], block[w], pos[w], occ[w], mv[w], ws[w], ck[w],
+                                     found[w], lines[w]), nit[w])
             expanded[w, 0] += done
         pooled = base

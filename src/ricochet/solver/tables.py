@@ -16,6 +16,7 @@ from ..board import ROBOT_COLORS, Board
 from ..geometry import Cell
 from ..rules import Rules
 from . import kernel
+from .records import BoardArrays, PathTables
 
 COLOR_INDEX: dict[str, int] = {c.value: i for i, c in enumerate(ROBOT_COLORS)}
 DIAGONAL_CODE = {"/": 1, "\\": 2}
@@ -66,18 +67,6 @@ class BoardTables:
         """Per cell, the sides the transparent robot may pass (built on first use:
         only a transparent robot needs it)."""
         return _passable(self.board)
-
-
-@dataclass(frozen=True, eq=False)
-class PathTables:
-    """Robot-free paths of one robot colour from every cell and direction."""
-
-    start: np.ndarray
-    length: np.ndarray
-    cyclic: np.ndarray
-    cells: np.ndarray
-    heads: np.ndarray
-    defl: np.ndarray
 
 
 def physics_key(board: Board, rules: Rules, goal: Cell | None) -> tuple[object, ...]:
@@ -405,6 +394,12 @@ class SearchTables:
     reversible: bool
     """Whether every move can be undone by the move back (no diagonal,
     transparent robot, one-way opening or tower), must-ricochet aside."""
+    arrays: BoardArrays
+    """The board as the kernels read it (with ``passable`` and the board's
+    ``line_coords`` as ``xy``)."""
+    fields: tuple[tuple[object, ...], tuple[object, ...]]
+    """``arrays`` and ``paths`` as plain tuples, as Python passes them to the
+    kernels (see :mod:`.records`)."""
 
 
 @lru_cache(maxsize=1024)
@@ -418,8 +413,10 @@ def search_tables(key: tuple[object, ...], colors: tuple[str, ...]) -> SearchTab
     reversible = not bt.has_diagonals and tr < 0 and not bt.has_openings and not bt.board.towers
     # Only the transparent robot's moves read the passable sides.
     passable = bt.passable if tr >= 0 else _blank(1, np.uint8, 0)
-    return SearchTables(bt, robot_tables_for(key, bt, colors), len(colors), tr, passable, cell_bits(n),
-                        len(colors) * 4 + (4 * n if tr >= 0 else 0), reversible)
+    arrays = BoardArrays(bt.width, bt.height, n, bt.wall, bt.openm, bt.obst, bt.diag, passable, bt.line_coords)
+    paths = robot_tables_for(key, bt, colors)
+    return SearchTables(bt, paths, len(colors), tr, passable, cell_bits(n), len(colors) * 4 + (4 * n if tr >= 0 else 0),
+                        reversible, arrays, (tuple(arrays), tuple(paths)))
 
 
 def clear_caches() -> None:
