@@ -153,6 +153,20 @@ def test_warm_reports_each_group() -> None:
         warm.select(["solvr"])
 
 
+def test_warm_on_two_processes_reports_every_group_and_leaves_its_kernels_here() -> None:
+    """With ``jobs=2`` the tablebase's kernels are compiled (or loaded) in a spawned process
+    beside the solver's, then loaded here too: a later warm-up here finds them loaded."""
+    from ricochet.tablebase import cpu
+
+    reports = warm.warm(warm.select(["solver", "tablebase"]), jobs=2)
+    assert [r.group.name for r in reports] == ["solver", "tablebase"]
+    assert all(r.seconds > 0 for r in reports)
+    loaded = [name for name, obj in vars(cpu).items() if isinstance(obj, CPUDispatcher) and obj.signatures]
+    assert loaded, "the tablebase's CPU kernels are not loaded in this process"
+    again = warm.warm(warm.select(["tablebase"]), jobs=2)  # one group: nothing to run beside it
+    assert again[0].from_cache
+
+
 def test_the_warm_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["warm", "--only", "solver"]) == 0
     err = capsys.readouterr().err
@@ -161,6 +175,8 @@ def test_the_warm_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().err == ""  # nothing to compile: nothing said
     assert main(["warm", "--only", "solvr"]) == 2
     assert "--only: unknown kernel group 'solvr'" in capsys.readouterr().err
+    assert main(["warm", "--jobs", "0"]) == 2
+    assert "--jobs: must be at least 1, got 0" in capsys.readouterr().err
 
 
 def test_a_server_says_when_its_solver_had_to_compile_at_start(caplog: pytest.LogCaptureFixture) -> None:

@@ -44,19 +44,23 @@ def _tablebase() -> None:
 
 @dataclass(frozen=True)
 class Group:
-    """One part of the product's kernels: its name, what it covers, its warm-up."""
+    """One part of the product's kernels: its name, what it covers, its warm-up.  A group
+    ``apart`` shares (almost) no kernel with the others: with ``jobs`` > 1, :func:`warm`
+    compiles it in another process at the same time (numba compiles on one core)."""
 
     name: str
     covers: str
     run: Callable[[], None]
+    apart: bool = False
 
 
 GROUPS: tuple[Group, ...] = (
     Group("solver", "A*, IDA*, the bounds and board tables: solve, bots, goal checks, the trainer", _solver),
     Group("threads", "the solver's A* on several threads: solve(threads=N), batches' long puzzles", _solver_threads),
-    Group("tablebase", "the tablebase's CPU layers and histogram: ricochet tablebase", _tablebase),
+    Group("tablebase", "the tablebase's CPU layers and histogram: ricochet tablebase", _tablebase, apart=True),
 )
-"""Every group, in the order :func:`warm` runs them."""
+"""Every group, in the order :func:`warm` runs them (the threaded kernels call the solver's:
+one process compiles both, one after the other)."""
 
 
 @dataclass(frozen=True)
@@ -127,19 +131,55 @@ def select(names: Sequence[str] | None) -> list[Group]:
     return [g for g in GROUPS if g.name in names]
 
 
+def _warm_here(group: Group) -> Report:
+    report = Report(group)
+    t0 = time.perf_counter()
+    with _recording(report.compiled):
+        group.run()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _warm_elsewhere(groups: Sequence[Group]) -> list[Report]:
+    """:func:`warm` of ``groups`` (run in another process)."""
+    return [_warm_here(g) for g in groups]
+
+
 def warm(groups: Sequence[Group] | None = None,
-         progress: Callable[[Report], None] | None = None) -> list[Report]:
+         progress: Callable[[Report], None] | None = None, jobs: int = 1) -> list[Report]:
     """Compile (or load from the cache) the kernels of ``groups`` (all by
-    default) in this process; ``progress`` gets each group's report as it ends."""
-    reports = []
-    for group in GROUPS if groups is None else groups:
-        report = Report(group)
-        t0 = time.perf_counter()
-        with _recording(report.compiled):
-            group.run()
-        report.seconds = time.perf_counter() - t0
-        reports.append(report)
+    default) in this process; ``progress`` gets each group's report as it ends.
+
+    With ``jobs`` > 1 the groups marked ``apart`` are compiled meanwhile in a
+    process of their own (spawned), then loaded here: a kernel the two
+    processes compiled at once may have lost its entry in numba's index (the
+    last writer wins), and loading here compiles again whatever is missing, so
+    the cache is whole when this returns.  Their reports add both times up."""
+    chosen = list(GROUPS if groups is None else groups)
+    apart = [g for g in chosen if g.apart] if jobs > 1 and len(chosen) > 1 else []
+    reports: dict[str, Report] = {}
+
+    def done(report: Report) -> None:
+        reports[report.group.name] = report
         if progress is not None:
             progress(report)
-    return reports
 
+    if not apart:
+        for group in chosen:
+            done(_warm_here(group))
+        return [reports[g.name] for g in chosen]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        elsewhere = pool.submit(_warm_elsewhere, apart)
+        for group in chosen:
+            if not group.apart:
+                done(_warm_here(group))
+        compiled_there = elsewhere.result()
+    for there in compiled_there:
+        here = _warm_here(there.group)  # loads what the other process stored; compiles what got lost
+        there.compiled.extend(here.compiled)
+        there.seconds += here.seconds
+        done(there)
+    return [reports[g.name] for g in chosen]

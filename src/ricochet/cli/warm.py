@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -18,6 +19,9 @@ def build_warm(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--details", action="store_true",
                         help="list every function compiled, with its signature and its own compile time")
     parser.add_argument("--quiet", action="store_true", help="print nothing unless something had to be compiled")
+    parser.add_argument("--jobs", "-j", type=int, metavar="N", default=None,
+                        help="processes (default: 2 where there are two cores or more): the tablebase's "
+                             "kernels compile beside the solver's")
 
 
 def run_warm(args: argparse.Namespace) -> int:
@@ -27,6 +31,9 @@ def run_warm(args: argparse.Namespace) -> int:
         groups = select(None if args.only is None else [n.strip() for n in args.only.split(",") if n.strip()])
     except ValueError as e:
         raise CliError(f"--only: {e}") from None
+    jobs = args.jobs if args.jobs is not None else min(2, os.cpu_count() or 1)
+    if jobs < 1:
+        raise CliError(f"--jobs: must be at least 1, got {jobs}")
     err = sys.stderr
     started = time.perf_counter()
     said = False
@@ -52,7 +59,7 @@ def run_warm(args: argparse.Namespace) -> int:
                 err.write(f"      {c.seconds:6.2f} s  {c.function} {c.signature}\n")
         err.flush()
 
-    reports = warm(groups, progress)
+    reports = warm(groups, progress, jobs)
     if said:
         compiled = sum(len(r.compiled) for r in reports)
         err.write(f"ricochet warm: done in {time.perf_counter() - started:.1f} s"

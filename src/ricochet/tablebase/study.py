@@ -232,8 +232,10 @@ def _on_dask(dask: Any, jobs: Sequence[Job], scheduler: str | None, workers: int
     if scheduler is None:
         per_worker = max(1, (os.cpu_count() or 1) // workers)
         jobs = [replace(j, threads=j.threads or per_worker) for j in jobs]
+        # (":0": the scheduler's HTTP server, which runs even without a dashboard, on a free port:
+        # two studies at once on one machine would otherwise share 8787 and warn.)
         cluster = dask.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                                    dashboard_address=None, memory_limit=0)
+                                    dashboard_address=":0", memory_limit=0)
     try:
         client = dask.Client(cluster if cluster is not None else scheduler, timeout=30)
     except OSError as e:
