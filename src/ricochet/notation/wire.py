@@ -176,6 +176,12 @@ def board_from_wire(obj: Any) -> Board:
         openings.append((_cell_keys(item, f, w, h), _SIDES[_choice(item["side"], f + ".side", tuple(_SIDES))]))
     targets = []
     for i, item in enumerate(_list(obj.get("targets", []), "targets")):
+        if type(item) is dict:  # the common case first, checked inline: a board lists 17 targets
+            x, y, color, symbol = item.get("x"), item.get("y"), item.get("color"), item.get("symbol")
+            if (type(x) is int and type(y) is int and 0 <= x < w and 0 <= y < h and type(color) is str
+                    and type(symbol) is str and color in TARGET_COLORS and symbol in TARGET_SYMBOLS):
+                targets.append(Target((x, y), color, symbol))
+                continue
         f = f"targets[{i}]"
         item = _object(item, f, ("x", "y", "color", "symbol"))
         targets.append(Target(_cell_keys(item, f, w, h), _choice(item["color"], f + ".color", TARGET_COLORS),
