@@ -77,10 +77,7 @@ def puzzle_from_json(obj: dict[str, Any], base_rules: Rules = PLAIN) -> Puzzle:
             raise NotationError(f"must give one colour per robot ({len(cells)}), got {len(colors)}", field="colors")
     else:
         colors = list(ROBOT_COLORS[:len(cells)])
-    try:
-        position = Position(board, tuple(Robot(c, cell) for c, cell in zip(colors, cells)))
-    except PositionError as e:
-        raise _wrap(e, "robots") from None
+    robots = tuple(Robot(c, cell) for c, cell in zip(colors, cells))
     any_robot = obj.get("any_robot", False)
     if not isinstance(any_robot, bool):
         raise NotationError(f"must be true or false, got {json.dumps(any_robot)}", field="any_robot")
@@ -114,8 +111,12 @@ def puzzle_from_json(obj: dict[str, Any], base_rules: Rules = PLAIN) -> Puzzle:
             if not isinstance(value, bool):
                 raise NotationError(f"must be true or false, got {json.dumps(value)}", field=f"rules.{key}")
         rules = base_rules.with_options(**given)
+    try:  # the position built once, with its goal and rules (a Puzzle would otherwise rebuild it twice)
+        position = Position(board, robots, goal=target, rules=rules)
+    except PositionError as e:
+        raise _wrap(e, "robots") from None
     try:
-        return Puzzle(position, target, active=active, rules=rules, optimal=optimal, id=pid)
+        return Puzzle(position, target, active=active, optimal=optimal, id=pid)
     except PositionError as e:
         raise _wrap(e, "target") from None
 
