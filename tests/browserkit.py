@@ -23,6 +23,14 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--
 KEYS = {"N": "ArrowUp", "E": "ArrowRight", "S": "ArrowDown", "W": "ArrowLeft"}
 
 
+def join_room(page: Any, base_url: str, room_id: str, name: str) -> None:
+    """Open a room's link and take a seat under ``name``: back once the page shows the seat taken."""
+    page.goto(f"{base_url}/r/{room_id}")
+    page.fill("#join-name", name)
+    page.click("#join button[type=submit]")
+    page.wait_for_selector(".player.me")
+
+
 def playwright_or_skip() -> Any:
     """``playwright.sync_api``, or the calling test module is skipped (no Chromium, no Playwright)."""
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):

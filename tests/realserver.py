@@ -69,6 +69,26 @@ def http(port: int, method: str, path: str, body: Any = None, *, source: str = "
         conn.close()
 
 
+class Browser:
+    """One browser of the trainer's API: its trainer cookie, the loopback address it sends from."""
+
+    def __init__(self, port: int, source: str) -> None:
+        self.port, self.source, self.cookie = port, source, None
+
+    def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        headers = {"Cookie": f"ricochet_trainer={self.cookie}"} if self.cookie else {}
+        status, hdrs, payload = http(self.port, method, path, body, source=self.source, headers=headers)
+        cookie = hdrs.get("set-cookie", "")
+        if cookie.startswith("ricochet_trainer="):
+            self.cookie = cookie.split(";")[0].split("=", 1)[1] or None
+        return status, payload
+
+    def ok(self, method: str, path: str, body: Any = None) -> Any:
+        status, out = self(method, path, body)
+        assert status == 200, out
+        return out
+
+
 class BoundTransport(WebSocketTransport):
     """A WebSocket from a chosen local address (``extra``: more ``connect`` arguments).
     Incoming messages are buffered without limit: a test client that does not read them

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from browserkit import KEYS, SkipClock, chromium, playwright_or_skip, served
+from browserkit import KEYS, SkipClock, chromium, join_room, playwright_or_skip, served
 
 # One worker runs the browser tests and the real-server attacks (test_server_hardening), one after
 # the other: both load the machine, and side by side the browsers' timeouts run out.
@@ -207,10 +207,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser, clock: SkipC
     ann.wait_for_selector("#start")
 
     # Bob (a French browser) opens the link, watches, then takes a seat.
-    bob.goto(f"{base_url}/r/{room_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join button[type=submit]")
-    bob.wait_for_selector(".player.me")
+    join_room(bob, base_url, room_id, "Bob")
     assert bob.locator("html").get_attribute("lang") == "fr"
 
     # Ann adds a slow bot (a beginner thinks 20-40 s: no bid within the clock) and starts.
@@ -646,10 +643,7 @@ def test_a_typed_bid_survives_other_bids_and_a_server_outage(browser, tmp_path: 
         page.set_default_timeout(20000)
     try:
         room_id = _create_room(ann, base, "Ann", "ricochet-robots", rules={"clock_seconds": "120"})
-        bob.goto(f"{base}/r/{room_id}")
-        bob.fill("#join-name", "Bob")
-        bob.click("#join button[type=submit]")
-        bob.wait_for_selector(".player.me")
+        join_room(bob, base, room_id, "Bob")
         ann.click("#start")
         ann.wait_for_selector("#bid-input:not([disabled])")
         # Ann starts typing; Bob's bids arrive meanwhile: her text and her focus stay.

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from browserkit import KEYS, SkipClock, chromium, playwright_or_skip, served
+from browserkit import KEYS, SkipClock, chromium, join_room, playwright_or_skip, served
 from test_browser import _create_room, _get, _position, _watch_errors
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
@@ -179,10 +179,7 @@ def test_a_real_reconnect_says_what_became_of_an_unacknowledged_bid(base_url: st
 
     try:
         room_id = _create_room(page, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "120"})
-        bob.goto(f"{base_url}/r/{room_id}")
-        bob.fill("#join-name", "Bob")
-        bob.click("#join button[type=submit]")
-        bob.wait_for_selector(".player.me")
+        join_room(bob, base_url, room_id, "Bob")
         page.click("#start")
         page.wait_for_selector("#bid-input:not([disabled])")
         assert page.locator("#notices .toast").count() == 0
@@ -234,10 +231,7 @@ def test_the_demonstration_controls_are_in_view_and_notices_cover_nothing(base_u
     try:
         room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "30"})
         api = f"{base_url}/api/rooms/{room_id}"
-        bob.goto(f"{base_url}/r/{room_id}")
-        bob.fill("#join-name", "Bob")
-        bob.click("#join button[type=submit]")
-        bob.wait_for_selector(".player.me")
+        join_room(bob, base_url, room_id, "Bob")
         ann.click("#start")
         for viewport in (DESKTOP, PHONE):
             ann.set_viewport_size(viewport)
@@ -293,10 +287,7 @@ def test_a_page_comes_back_within_a_second_or_two_of_a_restarted_server(browser:
     attempts: list[float] = []
     try:
         room_id = _create_room(ann, base, "Ann", "ricochet-robots", rules={"clock_seconds": "120"})
-        bob.goto(f"{base}/r/{room_id}")
-        bob.fill("#join-name", "Bob")
-        bob.click("#join button[type=submit]")
-        bob.wait_for_selector(".player.me")
+        join_room(bob, base, room_id, "Bob")
         ann.click("#start")
         ann.wait_for_selector("#bid-input:not([disabled])")
         ann.on("websocket", lambda ws: attempts.append(time.monotonic()))
@@ -492,10 +483,7 @@ def test_moves_apart_from_the_log_the_brand_alone_leads_out_and_asks_first_then_
     try:
         room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "30"})
         api = f"{base_url}/api/rooms/{room_id}"
-        bob.goto(f"{base_url}/r/{room_id}")
-        bob.fill("#join-name", "Bob")
-        bob.click("#join button[type=submit]")
-        bob.wait_for_selector(".player.me")
+        join_room(bob, base_url, room_id, "Bob")
         ann.click("#start")
         ann.fill("#bid-input", "30")
         ann.press("#bid-input", "Enter")
@@ -607,10 +595,7 @@ def _two_players(browser: Any, base_url: str, game: str, rules: dict[str, str] |
     ann = _page(browser, DESKTOP, name="ann")
     bob = _page(browser, DESKTOP, name="bob")
     room_id = _create_room(ann, base_url, "Ann", game, rules=rules)
-    bob.goto(f"{base_url}/r/{room_id}")
-    bob.fill("#join-name", "Bob")
-    bob.click("#join button[type=submit]")
-    bob.wait_for_selector(".player.me")
+    join_room(bob, base_url, room_id, "Bob")
     ann.wait_for_selector(".player-list li:nth-child(2)")
     return ann, bob, room_id
 
@@ -848,10 +833,7 @@ def test_how_to_play_opens_over_a_running_game_and_leaves_it_as_it_was(base_url:
     bob = _page(browser, DESKTOP, name="bob")
     try:
         room_id = _create_room(ann, base_url, "Ann", "ricochet-robots", rules={"clock_seconds": "30"})
-        bob.goto(f"{base_url}/r/{room_id}")
-        bob.fill("#join-name", "Bob")
-        bob.click("#join button[type=submit]")
-        bob.wait_for_selector(".player.me")
+        join_room(bob, base_url, room_id, "Bob")
         ann.click("#start")
         ann.fill("#bid-input", "30")
         ann.press("#bid-input", "Enter")

@@ -22,25 +22,10 @@ from typing import Any
 
 import pytest
 
-from realserver import ServerProcess, http
+from realserver import Browser, ServerProcess
 from ricochet.trainer.puzzles import from_code
 
 pytestmark = pytest.mark.slow
-
-
-class Browser:
-    """One browser: its trainer cookie, the loopback address it sends from."""
-
-    def __init__(self, port: int, source: str) -> None:
-        self.port, self.source, self.cookie = port, source, None
-
-    def __call__(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        headers = {"Cookie": f"ricochet_trainer={self.cookie}"} if self.cookie else {}
-        status, hdrs, payload = http(self.port, method, path, body, source=self.source, headers=headers)
-        cookie = hdrs.get("set-cookie", "")
-        if cookie.startswith("ricochet_trainer="):
-            self.cookie = cookie.split(";")[0].split("=", 1)[1] or None
-        return status, payload
 
 
 class World:
