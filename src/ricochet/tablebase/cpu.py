@@ -149,24 +149,31 @@ def _prepare(a, h1, h2, stamp, B, nbr, binom, t, moves, ends, inter, touch):  # 
             s = nbr[x, back]
             while s >= 0 and not R.occupied(s, a, UNUSED, h1, h2):
                 _touch(inter, touch, s, stamp, bit)  # a lowest helper there would cut the ray
-                if jj == 0:
-                    # The active robot came from s: block s, helpers renumbered to skip s.
-                    moves[0, n] = s
-                    moves[1, n] = s * B + binom[h1 - (h1 > s), 2] + binom[h2 - (h2 > s), 3]
-                else:
-                    # A helper came from s; ``other`` stays besides h0.  With h0 < s the
-                    # helpers are h0, then s and other in order; with s < h0: s, h0, other.
-                    other = h2 if jj == 1 else h1
-                    sp = s - (s > a)
-                    op = other - (other > a)
-                    moves[2, n] = s
-                    moves[3, n] = binom[op, 2] + binom[sp, 3] if s > other else binom[sp, 2] + binom[op, 3]
-                    moves[4, n] = sp + binom[op, 3]
+                _entry(moves, n, jj, s, a, h1, h2, B, binom)
                 n += 1
                 s = nbr[s, back]
         ends[jj] = n
     for jj in range(movers, 3):
         ends[jj] = n
+
+
+@njit(cache=True, inline="always")
+def _entry(moves, n, jj, s, a, h1, h2, B, binom):  # type: ignore[no-untyped-def]
+    """Entry ``n`` of :func:`_prepare`'s lists: robot ``jj`` (0: the active one, 1 and 2:
+    the helpers h1 and h2) has its other end at cell ``s``."""
+    if jj == 0:
+        # The active robot at s: block s, helpers renumbered to skip s.
+        moves[0, n] = s
+        moves[1, n] = s * B + binom[h1 - (h1 > s), 2] + binom[h2 - (h2 > s), 3]
+    else:
+        # A helper at s; ``other`` stays besides h0.  With h0 < s the helpers are
+        # h0, then s and other in order; with s < h0: s, h0, other.
+        other = h2 if jj == 1 else h1
+        sp = s - (s > a)
+        op = other - (other > a)
+        moves[2, n] = s
+        moves[3, n] = binom[op, 2] + binom[sp, 3] if s > other else binom[sp, 2] + binom[op, 3]
+        moves[4, n] = sp + binom[op, 3]
 
 
 @njit(cache=True, inline="always")
@@ -213,16 +220,7 @@ def _prepare_forward(a, h1, h2, stamp, B, nbr, binom, moves, ends, inter, touch)
                 nn = nbr[s, d]
             if s == x:
                 continue
-            if jj == 0:
-                moves[0, n] = s
-                moves[1, n] = s * B + binom[h1 - (h1 > s), 2] + binom[h2 - (h2 > s), 3]
-            else:
-                other = h2 if jj == 1 else h1
-                sp = s - (s > a)
-                op = other - (other > a)
-                moves[2, n] = s
-                moves[3, n] = binom[op, 2] + binom[sp, 3] if s > other else binom[sp, 2] + binom[op, 3]
-                moves[4, n] = sp + binom[op, 3]
+            _entry(moves, n, jj, s, a, h1, h2, B, binom)
             n += 1
         ends[jj] = n
 
