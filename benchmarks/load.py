@@ -924,14 +924,6 @@ class Server:
             time.sleep(0.2)
         raise RuntimeError(f"the server did not answer /api/health within {timeout:.0f} s:\n{self.tail()}")
 
-    def python_pid(self) -> int:
-        """The server's own process (a child of the prefix command, if any)."""
-        for pid in [self.proc.pid, *child_pids(self.proc.pid)]:
-            with contextlib.suppress(OSError):
-                if b"ricochet\0serve" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    return pid
-        return self.proc.pid
-
     def tail(self, n: int = 30) -> str:
         with contextlib.suppress(OSError):
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])

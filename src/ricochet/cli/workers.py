@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import signal
 import subprocess
 import sys
@@ -86,11 +85,10 @@ def run_workers(args: argparse.Namespace, url: str) -> int:
     folder = Path(tempfile.mkdtemp(prefix="ricochet-workers-"))
     cfg = folder / "haproxy.cfg"
     cfg.write_text(haproxy_config(args.host, args.port, [(n, "127.0.0.1", ports[n]) for n in names]))
-    env = dict(os.environ)
     procs: dict[str, subprocess.Popen[bytes]] = {}
 
     def start(name: str) -> None:
-        procs[name] = subprocess.Popen(worker_command(args, url, name, ports[name]), env=env)
+        procs[name] = subprocess.Popen(worker_command(args, url, name, ports[name]))
 
     stopping = False
 

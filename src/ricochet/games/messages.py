@@ -63,9 +63,9 @@ def whole(value: object, name: str, lo: int | None = None, hi: int | None = None
     span = (f"from {lo} to {hi}" if lo is not None and hi is not None else f"at least {lo}" if lo is not None
             else f"at most {hi}" if hi is not None else "")
     if isinstance(value, bool) or not isinstance(value, int):
-        what = f"a whole number {span}" if lo is not None and hi is not None else \
-            f"a whole number ({span})" if span else "a whole number"
-        raise _bad(f"{name} must be {what} (a JSON integer), got {shown(value)}".replace(") (", ", "))
+        what = f"a whole number {span} (a JSON integer)" if lo is not None and hi is not None else \
+            f"a whole number ({span}, a JSON integer)" if span else "a whole number (a JSON integer)"
+        raise _bad(f"{name} must be {what}, got {shown(value)}")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise _bad(f"{name} must be {span}, got {value}")
     return value

@@ -320,9 +320,10 @@ class RoomManager:
             return None
         return await self.storage.get_room(room_id)
 
-    async def unload(self, room: Room) -> bool:
+    async def unload(self, room: Room, *, release: bool = True) -> bool:
         """Let go of a room nobody is connected to: its ticker, jobs and bots stop, its
-        memory is freed; it is loaded again on use.  False if someone came meanwhile."""
+        memory is freed; it is loaded again on use; its lease (:mod:`.cluster`) is given back
+        unless ``release`` is False.  False if someone came meanwhile."""
         async with room.lock:
             if self.rooms.get(room.id) is not room or room.attached:
                 return False
@@ -334,7 +335,7 @@ class RoomManager:
                 self.stop_bot(room, key[1])
         for s in list(room.sessions):  # the bots' in-process connections
             s.disconnect()
-        if self.cluster is not None:
+        if release and self.cluster is not None:
             with contextlib.suppress(Exception):
                 await self.cluster.release(room.id)
         return True
@@ -348,14 +349,7 @@ class RoomManager:
             if not s.bot:
                 s.error("room_moving", "this room moves to another server: reconnecting", retry_after=0.25)
                 s.close(1012, "room moved")
-        if release:
-            await self.unload(room)
-            return
-        cluster, self.cluster = self.cluster, None  # (no lease to give back)
-        try:
-            await self.unload(room)
-        finally:
-            self.cluster = cluster
+        await self.unload(room, release=release)
 
     def last_alive(self, room: Room, row: RoomRow) -> float:
         """When a server last held ``room`` alive, as loaded from ``row``: the later of its stamp

@@ -240,7 +240,6 @@ class Trainer:
         longer than a puzzle made on request may take: a request waits behind at most one
         slice, never behind a whole climb."""
         from ..trainer.long import climb_slice, long_lengths, new_climb
-        from ..trainer.puzzles import STYLES
 
         budget = self.options.generate_budget
         for game in GAMES:
@@ -327,10 +326,7 @@ class Trainer:
         attempt or a hint (level 1 tells the length)."""
         tp = sp.puzzle
         day = await self.store.daily_days(tp.id)
-        play = await self.store.play(player, tp.id)
-        if play is None:
-            play = await self.store.start_play(player, tp.id, tp.game, mode or ("daily" if day else "free"),
-                                               self.now())
+        play = await self.store.start_play(player, tp.id, tp.game, mode or ("daily" if day else "free"), self.now())
         out = tp.public()
         if not (play.done or play.hints >= 1):
             del out["optimal"]

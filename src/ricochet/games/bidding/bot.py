@@ -29,7 +29,7 @@ from ...position import Move
 from ...puzzle import Puzzle
 from ..interface import BotClient, Compute
 from ..jobs import Answer, solve_job
-from ..seat_bot import SeatBot
+from ..seat_bot import HURRY, SeatBot
 from .round import MAX_BID
 
 __all__ = ["HURRY", "LEVELS", "BidPlan", "BiddingBot", "BotLevel", "bid_time", "plan_bid"]
@@ -59,9 +59,6 @@ LEVELS: dict[str, BotLevel] = {
     "expert": BotLevel("expert", (4.0, 12.0), 14, (0.85, 0.15), 0.02, 1, 0.5),
     "perfect": BotLevel("perfect", (1.0, 3.0), MAX_BID, (1.0,), 0.0, 0, 0.4),
 }
-
-HURRY = 1.5
-"""Seconds before a running clock runs out at which a bot that is still thinking bids what it has."""
 
 
 @dataclass(frozen=True)
@@ -118,8 +115,6 @@ class BiddingBot(SeatBot):
         self._thinking: asyncio.Task[None] | None = None
         self._demo: asyncio.Task[None] | None = None
         self._thought: set[tuple[int, int]] = set()
-        self._wake = asyncio.Event()
-        """Set at each message: a thinking bot looks again (a clock may have started)."""
 
     async def solve(self, puzzle: Puzzle) -> Answer:
         return await self.compute(solve_job(puzzle))  # type: ignore[no-any-return]
@@ -134,7 +129,6 @@ class BiddingBot(SeatBot):
 
     def look(self, event: dict[str, Any] | None = None) -> None:
         """React to the state as it is now."""
-        self._wake.set()
         state = self.client.state
         if state is None or self.me is None:
             return
@@ -190,11 +184,7 @@ class BiddingBot(SeatBot):
                 wait = min(wait, clock["deadline"] - HURRY - self.client.server_now())
             if wait <= 0:
                 break
-            self._wake.clear()
-            try:
-                await asyncio.wait_for(self._wake.wait(), wait)
-            except TimeoutError:
-                pass
+            await self.doze(wait)
         bid = plan.bid if loop.time() >= ready else plan.hurried
         assert bid is not None
         mine = next((b["moves"] for b in now["round"]["standing"] if b["player"] == self.me), None)

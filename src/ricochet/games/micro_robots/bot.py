@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..interface import BotClient
-from ..seat_bot import SeatBot
+from ..seat_bot import HURRY, SeatBot
 from .engine import MicroBoard, Space, best_route, exact_route
 
 __all__ = ["HURRY", "LEVELS", "AnnouncePlan", "MicroBot", "MicroLevel", "announce_time", "plan_announce"]
@@ -46,9 +46,6 @@ LEVELS: dict[str, MicroLevel] = {
     "perfect": MicroLevel("perfect", 1.0, 0.4, 0.0, 0.5),
 }
 
-
-HURRY = 1.5
-"""Seconds before the target is rolled again at which a bot still thinking announces what it has."""
 
 
 @dataclass(frozen=True)
@@ -90,8 +87,6 @@ class MicroBot(SeatBot):
         self.rng = rng or random.Random()
         self._thinking: asyncio.Task[None] | None = None
         self._demo: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        """Set at each message: a thinking bot looks again (the game may have been paused, resumed)."""
         self._seen: set[tuple[int, int, float]] = set()
         self.plan: list[tuple[int, int]] | None = None
 
@@ -102,7 +97,6 @@ class MicroBot(SeatBot):
         return [self._thinking, self._demo]
 
     def look(self, event: dict[str, Any] | None = None) -> None:
-        self._wake.set()
         state = self.client.state
         if state is None or self.me is None or state.get("board") is None:
             return
@@ -137,11 +131,7 @@ class MicroBot(SeatBot):
             wait = min(ready - loop.time(), now["round"]["reroll_at"] - HURRY - self.client.server_now())
             if wait <= 0:
                 break
-            self._wake.clear()
-            try:
-                await asyncio.wait_for(self._wake.wait(), wait)
-            except TimeoutError:
-                pass
+            await self.doze(wait)
         now = self.client.state
         if now is None or now["phase"] != "racing" or now["round"] is None or now["round"]["number"] != key[1] \
                 or now["round"]["rolled_at"] != key[2]:

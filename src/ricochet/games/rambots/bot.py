@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..interface import BotClient, Job
-from ..seat_bot import SeatBot
+from ..seat_bot import HURRY, SeatBot
 from .engine import COLORS, DIRS, Instruction, Obj, Piece, Table, execute
 
 __all__ = ["HURRY", "LEVELS", "RamBot", "compile_time", "plan_program", "think_time"]
@@ -45,9 +45,6 @@ LEVELS: dict[str, RamLevel] = {
     "perfect": RamLevel("perfect", 48, 5, 1.5),
 }
 
-
-HURRY = 1.5
-"""Seconds before the programming timer runs out at which a bot still thinking compiles what it has."""
 
 
 def think_time(level: str, rng: random.Random) -> float:
