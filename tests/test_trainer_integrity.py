@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from realserver import Browser, ServerProcess
+from ricochet.trainer.long import shipped
 from ricochet.trainer.puzzles import from_code
 
 pytestmark = pytest.mark.slow
@@ -59,10 +60,25 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     db = tmp / "server.db"
     server = ServerProcess(tmp, database=db, extra=("--trainer-pool", "0"))
     try:
+        _wait_for_shipped(db)
         yield World(server, db)
     finally:
         server.stop()
         mp.undo()
+
+
+def _wait_for_shipped(db: Path, patience: float = 120.0) -> None:
+    """The server stores its shipped long puzzles just after it starts: the tests compare the
+    stored rows before and after a request, so they begin once those rows are all there."""
+    want = len(shipped())
+    deadline = time.monotonic() + patience
+    while True:
+        with sqlite3.connect(db) as conn:
+            have = conn.execute("SELECT COUNT(*) FROM trainer_puzzles WHERE source = 'shipped'").fetchone()[0]
+        if have >= want:
+            return
+        assert time.monotonic() < deadline, f"{have} of {want} shipped puzzles stored after {patience} s"
+        time.sleep(0.1)
 
 
 def _solution(p: dict[str, Any]) -> list[Any]:
