@@ -287,3 +287,21 @@ def test_publish_renders_the_study_into_the_doc(capsys: pytest.CaptureFixture[st
                        says="needs the two markers")
     assert_input_error(capsys, "tablebase", "publish", str(results), "--out-dir", str(pictures), "--robots", "4",
                        says="no tables of 4 robots")
+
+
+def test_the_published_study_was_computed_twice_with_the_same_histograms() -> None:
+    """The GPU study (an H200, benchmarks/device/gpu-study.sh) and the CPU study cover the same eight
+    boards: each table's histogram, computed by the two paths, is the same."""
+    def tables(names: list[str]) -> dict[tuple[str, str, int], dict[str, int]]:
+        out = {}
+        for name in names:
+            for line in (ROOT / "benchmarks" / name).read_text().splitlines():
+                d = json.loads(line)
+                out[(d["board"], d["target"], d["robots"])] = d["histogram"]
+        return out
+
+    gpu = tables(["tablebase-study-gpu.jsonl"])
+    cpu = tables(["tablebase-study-4B3B2B1A.jsonl", "tablebase-study-1A4B3B2B.jsonl", "tablebase-study-cpu.jsonl"])
+    assert len(gpu) == 136 and set(gpu) <= set(cpu)
+    assert [k for k in gpu if gpu[k] != cpu[k]] == []
+    assert max(int(n) for h in gpu.values() for n in h) == 25

@@ -9,6 +9,6 @@ echo "== $(nproc) cores, $(python3 -V), numba $(python3 -c 'import numba; print(
 t0=$(date +%s); python3 -m ricochet warm --only solver,threads 2>&1; echo "== warm: $(( $(date +%s) - t0 )) s"
 t0=$(date +%s); timeout "${BENCH_LIMIT:-200}" python3 -m ricochet bench --jobs 16 --sets asp,random --rounds "${ROUNDS:-3}" --no-startup 2>&1
 echo "== bench: $(( $(date +%s) - t0 )) s"
-for pol in ACTIVE PASSIVE; do OMP_WAIT_POLICY=$pol timeout 60 python3 benchmarks/device/omp_policy.py 2>&1; done
+for pol in ACTIVE PASSIVE; do OMP_WAIT_POLICY=$pol timeout "${OMP_LIMIT:-60}" python3 benchmarks/device/omp_policy.py 2>&1; done
 echo "== done, load $(cat /proc/loadavg)"
 } 2>&1 | tee "$OUT/cpu16.txt"

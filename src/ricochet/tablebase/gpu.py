@@ -31,6 +31,12 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+
+if not hasattr(np, "row_stack"):
+    # numpy 2.5 removed row_stack, and numba-cuda (0.2x) still registers an overload for it when it
+    # compiles its first kernel: the same function under the old name lets that compile go through.
+    np.row_stack = np.vstack  # type: ignore[attr-defined]
+
 from numba import cuda, int64
 
 from . import compiled
