@@ -49,7 +49,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory, clock: SkipClock) -> Iter
     except ImportError as e:  # pragma: no cover - depends on the server package being there
         pytest.skip(f"the server package is not available: {e}")
     db = tmp_path_factory.mktemp("web") / "browser.db"
-    clock.app = create_app(database_url=f"sqlite+aiosqlite:///{db}", now=clock)
+    # The bots think at 0.3 times their usual pace: a game of several rounds waits less for them.
+    clock.app = create_app(database_url=f"sqlite+aiosqlite:///{db}", now=clock, bot_speed=0.3)
     with served(clock.app) as base:
         yield base
 
@@ -304,7 +305,8 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
     (bidding in the page, demonstrating with clicks and arrow keys) while a
     spectator watches.  The timers and pauses are skipped, not waited for."""
     errors: list[str] = []
-    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    # Ann's robots jump to their stops (reduced motion, which the page honours): no animation to wait for.
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB", reduced_motion="reduce")
     eve_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True,
                                   has_touch=True)
     ann, eve = ann_ctx.new_page(), eve_ctx.new_page()
@@ -418,7 +420,8 @@ def test_a_micro_robots_game_with_a_spectator_a_bot_and_a_failed_announcement(ba
     fails (gives up) and her chip goes to the player with the fewest; she plays on to five chips while a
     spectator watches on a phone."""
     errors: list[str] = []
-    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    # Ann's robots jump to their stops (reduced motion, which the page honours): no animation to wait for.
+    ann_ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB", reduced_motion="reduce")
     eve_ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR", is_mobile=True,
                                   has_touch=True)
     ann, eve = ann_ctx.new_page(), eve_ctx.new_page()
@@ -613,7 +616,7 @@ def test_a_rambots_game_of_a_human_and_two_bots_to_a_win(base_url: str, browser,
                 break
             if s["phase"] == "execution":
                 clock.skip(room_id)  # the next instruction at once, not after its step time
-            time.sleep(0.1)
+            time.sleep(0.02 if s["phase"] == "execution" else 0.1)
         if rounds == 1:
             ann.screenshot(path=str(SHOTS / "rambots_execution.png"))
         assert rounds < 25, "no winner after 25 rounds"

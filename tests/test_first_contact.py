@@ -62,8 +62,10 @@ def browser() -> Iterator[Any]:
 def _page(browser: Any, viewport: dict[str, int], lang: str = "en", errors: list[str] | None = None,
           name: str = "page") -> Any:
     phone = viewport["width"] < 600
+    # Reduced motion (a setting the pages honour): robots jump to their stops, so a test waits for no
+    # animation; what is on screen once a move is done is the same.
     ctx = browser.new_context(viewport=viewport, locale="fr-FR" if lang == "fr" else "en-GB", is_mobile=phone,
-                              has_touch=phone)
+                              has_touch=phone, reduced_motion="reduce")
     page = ctx.new_page()
     page.set_default_timeout(20000)
     if errors is not None:
