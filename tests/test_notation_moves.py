@@ -88,3 +88,29 @@ def test_parse_move_wants_one_move() -> None:
 def test_format_move_checks_the_robot() -> None:
     with pytest.raises(NotationError, match="robots 0..5"):
         format_move(Move(6, N), POS)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3), st.sampled_from(list(Direction))), max_size=30))
+def test_a_growing_tuple_of_moves_encodes_as_a_fresh_one(steps: list[tuple[bool, int, Direction]]) -> None:
+    """``to_wire`` reuses the list of a tuple that a longer one extends (a demonstration grows a move
+    at a time): grown or rebuilt, each tuple's form is that of its moves encoded one by one."""
+    from ricochet.notation.wire import move_to_wire, to_wire
+
+    moves: tuple[Move, ...] = ()
+    for grow, robot, direction in steps:
+        move = Move(robot, direction)
+        # grow: the same objects and one more; else a new tuple of equal moves (no object shared)
+        moves = moves + (move,) if grow else tuple(Move(m.robot, m.direction) for m in moves) + (move,)
+        assert to_wire(moves) == [move_to_wire(m) for m in moves]
+        assert to_wire(moves[:-1] or (move,)) == [move_to_wire(m) for m in (moves[:-1] or (move,))]
+
+
+def test_a_tuple_that_only_looks_like_an_extension_is_encoded_whole() -> None:
+    from ricochet.notation.wire import to_wire
+
+    m0, m1, m2, m3, other = (Move(0, Direction.N), Move(1, Direction.E), Move(2, Direction.S), Move(3, Direction.W),
+                             Move(2, Direction.W))
+    assert to_wire((m0, m1, m2))[1] == {"robot": 1, "direction": "E"}
+    # the same first and last objects and the length before the new move, but another move between
+    assert to_wire((m0, other, m2, m3))[1] == {"robot": 2, "direction": "W"}

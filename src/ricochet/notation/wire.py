@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -274,6 +275,9 @@ def move_from_wire(value: Any, field: str = "move") -> Move:
 _PATHS_KEPT = 8192
 _path_wires: dict[int, tuple[Path, dict[str, Any]]] = {}
 _tuple_wires: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
+_tuple_ends: dict[tuple[int, int, int], tuple[tuple[Any, ...], list[Any]]] = {}
+"""Encoded tuples by (their first item's id, their last item's id, their length): a tuple one
+item longer than one of these, starting with the same objects, reuses its list."""
 
 
 def path_to_wire(path: Path) -> dict[str, Any]:
@@ -323,6 +327,30 @@ def path_from_wire(value: Any, field: str = "path") -> Path:
                 _int(value["cost"], field + ".cost", 1))
 
 
+def _moves_to_wire(value: tuple[Any, ...]) -> list[Any]:
+    """A tuple of moves or paths, memoised by identity: a game's states share these tuples
+    (immutable), so each is encoded once.  A demonstration's tuples grow by one move at a time
+    (a new tuple each time, holding the same objects): one that extends a tuple encoded before
+    encodes only its last item, not the whole demonstration again at every move."""
+    hit = _tuple_wires.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    if len(_tuple_wires) >= _PATHS_KEPT:
+        _tuple_wires.clear()
+        _tuple_ends.clear()
+    n = len(value)
+    wire = None
+    if n > 1:
+        before = _tuple_ends.get((id(value[0]), id(value[-2]), n - 1))
+        if before is not None and all(map(operator.is_, before[0], value)):
+            wire = [*before[1], to_wire(value[-1])]
+    if wire is None:
+        wire = [to_wire(v) for v in value]
+    _tuple_wires[id(value)] = (value, wire)
+    _tuple_ends[(id(value[0]), id(value[-1]), n)] = (value, wire)
+    return wire
+
+
 def to_wire(value: Any) -> Any:
     """The JSON form of a move, path, robot, board or direction, and of lists
     and tuples of them (anything else is returned as it is).  Paths and tuples of moves
@@ -339,15 +367,7 @@ def to_wire(value: Any) -> Any:
     if isinstance(value, Direction):
         return value.name
     if isinstance(value, tuple) and value and isinstance(value[0], Move | Path):
-        # A game's states share their tuples of moves and paths (immutable): each is encoded once.
-        hit = _tuple_wires.get(id(value))
-        if hit is not None and hit[0] is value:
-            return hit[1]
-        if len(_tuple_wires) >= _PATHS_KEPT:
-            _tuple_wires.clear()
-        wire = [to_wire(v) for v in value]
-        _tuple_wires[id(value)] = (value, wire)
-        return wire
+        return _moves_to_wire(value)
     if isinstance(value, tuple | list):
         return [to_wire(v) for v in value]
     return value
