@@ -437,6 +437,10 @@ class BiddingGame(TableGame):
     def __init__(self) -> None:
         super().__init__()
         self.events.update({c.type: c for c in ROUND_EVENTS})
+        # The last move checked by a demonstration, with what it gave: folding its MovePlayed into
+        # the state at once needs the same new position, so the move is not slid twice.  Keyed by
+        # the position object itself (immutable): any other position or move slides again.
+        self._played: tuple[Position, Move, tuple[Position, Path]] | None = None
 
     # -- hooks ------------------------------------------------------------------------------
     @abc.abstractmethod
@@ -510,7 +514,11 @@ class BiddingGame(TableGame):
                 moves=(), paths=(), cost=0))
         if isinstance(event, MovePlayed):
             assert s.position is not None
-            position, path = s.position.play(event.move)
+            played = self._played
+            if played is not None and played[0] is s.position and played[1] == event.move:
+                position, path = played[2]
+            else:
+                position, path = s.position.play(event.move)
             return replace(s, position=position, round=replace(
                 rnd, moves=rnd.moves + (event.move,), paths=rnd.paths + (path,), cost=event.cost))
         assert isinstance(event, DemonstrationEnded) and rnd.demo_bid is not None
@@ -683,10 +691,12 @@ class BiddingGame(TableGame):
         if not isinstance(move, Move):
             raise GameError(f"a move names a robot and a direction, got {move!r}", "illegal_move")
         try:
-            _, path = s.position.play(move)
+            after_move = s.position.play(move)
         except IllegalMove as e:
             # Refused: the robot does not move and the demonstration goes on (bid and time still bind).
             raise GameError(f"illegal move: {e}", "illegal_move") from None
+        path = after_move[1]
+        self._played = (s.position, move, after_move)
         cost = rnd.cost + path.cost
         tx.emit(MovePlayed(rnd.number, rnd.demonstrator or "", move, path, cost, now))
         after = tx.state.round
