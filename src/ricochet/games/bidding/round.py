@@ -691,12 +691,11 @@ class BiddingGame(TableGame):
         if not isinstance(move, Move):
             raise GameError(f"a move names a robot and a direction, got {move!r}", "illegal_move")
         try:
-            after_move = s.position.play(move)
+            moved, path = s.position.play(move)
         except IllegalMove as e:
             # Refused: the robot does not move and the demonstration goes on (bid and time still bind).
             raise GameError(f"illegal move: {e}", "illegal_move") from None
-        path = after_move[1]
-        self._played = (s.position, move, after_move)
+        self._played = (s.position, move, (moved, path))
         cost = rnd.cost + path.cost
         tx.emit(MovePlayed(rnd.number, rnd.demonstrator or "", move, path, cost, now))
         after = tx.state.round
