@@ -114,3 +114,38 @@ def test_a_tuple_that_only_looks_like_an_extension_is_encoded_whole() -> None:
     assert to_wire((m0, m1, m2))[1] == {"robot": 1, "direction": "E"}
     # the same first and last objects and the length before the new move, but another move between
     assert to_wire((m0, other, m2, m3))[1] == {"robot": 2, "direction": "W"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 3), st.sampled_from(list(Direction))), max_size=30))
+def test_a_growing_tuple_pre_encoded_is_the_json_of_its_moves(steps: list[tuple[bool, int, Direction]]) -> None:
+    """``wire_text`` (the text a broadcast embeds) extends the text of the tuple a longer one grows
+    from: grown or rebuilt, it is the JSON of the moves' forms, as the server encodes them."""
+    from ricochet.notation.wire import move_to_wire, wire_text
+    from ricochet.server.protocol import dumpb
+
+    moves: tuple[Move, ...] = ()
+    assert dumpb({"moves": wire_text(moves)}) == b'{"moves":[]}'
+    for grow, robot, direction in steps:
+        move = Move(robot, direction)
+        moves = moves + (move,) if grow else tuple(Move(m.robot, m.direction) for m in moves) + (move,)
+        assert dumpb({"moves": wire_text(moves)}) == dumpb({"moves": [move_to_wire(m) for m in moves]})
+
+
+def test_a_pre_encoded_look_alike_is_encoded_whole_and_paths_too() -> None:
+    import json
+
+    from ricochet.notation.wire import to_wire, wire_text
+    from ricochet.server.protocol import dumpb
+
+    def text(value: tuple) -> object:  # type: ignore[type-arg]
+        return json.loads(dumpb(wire_text(value)))
+
+    m0, m1, m2, m3, other = (Move(0, Direction.N), Move(1, Direction.E), Move(2, Direction.S), Move(3, Direction.W),
+                             Move(2, Direction.W))
+    wire_text((m0, m1, m2))
+    assert text((m0, other, m2, m3))[1] == {"robot": 2, "direction": "W"}
+    first = POS.paths(0, Direction.E)[0]
+    after = POS.paths(1, Direction.S)[0]
+    assert text((first,)) == to_wire((first,))
+    assert text((first, after)) == to_wire((first, after))

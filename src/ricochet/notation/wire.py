@@ -44,6 +44,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from ..board import (
     DIAGONAL_COLORS,
     ORIENTATIONS,
@@ -72,6 +74,7 @@ __all__ = [
     "robots_from_wire",
     "robots_to_wire",
     "to_wire",
+    "wire_text",
 ]
 
 _SIDES = {"N": Direction.N, "E": Direction.E, "S": Direction.S, "W": Direction.W}
@@ -349,6 +352,40 @@ def _moves_to_wire(value: tuple[Any, ...]) -> list[Any]:
     _tuple_wires[id(value)] = (value, wire)
     _tuple_ends[(id(value[0]), id(value[-1]), n)] = (value, wire)
     return wire
+
+
+_TEXTS_KEPT = 2048
+_tuple_texts: dict[int, tuple[tuple[Any, ...], bytes]] = {}
+_text_ends: dict[tuple[int, int, int], tuple[tuple[Any, ...], bytes]] = {}
+
+
+def wire_text(value: tuple[Move, ...] | tuple[Path, ...]) -> orjson.Fragment:
+    """The JSON text of ``to_wire(value)`` for a tuple of moves or paths, pre-encoded for
+    :mod:`orjson` (which writes a :class:`orjson.Fragment` as it is; :mod:`json` refuses it).
+
+    For the server's broadcasts: every message of a demonstration carries its paths so far.
+    Encoding their dicts again at each move cost more than anything else per move, mostly in
+    cache misses (they were built moves ago, among other rooms' objects): the text is
+    contiguous, and a tuple one item longer than one encoded before (the same objects) encodes
+    only its last item.  Memoised by identity, as :func:`to_wire` is."""
+    hit = _tuple_texts.get(id(value))
+    if hit is not None and hit[0] is value:
+        return orjson.Fragment(hit[1])
+    if len(_tuple_texts) >= _TEXTS_KEPT:
+        _tuple_texts.clear()
+        _text_ends.clear()
+    n = len(value)
+    text = None
+    if n > 1:
+        before = _text_ends.get((id(value[0]), id(value[-2]), n - 1))
+        if before is not None and all(map(operator.is_, before[0], value)):
+            text = b"%b,%b]" % (before[1][:-1], orjson.dumps(to_wire(value[-1])))
+    if text is None:
+        text = orjson.dumps(to_wire(value))
+    _tuple_texts[id(value)] = (value, text)
+    if n:
+        _text_ends[(id(value[0]), id(value[-1]), n)] = (value, text)
+    return orjson.Fragment(text)
 
 
 def to_wire(value: Any) -> Any:

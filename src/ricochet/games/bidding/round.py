@@ -48,6 +48,7 @@ from typing import Any, ClassVar
 
 from ...board import ROBOT_COLORS
 from ...geometry import Cell, Direction
+from ...notation.wire import wire_text
 from ...position import IllegalMove, Move, Path, Position
 from ...puzzle import Puzzle, check_solution
 from ..events import Event, encode, move_of, path_of
@@ -809,17 +810,22 @@ class BiddingGame(TableGame):
                 "attempts": [_attempt_dict(a) for a in r.attempts]}
 
     @staticmethod
-    def slim(view: dict[str, Any]) -> dict[str, Any]:
+    def slim(view: dict[str, Any], rnd: RoundState | None = None) -> dict[str, Any]:
         """A view made the same for every viewer and lighter: without ``you``
         and ``round.your_bid``, without ``round.bids`` (every bid of the round:
         it would make each message of a round longer than the one before; each
         player's standing bid is in ``round.standing``), finished attempts
         without their paths (their moves are there; the paths come with full
-        states)."""
+        states).  With ``rnd`` (the view's round), the demonstration's moves and
+        paths are pre-encoded (:func:`~ricochet.notation.wire.wire_text`): for
+        the server's encoder, not :mod:`json`."""
         view.pop("you", None)
         if view.get("round") is not None:
             view["round"].pop("your_bid", None)
             view["round"].pop("bids", None)
             for a in view["round"]["attempts"]:
                 a.pop("paths", None)
+            if rnd is not None:
+                view["round"]["moves"] = wire_text(rnd.moves)
+                view["round"]["paths"] = wire_text(rnd.paths)
         return view

@@ -576,7 +576,8 @@ class RicochetRobots(BiddingGame):
 
     def event_state(self, state: GameState, event_type: str) -> dict[str, Any]:
         heavy = any(event_type in when for when in self.heavy_keys.values())
-        v = self.slim(self.full_view(state, None, heavy=heavy))  # most events: the heavy keys not even computed
+        # Most events: the heavy keys not even computed.
+        v = self.slim(self.full_view(state, None, heavy=heavy), state.round)
         if heavy:
             for h in v["history"]:
                 h["solution"] = None
