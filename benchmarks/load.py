@@ -65,10 +65,12 @@ if str(ROOT / "src") not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT / "src"))
 
 TARGET_ROOMS, TARGET_PLAYERS, TARGET_P99_MS = 200, 4, 100.0
-SERVER_LIMITS = ("rooms_per_minute=0", "connections_per_address=0", "address_rate=0")
+SERVER_LIMITS = ("rooms_per_minute=0", "connections_per_address=0", "address_rate=0", "total_rooms_per_second=0",
+                 "total_http_rate=0", "total_socket_rate=0", "socket_rate=0", "http_rate=0")
 """Every simulated player comes from 127.0.0.1: the server's per-address limits (rooms created,
-connections, messages) would stop the benchmark, not a crowd of real players.  Per-seat rates,
-hello deadlines and the other limits stay as they are."""
+connections, messages) would stop the benchmark, not a crowd of real players, and so would its
+pacing and the totals that one address gets whole (rooms, requests and sockets per second).
+Per-seat rates, hello deadlines and the other limits stay as they are."""
 BID = 99  # the protocol's highest bid: the demonstrator may play many moves
 GAMES = ("ricochet-robots", "pyramids")
 ROOM_BLOCK = 250  # honest room addresses per 127.0.N block (.1 to .250)
@@ -111,6 +113,11 @@ class LoadConfig:
     """The clock of the rooms (the minimum of both games is 5 s)."""
     grace: float = 2.0
     """Seconds to wait for the last broadcasts after the last move."""
+    stagger: float = 0.0
+    """Seconds over which the rooms start, evenly spaced (0: all at once).  Rooms started in the same
+    instant also hand their demonstrations over in the same second, every ``moves_per_player /
+    rate`` seconds; real rooms start when their players are ready.  The measured window then
+    begins once the last room's demonstrations have begun, and only its moves count."""
     seed: int = 2026
     server_log: str | None = None
     server_prefix: tuple[str, ...] = ()
@@ -508,18 +515,23 @@ class Worker:
             played += 1
             nxt = max(nxt + period, time.monotonic())
 
+    async def start_room(self, room: RoomRun, at: float) -> None:
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        await self.send(room.clients[0].start(), "start")
+
     async def run(self, go: Callable[[dict[str, Any]], Awaitable[float]]) -> dict[str, Any]:
         """Connect, report ready and wait for the go time (``go``), start the games, let them run
         until ``t_end``, then close.  Returns the raw figures."""
         await self.connect()
         ready = {"connections": sum(len(r.clients) for r in self.rooms)}
         t0 = self.t0 = await go(ready)
-        self.t_end = t0 + self.job["clock_seconds"] + self.job["settle"] + self.job["duration"]
+        stagger = self.job.get("stagger", 0.0)
+        self.t_end = t0 + stagger + self.job["clock_seconds"] + self.job["settle"] + self.job["duration"]
         await asyncio.sleep(max(0.0, t0 - time.monotonic()))
         cpu0 = time.process_time()
-        for room in self.rooms:
+        for room, index in zip(self.rooms, self.job["indices"], strict=True):
             if room.clients:
-                self.spawn(self.send(room.clients[0].start(), "start"))
+                self.spawn(self.start_room(room, t0 + stagger * index / self.job["rooms_total"]))
         await asyncio.sleep(max(0.0, self.t_end - time.monotonic()))
         self.stopping = True
         await asyncio.sleep(self.job["grace"])
@@ -1027,6 +1039,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     games = [cfg.games[i % len(cfg.games)] for i in range(cfg.rooms)]
     options = {g: room_options(cfg, g) for g in dict.fromkeys(games)}
     settle = 0.5  # seconds after the clock for the demonstrations to begin
+    lead = cfg.stagger + cfg.clock_seconds + settle  # from the go to the measured window
     sources = [room_source(i) for i in range(cfg.rooms)] if cfg.limited else None
     loadavg_before = os.getloadavg()
     server: Server | None = None
@@ -1054,7 +1067,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         base_job = {"ws_base": f"ws://127.0.0.1:{port}/ws/", "players": cfg.players, "rate": cfg.rate,
                     "moves_per_player": cfg.moves_per_player, "options": options, "seed": cfg.seed,
                     "clock_seconds": cfg.clock_seconds, "settle": settle, "duration": cfg.duration,
-                    "grace": cfg.grace}
+                    "grace": cfg.grace, "stagger": cfg.stagger, "rooms_total": cfg.rooms}
         shares = [list(range(w, cfg.rooms, max(workers, 1))) for w in range(max(workers, 1))]
         jobs = [{**base_job, "indices": s, "room_ids": [room_ids[i] for i in s], "games": [games[i] for i in s],
                  "sources": [sources[i] for i in s] if sources else None}
@@ -1077,7 +1090,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
 
         def start_flood(t0: float) -> None:
             """The flood (and the server's health samples) over the measured moves."""
-            start, end = t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration
+            start, end = t0 + lead, t0 + lead + cfg.duration
             if flooder is not None and health is not None:
                 assert flooder.stdin is not None
                 flooder.stdin.write(json.dumps({"start": start, "end": end}) + "\n")
@@ -1098,7 +1111,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
                 say(f"{ready['connections']} connections ready in {time.monotonic() - t_connect:.1f} s")
                 t0 = time.monotonic() + 0.5
                 go_time.append(t0)
-                sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
+                sampler.at(t0 + lead, t0 + lead + cfg.duration)
                 start_flood(t0)
                 return t0
 
@@ -1129,7 +1142,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
             sampler = CpuSampler(server.proc.pid, [p.pid for p in procs])
             t0 = time.monotonic() + 0.5
             go_time.append(t0)
-            sampler.at(t0 + cfg.clock_seconds + settle, t0 + cfg.clock_seconds + settle + cfg.duration)
+            sampler.at(t0 + lead, t0 + lead + cfg.duration)
             start_flood(t0)
             for p in procs:
                 assert p.stdin is not None
@@ -1162,7 +1175,10 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         if cfg.database is None:
             shutil.rmtree(tmp, ignore_errors=True)
 
-    lat = sorted(x * 1000 for r in results for x in r["latencies"])
+    # Staggered starts: only the moves of the measured window (all rooms playing) count.
+    first_counted = lead if cfg.stagger > 0 else float("-inf")
+    lat = sorted(x * 1000 for r in results for x, t in zip(r["latencies"], r["sent_at"], strict=True)
+                 if t >= first_counted)
     slices: dict[int, list[float]] = {}
     for r in results:
         for x, t in zip(r["latencies"], r["sent_at"], strict=True):
@@ -1173,9 +1189,12 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         timeline.append({"from_s": start, "broadcasts": len(xs), "p50_ms": percentile(xs, 50),
                          "p99_ms": percentile(xs, 99), "max_ms": xs[-1]})
     by_game: dict[str, list[float]] = {g: [] for g in dict.fromkeys(games)}
+    received: Counter[str] = Counter()
     for r in results:
-        for x, g in zip(r["latencies"], r["latency_games"], strict=True):
-            by_game[g].append(x * 1000)
+        received.update(r["latency_games"])
+        for x, g, t in zip(r["latencies"], r["latency_games"], r["sent_at"], strict=True):
+            if t >= first_counted:
+                by_game[g].append(x * 1000)
     moves_by_game: Counter[str] = Counter()
     for r in results:
         moves_by_game.update(r["moves_by_game"])
@@ -1183,7 +1202,7 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     for g, xs in by_game.items():
         xs.sort()
         per_game.append({"game": g, "rooms": games.count(g), "moves_broadcast": moves_by_game[g],
-                         "broadcasts": len(xs), "p50_ms": percentile(xs, 50), "p99_ms": percentile(xs, 99),
+                         "broadcasts": received[g], "p50_ms": percentile(xs, 50), "p99_ms": percentile(xs, 99),
                          "max_ms": xs[-1] if xs else None})
     errors: Counter[str] = Counter()
     for r in results:
@@ -1201,7 +1220,8 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
         "config": asdict(cfg), "workers": workers, "loop": loop_kind, "cores": os.cpu_count(),
         "rooms": cfg.rooms, "players": cfg.players, "connections": sum(r["connections"] for r in results),
         "moves_sent": sum(r["moves_sent"] for r in results), "moves_broadcast": moves,
-        "moves_per_s": moves / span if span > 0 else None, "move_window_s": span, "broadcasts": len(lat),
+        "moves_per_s": moves / span if span > 0 else None, "move_window_s": span,
+        "broadcasts": sum(len(r["latencies"]) for r in results), "broadcasts_in_percentiles": len(lat),
         "broadcasts_expected": sum(r["expected"] for r in results),
         "messages": sum(r["messages"] for r in results),
         "bytes_per_message": (sum(r["bytes"] for r in results) / max(1, sum(r["messages"] for r in results))),
@@ -1256,7 +1276,9 @@ def format_report(r: dict[str, Any]) -> str:
         ("rooms", r["rooms"]), ("players per room", r["players"]), ("connections", r["connections"]),
         ("moves sent", r["moves_sent"]), ("moves broadcast", r["moves_broadcast"]),
         ("moves/s (all rooms)", f"{_fmt(r['moves_per_s'])} over {_fmt(r['move_window_s'])} s"),
-        ("broadcasts received", f"{r['broadcasts']} of {r['broadcasts_expected']} expected"),
+        ("broadcasts received", f"{r['broadcasts']} of {r['broadcasts_expected']} expected"
+         + (f" ({r['broadcasts_in_percentiles']} in the measured window)"
+            if r.get("broadcasts_in_percentiles", r["broadcasts"]) != r["broadcasts"] else "")),
         ("latency p50 (ms)", _fmt(r["p50_ms"])), ("latency p90 (ms)", _fmt(r["p90_ms"])),
         ("latency p99 (ms)", _fmt(r["p99_ms"])), ("latency max (ms)", _fmt(r["max_ms"])),
         ("messages received (mean size)", f"{r['messages']} ({r['bytes_per_message'] / 1024:.1f} KiB)"),
@@ -1275,6 +1297,7 @@ def format_report(r: dict[str, Any]) -> str:
                else "in the benchmark's process")
     lines = [(f"Server load: {', '.join(cfg['games'])} rooms, {cfg['rate']:g} moves/s per room, "
               f"{cfg['duration']:g} s of moves, {cfg['moves_per_player']} moves per demonstration, "
+              + (f"rooms started over {cfg['stagger']:g} s, " if cfg.get("stagger") else "") +
               f"clients: {clients} ({r['loop']})"),
              (f"Machine: {r['cores']} cores shared by the server, its solver process and the clients "
               f"(CPU % is of one core; 100 % = one core busy)"),
@@ -1390,6 +1413,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--moves-per-player", type=int, default=d.moves_per_player,
                     help="a demonstrator gives up after this many moves and the next bidder demonstrates")
     ap.add_argument("--duration", type=float, default=d.duration, help="seconds of measured moves")
+    ap.add_argument("--stagger", type=float, default=d.stagger, metavar="SECONDS",
+                    help="start the rooms evenly over this many seconds (0: all at once; "
+                         "moves-per-player / rate spreads their hand-overs evenly); the measured "
+                         "window begins once every room plays")
     ap.add_argument("--workers", type=int, default=None,
                     help="client processes (0: in this process; default 0 up to 40 connections, else 1)")
     ap.add_argument("--port", type=int, default=d.port, help="server port on 127.0.0.1 (0: a free one)")
@@ -1436,6 +1463,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--spread/--flood: at most {MAX_SPREAD_ROOMS} rooms")
     if not 1 <= a.players <= 8 or a.rooms < 1 or a.rate <= 0 or a.rate > 10 or a.duration <= 0:
         ap.error("need 1..8 players, at least one room, a rate in (0, 10] moves/s and a positive duration")
+    if not 0 <= a.stagger <= 600:
+        ap.error(f"--stagger: 0 to 600 seconds, not {a.stagger:g}")
     games = tuple(g.strip() for g in a.games.split(",") if g.strip())
     unknown = [g for g in games if g not in GAMES]
     if not games or unknown:
@@ -1445,7 +1474,7 @@ def main(argv: list[str] | None = None) -> int:
                      clock_seconds=a.clock, quiet=a.quiet, server_prefix=tuple(shlex.split(a.server_prefix)),
                      spread=a.spread, flood_addresses=a.flood_addresses, flood_concurrency=a.flood_concurrency,
                      flood_nice=a.flood_nice, flood_kinds=flood_kinds, flood_rate=a.flood_rate,
-                     trainer_pool=a.trainer_pool, server_workers=a.server_workers)
+                     trainer_pool=a.trainer_pool, server_workers=a.server_workers, stagger=a.stagger)
     if a.flood:
         return flood_main(cfg, repeat=a.repeat, baseline=not a.no_baseline, json_path=a.json)
     report = run_benchmark(cfg)

@@ -1,8 +1,11 @@
 """Threaded A* on the hard set's puzzles: GNU OpenMP spinning (default) vs sleeping (PASSIVE) waits."""
-import os, sys, time, statistics
-from ricochet.solver import api, solve
+import os
+import time
+
 from ricochet import datasets
 from ricochet.notation.interchange import read_jsonl
+from ricochet.solver import api, solve
+
 ps = [p for _, p in read_jsonl(datasets.path("hard").read_text().splitlines())][:4]
 api.warm_up(); api.warm_up_threads()
 for th in (1, 2, 16):
