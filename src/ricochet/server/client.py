@@ -27,6 +27,8 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, Protocol, Self
 
+import orjson
+
 from ..errors import RicochetError
 from .protocol import PROTOCOL_VERSION
 
@@ -203,7 +205,7 @@ class RicochetClient:
         if text is None:
             self.closed = True
             raise ClientError("the server closed the connection", "closed")
-        msg: dict[str, Any] = json.loads(text)
+        msg: dict[str, Any] = orjson.loads(text)  # several times json's speed: a message holds a whole state
         await self._track(msg)
         return msg
 
@@ -235,7 +237,7 @@ class RicochetClient:
                     text = await asyncio.wait_for(self.transport.recv(), 15)
                     if text is None:
                         raise ClientError("closed during hello", "closed")
-                    msg: dict[str, Any] = json.loads(text)
+                    msg: dict[str, Any] = orjson.loads(text)
                     if msg.get("type") == "error" and msg.get("code") not in ("room_moving", "server_restarting"):
                         raise ClientError(msg["message"], msg["code"])
                     if msg.get("type") == "welcome":
