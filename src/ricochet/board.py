@@ -122,7 +122,16 @@ def masks_in_range(walls: Sequence[Any]) -> bool:
     """Whether every mask is an ``int`` 0..15 (not a bool), checked at C speed
     (the common case; otherwise the caller looks for the first bad one to name
     it).  The interchange reader uses it too."""
-    return not walls or (set(map(type, walls)) == {int} and 0 <= min(walls) and max(walls) <= 15)
+    if not walls:
+        return True
+    try:
+        cells = bytes(walls)  # ints 0..255 only (and bools, which the type count leaves out)
+    except (TypeError, ValueError):
+        return False
+    return not cells.translate(None, _MASK_VALUES) and list(map(type, walls)).count(int) == len(walls)
+
+
+_MASK_VALUES = bytes(range(16))
 
 
 def _walls_consistent(cells: bytes, w: int, h: int) -> bool:

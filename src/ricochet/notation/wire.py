@@ -178,18 +178,18 @@ def board_from_wire(obj: Any) -> Board:
         f = f"openings[{i}]"
         item = _object(item, f, ("x", "y", "side"))
         openings.append((_cell_keys(item, f, w, h), _SIDES[_choice(item["side"], f + ".side", tuple(_SIDES))]))
-    targets = []
+    targets: list[tuple[int, int, str, str]] = []  # (x, y, colour, symbol): Targets only for a new board
     for i, item in enumerate(_list(obj.get("targets", []), "targets")):
         if type(item) is dict:  # the common case first, checked inline: a board lists 17 targets
             x, y, color, symbol = item.get("x"), item.get("y"), item.get("color"), item.get("symbol")
             if (type(x) is int and type(y) is int and 0 <= x < w and 0 <= y < h and type(color) is str
                     and type(symbol) is str and color in TARGET_COLORS and symbol in TARGET_SYMBOLS):
-                targets.append(Target((x, y), color, symbol))
+                targets.append((x, y, color, symbol))
                 continue
         f = f"targets[{i}]"
         item = _object(item, f, ("x", "y", "color", "symbol"))
-        targets.append(Target(_cell_keys(item, f, w, h), _choice(item["color"], f + ".color", TARGET_COLORS),
-                              _choice(item["symbol"], f + ".symbol", TARGET_SYMBOLS)))
+        targets.append((*_cell_keys(item, f, w, h), _choice(item["color"], f + ".color", TARGET_COLORS),
+                        _choice(item["symbol"], f + ".symbol", TARGET_SYMBOLS)))
     if len(set(openings)) != len(openings):
         raise NotationError("the same opening is listed twice", field="openings")
     try:
@@ -199,11 +199,15 @@ def board_from_wire(obj: Any) -> Board:
 
 
 @functools.lru_cache(maxsize=256)
-def _board(*fields: Any) -> Board:
+def _board(w: int, h: int, masks: tuple[int, ...], blocked: frozenset[Cell],
+           targets: tuple[tuple[int, int, str, str], ...], diagonals: tuple[Diagonal, ...],
+           openings: frozenset[tuple[Cell, Direction]], towers: frozenset[Cell]) -> Board:
     """One (immutable) :class:`Board` per description: a file's puzzles mostly share a few
-    boards, which are then checked once and share their solver tables by identity.  (A
-    description the board refuses raises each time: errors are not cached.)"""
-    return Board(*fields)
+    boards, which are then checked once and share their solver tables by identity.  Keyed by
+    plain tuples (hashed at C speed; a Target's hash is Python code).  (A description the board
+    refuses raises each time: errors are not cached.)"""
+    return Board(w, h, masks, blocked, tuple(Target((x, y), color, symbol) for x, y, color, symbol in targets),
+                 diagonals, openings, towers)
 
 
 def board_to_wire(board: Board) -> dict[str, Any]:
