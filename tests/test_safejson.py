@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ricochet import safejson
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    st.none() | st.booleans() | st.integers() | st.integers(-2**65, 2**65) | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=5), inner, max_size=5),
     max_leaves=30)
 
@@ -38,7 +38,9 @@ def test_the_values_are_json_s(value: Any, ascii_only: bool) -> None:
 
 @pytest.mark.parametrize("text", [
     "123456789012345678901234567890",    # past 64 bits: orjson would read a float
-    "[18446744073709551616, -9223372036854775809]",
+    "18446744073709551616",              # 2**64
+    "-9223372036854775809",              # -2**63 - 1: nineteen digits
+    "[1, -9999999999999999999]",
     '{"moves": 1e400}',                  # json reads an infinity, orjson refuses: json's answer
     '"\\ud800"',                         # a lone surrogate: json reads it
     '{"a": 1, "a": 2}',                  # the last wins, as in json

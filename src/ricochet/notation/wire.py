@@ -381,9 +381,15 @@ def wire_text(value: tuple[Move, ...] | tuple[Path, ...]) -> orjson.Fragment:
     n = len(value)
     text = None
     if n > 1:
-        before = _text_ends.get((id(value[0]), id(value[-2]), n - 1))
+        key = (id(value[0]), id(value[-2]), n - 1)
+        before = _text_ends.get(key)
         if before is not None and all(map(operator.is_, before[0], value)):
             text = b"%b,%b]" % (before[1][:-1], orjson.dumps(to_wire(value[-1])))
+            # A demonstration only grows: the shorter text is dropped, so the cache holds about
+            # one text per demonstration in play (one asked again is encoded whole, as it was).
+            del _text_ends[key]
+            if _tuple_texts.get(id(before[0]), (None,))[0] is before[0]:
+                del _tuple_texts[id(before[0])]
     if text is None:
         text = orjson.dumps(to_wire(value))
     _tuple_texts[id(value)] = (value, text)
