@@ -41,8 +41,8 @@ import functools
 import json
 import operator
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
 import orjson
 
@@ -281,10 +281,7 @@ def move_from_wire(value: Any, field: str = "move") -> Move:
 
 _PATHS_KEPT = 8192
 _path_wires: dict[int, tuple[Path, dict[str, Any]]] = {}
-_tuple_wires: dict[int, tuple[tuple[Any, ...], list[Any]]] = {}
-_tuple_ends: dict[tuple[int, int, int], tuple[tuple[Any, ...], list[Any]]] = {}
-"""Encoded tuples by (their first item's id, their last item's id, their length): a tuple one
-item longer than one of these, starting with the same objects, reuses its list."""
+E = TypeVar("E")
 
 
 def path_to_wire(path: Path) -> dict[str, Any]:
@@ -334,33 +331,45 @@ def path_from_wire(value: Any, field: str = "path") -> Path:
                 _int(value["cost"], field + ".cost", 1))
 
 
-def _moves_to_wire(value: tuple[Any, ...]) -> list[Any]:
-    """A tuple of moves or paths, memoised by identity: a game's states share these tuples
-    (immutable), so each is encoded once.  A demonstration's tuples grow by one move at a time
-    (a new tuple each time, holding the same objects): one that extends a tuple encoded before
-    encodes only its last item, not the whole demonstration again at every move."""
-    hit = _tuple_wires.get(id(value))
-    if hit is not None and hit[0] is value:
-        return hit[1]
-    if len(_tuple_wires) >= _PATHS_KEPT:
-        _tuple_wires.clear()
-        _tuple_ends.clear()
-    n = len(value)
-    wire = None
-    if n > 1:
-        before = _tuple_ends.get((id(value[0]), id(value[-2]), n - 1))
+class _GrowingMemo(Generic[E]):
+    """Encodings of tuples of moves or paths, memoised by identity: a game's states share these
+    tuples (immutable), so each is encoded once.  A demonstration's tuples grow by one move at a
+    time (a new tuple each time, holding the same objects): one that extends a tuple encoded
+    before gets ``extend(its encoding, the new item)``, not ``whole(tuple)`` again, and the
+    shorter one is forgotten (asked again, it is encoded whole).  So the memo holds about one
+    encoding per demonstration in play; it is emptied when it holds ``kept``."""
+
+    def __init__(self, whole: Callable[[tuple[Any, ...]], E], extend: Callable[[E, Any], E], kept: int) -> None:
+        self.whole, self.extend, self.kept = whole, extend, kept
+        self.by_id: dict[int, tuple[tuple[Any, ...], E]] = {}
+        self.by_ends: dict[tuple[int, int, int], tuple[tuple[Any, ...], E]] = {}
+        """By (first item's id, last item's id, length): what a tuple one item longer extends."""
+
+    def __call__(self, value: tuple[Any, ...]) -> E:
+        hit = self.by_id.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        if len(self.by_id) >= self.kept:
+            self.by_id.clear()
+            self.by_ends.clear()
+        n = len(value)
+        before = self.by_ends.pop((id(value[0]), id(value[-2]), n - 1), None) if n > 1 else None
         if before is not None and all(map(operator.is_, before[0], value)):
-            wire = [*before[1], to_wire(value[-1])]
-    if wire is None:
-        wire = [to_wire(v) for v in value]
-    _tuple_wires[id(value)] = (value, wire)
-    _tuple_ends[(id(value[0]), id(value[-1]), n)] = (value, wire)
-    return wire
+            encoded = self.extend(before[1], value[-1])
+            if self.by_id.get(id(before[0]), (None,))[0] is before[0]:
+                del self.by_id[id(before[0])]
+        else:
+            encoded = self.whole(value)
+        self.by_id[id(value)] = (value, encoded)
+        if n:
+            self.by_ends[(id(value[0]), id(value[-1]), n)] = (value, encoded)
+        return encoded
 
 
-_TEXTS_KEPT = 2048
-_tuple_texts: dict[int, tuple[tuple[Any, ...], bytes]] = {}
-_text_ends: dict[tuple[int, int, int], tuple[tuple[Any, ...], bytes]] = {}
+_moves_to_wire = _GrowingMemo[list[Any]](lambda value: [to_wire(v) for v in value],
+                                         lambda wire, item: [*wire, to_wire(item)], _PATHS_KEPT)
+_moves_to_text = _GrowingMemo[bytes](lambda value: orjson.dumps(to_wire(value)),
+                                     lambda text, item: b"%b,%b]" % (text[:-1], orjson.dumps(to_wire(item))), 2048)
 
 
 def wire_text(value: tuple[Move, ...] | tuple[Path, ...]) -> orjson.Fragment:
@@ -370,32 +379,9 @@ def wire_text(value: tuple[Move, ...] | tuple[Path, ...]) -> orjson.Fragment:
     For the server's broadcasts: every message of a demonstration carries its paths so far.
     Encoding their dicts again at each move cost more than anything else per move, mostly in
     cache misses (they were built moves ago, among other rooms' objects): the text is
-    contiguous, and a tuple one item longer than one encoded before (the same objects) encodes
-    only its last item.  Memoised by identity, as :func:`to_wire` is."""
-    hit = _tuple_texts.get(id(value))
-    if hit is not None and hit[0] is value:
-        return orjson.Fragment(hit[1])
-    if len(_tuple_texts) >= _TEXTS_KEPT:
-        _tuple_texts.clear()
-        _text_ends.clear()
-    n = len(value)
-    text = None
-    if n > 1:
-        key = (id(value[0]), id(value[-2]), n - 1)
-        before = _text_ends.get(key)
-        if before is not None and all(map(operator.is_, before[0], value)):
-            text = b"%b,%b]" % (before[1][:-1], orjson.dumps(to_wire(value[-1])))
-            # A demonstration only grows: the shorter text is dropped, so the cache holds about
-            # one text per demonstration in play (one asked again is encoded whole, as it was).
-            del _text_ends[key]
-            if _tuple_texts.get(id(before[0]), (None,))[0] is before[0]:
-                del _tuple_texts[id(before[0])]
-    if text is None:
-        text = orjson.dumps(to_wire(value))
-    _tuple_texts[id(value)] = (value, text)
-    if n:
-        _text_ends[(id(value[0]), id(value[-1]), n)] = (value, text)
-    return orjson.Fragment(text)
+    contiguous, and a tuple one item longer than one encoded before only encodes its last item
+    (:class:`_GrowingMemo`)."""
+    return orjson.Fragment(_moves_to_text(value))
 
 
 def to_wire(value: Any) -> Any:
