@@ -3,6 +3,10 @@
 
     .venv/bin/python benchmarks/move_cost.py                 # 40 rooms x 4 players, 3000 moves
     .venv/bin/python benchmarks/move_cost.py --profile 25    # and cProfile's 25 costliest functions
+    .venv/bin/python benchmarks/move_cost.py --rooms 120     # demonstrations of 25 moves, as in load.py
+
+Each room's demonstration goes on until the moves are spread over the rooms: 3000 moves over 40
+rooms is 75 moves each, and every message of a demonstration carries all its paths so far.
 
 The rooms, sessions, game and database (a SQLite file, its group-commit writer thread) are the
 server's own (:class:`ricochet.server.manager.RoomManager`); each player is a :class:`Session`
