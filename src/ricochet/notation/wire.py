@@ -54,6 +54,7 @@ from ..board import (
     TARGET_SYMBOLS,
     Board,
     BoardError,
+    Color,
     Diagonal,
     Target,
     masks_in_range,
@@ -248,8 +249,11 @@ def cell_from_wire(value: Any, field: str = "cell", width: int = _ANY_SIZE, heig
 
 
 def robots_to_wire(robots: Iterable[Robot]) -> list[dict[str, Any]]:
-    return [{"color": r.color.value if hasattr(r.color, "value") else r.color, "cell": cell_to_wire(r.cell)}
-            for r in robots]
+    return [{"color": _COLOR_NAMES.get(r.color, r.color), "cell": [r.cell[0], r.cell[1]]} for r in robots]
+
+
+_COLOR_NAMES: dict[Any, str] = {c: c.value for c in Color}
+"""A robot's colour as plain text (an enum's ``value`` is a property: slow, at every robot of every view)."""
 
 
 def robots_from_wire(value: Any, field: str = "robots") -> tuple[Robot, ...]:
@@ -402,5 +406,7 @@ def to_wire(value: Any) -> Any:
     if isinstance(value, tuple) and value and isinstance(value[0], Move | Path):
         return _moves_to_wire(value)
     if isinstance(value, tuple | list):
+        if value and all(type(v) is Robot for v in value):  # a position's robots: one pass
+            return robots_to_wire(value)
         return [to_wire(v) for v in value]
     return value
