@@ -602,6 +602,27 @@ def _two_players(browser: Any, base_url: str, game: str, rules: dict[str, str] |
     return ann, bob, room_id
 
 
+def test_a_name_being_typed_survives_the_rooms_updates(base_url: str, browser: Any) -> None:
+    """Every message re-renders a room page; the join form must keep what a visitor is typing (it
+    used to come back empty when, say, the host added a bot before the visitor pressed Join)."""
+    ann = _page(browser, DESKTOP, name="ann")
+    bob = _page(browser, DESKTOP, name="bob")
+    try:
+        room_id = _create_room(ann, base_url, "Ann", "ricochet-robots")
+        bob.goto(f"{base_url}/r/{room_id}")
+        bob.fill("#join-name", "Bob")
+        ann.click("#add-bot")
+        bob.wait_for_selector(".player-list li:nth-child(2)")  # Bob's page has shown the bot: re-rendered
+        assert bob.input_value("#join-name") == "Bob"
+        assert bob.evaluate("document.activeElement.id") == "join-name"
+        bob.click("#join button[type=submit]")
+        bob.wait_for_selector(".player.me")
+        assert "Bob" in bob.inner_text(".player.me")
+    finally:
+        ann.context.close()
+        bob.context.close()
+
+
 LETTERED = ".robot:not(.micro-robot), .target:not(.target-vortex), .tower, .obj, .space"  # (the one micro robot is clear)
 
 
