@@ -285,7 +285,6 @@ def move_from_wire(value: Any, field: str = "move") -> Move:
 
 _PATHS_KEPT = 8192
 _path_wires: dict[int, tuple[Path, dict[str, Any]]] = {}
-E = TypeVar("E")
 
 
 def path_to_wire(path: Path) -> dict[str, Any]:
@@ -333,6 +332,9 @@ def path_from_wire(value: Any, field: str = "path") -> Path:
                 cell_from_wire(value["start"], field + ".start"),
                 _SIDES[_choice(value["direction"], field + ".direction", tuple(_SIDES))], tuple(steps),
                 _int(value["cost"], field + ".cost", 1))
+
+
+E = TypeVar("E")
 
 
 class _GrowingMemo(Generic[E]):

@@ -384,10 +384,15 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     const show = !me && state.phase !== "over";
     els.join.hidden = !show;
     if (!show) return;
-    // Every message re-renders the form: what is being typed (and the caret) must survive it.
-    const typing = els.join.querySelector("#join-name");
-    const focused = typing !== null && document.activeElement === typing;
-    const input = h("input", { id: "join-name", maxlength: 32, value: typing ? typing.value : nickname.get(), autocomplete: "nickname" });
+    const form = els.join.querySelector("form");
+    if (form) {
+      // Built once: every message updates the page, and a name being typed (its caret, an accent
+      // being composed) must survive that.  Only the words follow the language.
+      form.querySelector("label").textContent = t("lobby.nickname");
+      form.querySelector("button").textContent = t("room.join");
+      return;
+    }
+    const input = h("input", { id: "join-name", maxlength: 32, value: nickname.get(), autocomplete: "nickname" });
     fill(els.join, h("form", { class: "join-form", onsubmit: (e) => {
       e.preventDefault();
       const name = input.value.trim();
@@ -396,10 +401,6 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       sock.close();
       sock = makeSocket(name, false);
     } }, h("label", { for: "join-name" }, t("lobby.nickname")), input, h("button", { type: "submit", class: "primary" }, t("room.join"))));
-    if (focused) {
-      input.focus();
-      input.setSelectionRange(typing.selectionStart, typing.selectionEnd);
-    }
   }
 
   /** The moves of the round so far, apart from the log (the game's own list). */
