@@ -392,7 +392,7 @@ class Worker:
                     ev = msg["event"]
                     et = ev["type"]
                     if et == "move_played":
-                        key = (ev["round"], ev["player"], len(msg["state"]["round"]["moves"]))
+                        key = (ev["round"], ev["player"], len(c.state["round"]["moves"]))
                         sent = room.sent.get(key)
                         if sent is not None:
                             self.latencies.append(now - sent)

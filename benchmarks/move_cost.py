@@ -6,7 +6,8 @@
     .venv/bin/python benchmarks/move_cost.py --rooms 120     # demonstrations of 25 moves, as in load.py
 
 Each room's demonstration goes on until the moves are spread over the rooms: 3000 moves over 40
-rooms is 75 moves each, and every message of a demonstration carries all its paths so far.
+rooms is 75 moves each.  The bytes a move sends (its messages to the room's 4 players, framed) are
+reported too.
 
 The rooms, sessions, game and database (a SQLite file, its group-commit writer thread) are the
 server's own (:class:`ricochet.server.manager.RoomManager`); each player is a :class:`Session`
@@ -58,11 +59,11 @@ async def run(rooms: int, moves: int, profile: int) -> dict[str, Any]:
 
     worker = load.Worker({"players": 4, "rate": 2.0, "moves_per_player": 10 ** 6, "options": options,
                           "indices": list(range(rooms)), "room_ids": [""] * rooms, "games": games, "seed": 1})
-    sent = [0]
+    sent = [0, 0]  # messages, bytes framed
 
     def send(out: Any) -> bool:
-        _ = out.frame  # a socket's writer would frame it
         sent[0] += 1
+        sent[1] += len(out.frame)  # a socket's writer would frame it
         return True
 
     tables = []
@@ -81,6 +82,7 @@ async def run(rooms: int, moves: int, profile: int) -> dict[str, Any]:
     await manager.tick_all()
     cpu = 0.0
     done = 0
+    move_bytes = 0
     prof = cProfile.Profile(time.process_time) if profile else None
     while done < moves:
         for room, players, run_ in tables:
@@ -96,15 +98,17 @@ async def run(rooms: int, moves: int, profile: int) -> dict[str, Any]:
             text = json.dumps({"type": "move", "robot": choice[0], "direction": choice[1], "ref": f"m{done}"})
             if prof is not None:
                 prof.enable()
-            t0 = time.process_time()
+            t0, b0 = time.process_time(), sent[1]
             await me.receive(text)
             cpu += time.process_time() - t0
+            move_bytes += sent[1] - b0
             if prof is not None:
                 prof.disable()
             done += 1
     await manager.close()
     await storage.close()
-    out = {"rooms": rooms, "moves": done, "cpu_ms_per_move": 1000 * cpu / done, "messages_per_move": sent[0] / done}
+    out = {"rooms": rooms, "moves": done, "cpu_ms_per_move": 1000 * cpu / done, "messages_per_move": sent[0] / done,
+           "bytes_per_move": move_bytes / done}
     if prof is not None:
         stats = pstats.Stats(prof)
         stats.sort_stats("tottime").print_stats(profile)
@@ -122,7 +126,7 @@ def main() -> int:
     results = [asyncio.run(run(a.rooms, a.moves, a.profile)) for _ in range(a.repeat if not a.profile else 1)]
     for r in results:
         print(f"{r['rooms']} rooms, {r['moves']} moves: {r['cpu_ms_per_move']:.3f} ms of CPU per move "
-              f"(in process, no sockets)")
+              f"(in process, no sockets); {r['bytes_per_move'] / 1024:.1f} KiB sent per move")
     best = min(r["cpu_ms_per_move"] for r in results)
     print(f"best of {len(results)}: {best:.3f} ms per move")
     return 0

@@ -253,6 +253,9 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser, clock: SkipC
         ann.keyboard.press(KEYS[direction])
         if k < n:
             ann.wait_for_selector(f"#phase[data-cost='{k}']")
+            # Bob's page draws every path so far, though each message brought only the new one (`extend`).
+            bob.wait_for_selector(f".layer-paths .path[data-move='{k}']")
+            assert bob.locator(".layer-paths .path").count() == k
 
     # Ann wins the chip; both pages show it.
     ann.wait_for_selector(".player.me .score:text-is('1')")

@@ -441,7 +441,9 @@ def test_4_replay_is_paged_linear_and_off_the_event_loop(world: World) -> None:
             state = dict(page["state"])
         for e in page["events"]:
             entries.append(e)
-            state.update(e["state"])
+            merged = P.merge_event_state(state, e["state"])
+            assert merged is not None
+            state = merged
             if e["version"] == 700:
                 at_700 = dict(state)
         if page["next"] is None:

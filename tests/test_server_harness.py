@@ -22,7 +22,7 @@ from ricochet.position import Robot
 from ricochet.rules import Rules
 from ricochet.server.app import create_app
 from ricochet.server.limits import ServerLimits
-from ricochet.server.protocol import config_for, game_seed
+from ricochet.server.protocol import config_for, game_seed, merge_event_state
 from ricochet.server.solving import SolverService
 from ricochet.solver import solve
 
@@ -69,7 +69,9 @@ class Player:
             assert msg["version"] == self.version + 1, f"version gap: {self.version} → {msg['version']}"
             self.version = msg["version"]
             assert self.state is not None
-            self.state.update(msg["state"])
+            merged = merge_event_state(self.state, msg["state"])
+            assert merged is not None, f"cannot merge version {self.version}: {msg['state'].get('extend')}"
+            self.state = merged
         elif msg["type"] == "sync":
             self.state, self.version = msg["state"], msg["version"]
         return msg

@@ -217,6 +217,54 @@ def test_tournament_ties_earlier_bid_first(h: Harness) -> None:
     assert ann.events()[0]["order"] == [bob.id, ann.id]
 
 
+def _moves_of_the_other_robot(state: dict) -> list[dict]:
+    """``move`` messages for the robot that is not active, each in a direction it can go."""
+    other = 1 - state["round"]["active"]
+    return [{"type": "move", "robot": other, "direction": d} for d in "NESW"]
+
+
+def test_a_demonstrations_messages_carry_only_its_new_move(h: Harness) -> None:
+    """Each ``move_played`` message extends ``round.moves`` and ``round.paths`` by its move
+    (``extend``) rather than resending every move so far (docs/protocol.md, section 2.3): its
+    size does not grow with the demonstration.  Merged in turn, the states are the full state's
+    (a ``sync``'s), move after move, for a player and a spectator; a client that does not hold
+    the list it would extend gets nothing wrong: it cannot merge (and asks for a sync)."""
+    rid, ann, bob = started(h)
+    spectator = h.connect(rid)
+    assert spectator.hello(None, spectate=True)["type"] == "welcome"
+    ann.ok(type="bid", moves=6)
+    h.advance(60)
+    bob.drain()
+    spectator.drain()
+    sizes = []
+    for k in range(6):
+        played = None
+        for move in _moves_of_the_other_robot(ann.state):  # the first direction the robot can go
+            msgs = ann.do(**move)
+            played = next((m for m in msgs if m["type"] == "event" and m["event"]["type"] == "move_played"), None)
+            if played is not None:
+                break
+        assert played is not None
+        grown = played["state"]["extend"]
+        assert set(grown) == {"round.moves", "round.paths"} and "moves" not in played["state"]["round"]
+        assert grown["round.paths"] == {"at": k, "items": [played["event"]["path"]]}
+        assert grown["round.moves"]["at"] == k and len(grown["round.moves"]["items"]) == 1
+        sizes.append(len(json.dumps(played["state"])))
+        if k == 5:
+            break  # the sixth move ends the demonstration (out of moves): the round moves on
+        for p in (ann, bob, spectator):
+            if p is not ann:
+                p.drain()
+            full = next(m for m in p.do(type="sync", since=p.version) if m["type"] == "sync")["state"]
+            assert len(p.state["round"]["paths"]) == k + 1
+            assert p.state["round"]["moves"] == full["round"]["moves"]
+            assert p.state["round"]["paths"] == full["round"]["paths"]
+    assert max(sizes) - min(sizes) < 200, sizes  # the same few keys each time, not every path so far
+    # A state without the list to extend cannot take the message: the merge says so, and changes nothing.
+    before = {"round": {"number": 1}}
+    assert P.merge_event_state(before, played["state"]) is None and before == {"round": {"number": 1}}
+
+
 def test_failure_passes_to_next_bidder_robots_go_back_and_chip_returns(h: Harness) -> None:
     _rid, ann, bob = started(h, intermission_seconds=10)
     start = ann.state["round"]["start"]

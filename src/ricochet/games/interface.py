@@ -239,7 +239,9 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def event_state(self, state: Any, event_type: str) -> dict[str, Any]:
         """The state after an event of that type, the same for every viewer (the
-        rarely changing heavy keys only when the event changed them)."""
+        rarely changing heavy keys only when the event changed them).  A list the event
+        only grew may be left out and its new items put under ``extend``
+        (:data:`ricochet.server.protocol.EXTEND`: the clients append them)."""
 
     def public_event(self, event: Any) -> dict[str, Any]:
         """The event as everyone may see it."""

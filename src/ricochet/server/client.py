@@ -10,8 +10,9 @@ tests and the load benchmark.
 
 The client keeps the room's public state up to date (``client.state``,
 ``client.version``): ``welcome`` and ``sync`` replace it, each ``event`` is
-merged in (shallow, as the protocol says).  A gap in versions triggers a
-``sync`` by itself.
+merged in as the protocol says (:func:`~ricochet.server.protocol.merge_event_state`:
+shallow, and lists that grew extended).  A gap in versions, or a list that cannot be extended,
+triggers a ``sync`` by itself.
 
 Transports: :class:`WebSocketTransport` (a real socket, ``websockets``
 library) and :class:`InProcessTransport` (straight into a running server's
@@ -30,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Self
 import orjson
 
 from ..errors import RicochetError
-from .protocol import PROTOCOL_VERSION
+from .protocol import PROTOCOL_VERSION, merge_event_state
 
 if TYPE_CHECKING:
     from .frames import Outgoing
@@ -269,7 +270,12 @@ class RicochetClient:
                 return  # already covered by a sync
             if v != self.version + 1 and self.auto_sync:
                 await self.sync(self.version)
-            self.state.update(msg["state"])
+            merged = merge_event_state(self.state, msg["state"])
+            if merged is None:  # a list to extend that we do not hold: the whole state again
+                if self.auto_sync:
+                    await self.sync(self.version)
+                return
+            self.state = merged
             self.version = v
             if msg["event"]["type"] == "game_reset" and self.room is not None:
                 self.room["game_number"] = msg["event"]["game"]

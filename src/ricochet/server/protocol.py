@@ -286,6 +286,46 @@ def dumps(msg: Any) -> str:
     return orjson.dumps(msg, option=_DUMP_OPTIONS).decode()
 
 
+EXTEND = "extend"
+"""The key of an event message's state that lists what grew by a few items (``docs/protocol.md``,
+section 2.3): ``{"round.paths": {"at": 4, "items": [path]}}``: the list at that dotted place is the
+one before the event, its first ``at`` items, followed by ``items``.  A demonstration's message
+then carries its new move, not every move again."""
+
+
+def merge_event_state(before: Mapping[str, Any], delta: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The state after an ``event`` message: ``before`` (the state after the previous version)
+    with the message's ``state`` merged in, as every client merges it (``docs/protocol.md``,
+    section 2.3): a shallow merge, then each list under :data:`EXTEND` rebuilt from the list before.
+    Neither ``before`` nor ``delta`` is changed.  ``None`` when a list to extend is missing or shorter than its
+    ``at``: the client missed something and asks for a ``sync``.
+
+    >>> before = {"phase": "demonstration", "round": {"number": 2, "paths": ["p1"]}}
+    >>> merge_event_state(before, {"round": {"number": 2}, "extend": {"round.paths": {"at": 1, "items": ["p2"]}}})
+    {'phase': 'demonstration', 'round': {'number': 2, 'paths': ['p1', 'p2']}}
+    >>> merge_event_state({}, {"round": {}, "extend": {"round.paths": {"at": 1, "items": ["p2"]}}}) is None
+    True
+    """
+    after = dict(before)
+    after.update((k, v) for k, v in delta.items() if k != EXTEND)
+    for place, grown in (delta.get(EXTEND) or {}).items():
+        *parents, key = place.split(".")
+        old: Any = before
+        for k in (*parents, key):
+            old = old.get(k) if isinstance(old, Mapping) else None
+        at = grown["at"]
+        if not isinstance(old, list) or len(old) < at:
+            return None
+        holder = after  # each dict on the way copied: neither the state before nor the message changes
+        for k in parents:
+            if not isinstance(holder.get(k), dict):
+                return None
+            holder[k] = dict(holder[k])
+            holder = holder[k]
+        holder[key] = [*old[:at], *grown["items"]]
+    return after
+
+
 def error_message(code: str, message: str, ref: object = None, retry_after: float | None = None) -> dict[str, Any]:
     """An ``error`` message; ``retry_after``: seconds after which trying again may work (then present)."""
     out: dict[str, Any] = {"type": "error", "code": code, "message": message, "ref": ref}

@@ -45,6 +45,31 @@ export function retryDelay(retry, { down = 0, after = null, full = false } = {})
 }
 
 /**
+ * The state after an `event` message (docs/protocol.md, section 2.3): `before` with the message's
+ * `state` merged in, shallow, then each list named in its `extend` rebuilt from the list before
+ * (its first `at` items, then `items`: a demonstration's new move, not every move again).
+ * Neither argument changes.  `null` when a list to extend is missing or shorter than `at`:
+ * something was missed, and only a sync mends it.
+ */
+export function mergeEventState(before, delta = {}) {
+  const { extend, ...rest } = delta;
+  const after = { ...before, ...rest };
+  const isObject = (o) => o !== null && typeof o === "object" && !Array.isArray(o);
+  for (const [place, { at, items }] of Object.entries(extend || {})) {
+    const keys = place.split(".");
+    const old = keys.reduce((o, k) => (isObject(o) ? o[k] : undefined), before);
+    if (!Array.isArray(old) || old.length < at) return null;
+    let holder = after;
+    for (const k of keys.slice(0, -1)) {
+      if (!isObject(holder[k])) return null;
+      holder = holder[k] = { ...holder[k] };
+    }
+    holder[keys.at(-1)] = old.slice(0, at).concat(items);
+  }
+  return after;
+}
+
+/**
  * One room connection with reconnect (retryDelay: at most a second apart for two minutes, the
  * server's retry_after honoured; hello with the seat token and `since`), version tracking (a gap → sync) and the server
  * clock offset.  Handlers: onWelcome(msg), onEvent(msg), onSync(msg),
@@ -119,6 +144,9 @@ export class RoomSocket {
     const token = this.spectate ? null : seatToken.get(this.roomId);
     this._raw({ type: "hello", protocol: PROTOCOL, name: this.name, seat_token: token, since: this.version, spectate: this.spectate || (!token && !this.name) });
   }
+
+  /** Ask for the whole state again (a state that cannot take an event message: `mergeEventState`). */
+  resync() { this._raw({ type: "sync", since: this.version }); }
 
   _raw(msg) {
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));

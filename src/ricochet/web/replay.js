@@ -3,7 +3,7 @@
 // forward).  It knows no game: the game's module says what starts a round.
 
 import { t, onLangChange, playerName } from "./i18n.js";
-import { api } from "./net.js";
+import { api, mergeEventState } from "./net.js";
 import { h, fill, toast } from "./ui.js";
 import { describe } from "./room.js";
 import { gameOf, INFO } from "./games/index.js";
@@ -41,7 +41,7 @@ export async function mountReplay(root, roomId, { game: number = null } = {}) {
       data = data || page;
       state = state || page.state;
       for (const e of page.events || []) {
-        state = { ...state, ...e.state };
+        state = mergeEventState(state, e.state) ?? { ...state, ...e.state };  // (a whole log always merges)
         entries.push({ ...e, state });
       }
       if (page.next === null || page.next === undefined) { data.board = page.board; break; }

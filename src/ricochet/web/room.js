@@ -5,7 +5,7 @@
 // only shows its state and sends intentions.
 
 import { t, tg, onLangChange, errorText, playerName } from "./i18n.js";
-import { RoomSocket, api, seatToken } from "./net.js";
+import { RoomSocket, api, mergeEventState, seatToken } from "./net.js";
 import { gameOf, INFO } from "./games/index.js";
 import { cues } from "./cues.js";
 import { h, fill, toast, fmtSeconds, confirmDialog } from "./ui.js";
@@ -175,7 +175,9 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         update();
       },
       onEvent: (msg) => {
-        Object.assign(state, msg.state);
+        const merged = mergeEventState(state, msg.state);
+        if (!merged) { s.resync(); return; }  // a list to extend that this page lacks: the whole state comes
+        state = merged;
         if ("private" in msg) secrets = msg.private;
         onEvent(msg.event, msg.version);
         update();

@@ -810,7 +810,7 @@ class BiddingGame(TableGame):
                 "attempts": [_attempt_dict(a) for a in r.attempts]}
 
     @staticmethod
-    def slim(view: dict[str, Any], rnd: RoundState | None = None) -> dict[str, Any]:
+    def slim(view: dict[str, Any], rnd: RoundState | None = None, event_type: str | None = None) -> dict[str, Any]:
         """A view made the same for every viewer and lighter: without ``you``
         and ``round.your_bid``, without ``round.bids`` (every bid of the round:
         it would make each message of a round longer than the one before; each
@@ -818,14 +818,22 @@ class BiddingGame(TableGame):
         without their paths (their moves are there; the paths come with full
         states).  With ``rnd`` (the view's round), the demonstration's moves and
         paths are pre-encoded (:func:`~ricochet.notation.wire.wire_text`): for
-        the server's encoder, not :mod:`json`."""
+        the server's encoder, not :mod:`json`.  After a ``move_played`` event
+        (``event_type``), which adds one move and one path, they are not resent:
+        the view's ``extend`` holds the new ones (``docs/protocol.md``, section 2.3),
+        so a demonstration's message no longer grows with every move before it."""
         view.pop("you", None)
         if view.get("round") is not None:
             view["round"].pop("your_bid", None)
             view["round"].pop("bids", None)
             for a in view["round"]["attempts"]:
                 a.pop("paths", None)
-            if rnd is not None:
+            if rnd is not None and event_type == MovePlayed.type and rnd.moves:
+                at = len(rnd.moves) - 1
+                del view["round"]["moves"], view["round"]["paths"]
+                view["extend"] = {"round.moves": {"at": at, "items": [encode(rnd.moves[at])]},
+                                  "round.paths": {"at": at, "items": [encode(rnd.paths[at])]}}
+            elif rnd is not None:
                 view["round"]["moves"] = wire_text(rnd.moves)
                 view["round"]["paths"] = wire_text(rnd.paths)
         return view

@@ -551,7 +551,7 @@ class Pyramids(BiddingGame):
 
     def event_state(self, state: PyramidsState, event_type: str) -> dict[str, Any]:
         heavy = any(event_type in when for when in self.heavy_keys.values())
-        v = self.slim(self.full_view(state, None, heavy=heavy), state.round)
+        v = self.slim(self.full_view(state, None, heavy=heavy), state.round, event_type)
         if heavy:
             for key, when in self.heavy_keys.items():
                 if event_type not in when:

@@ -577,7 +577,7 @@ class RicochetRobots(BiddingGame):
     def event_state(self, state: GameState, event_type: str) -> dict[str, Any]:
         heavy = any(event_type in when for when in self.heavy_keys.values())
         # Most events: the heavy keys not even computed.
-        v = self.slim(self.full_view(state, None, heavy=heavy), state.round)
+        v = self.slim(self.full_view(state, None, heavy=heavy), state.round, event_type)
         if heavy:
             for h in v["history"]:
                 h["solution"] = None
