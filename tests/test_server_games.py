@@ -185,7 +185,7 @@ def test_no_message_carries_a_secret_of_someone_else(h: Harness, game: str, monk
     ann = h.join(rid, "Ann")
     watcher = h.connect(rid)
     watcher.hello(spectate=True)
-    h.wait(ann, lambda m: m["type"] == "presence" and len(m["seats"]) == 3)
+    h.seats(ann, lambda seats: len(seats) == 3)
     ann.ok(type="start")
     ann.ok(type="leave")  # the bots play on; Ann (still connected) and the spectator watch
     for _ in range(40):  # bots bid and demonstrate; the clock is ours to move

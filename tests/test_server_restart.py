@@ -73,7 +73,7 @@ def test_sand_clock_and_bots_resume(tmp_path: Path, phase: str) -> None:
     with Harness(tmp_path) as h1:
         rid = h1.room(bots=[{"level": "perfect"}], clock_seconds=60)
         ann = h1.join(rid, "Ann")
-        h1.wait(ann, lambda m: m["type"] == "presence" and len(m["seats"]) == 2)
+        h1.seats(ann, lambda seats: len(seats) == 2)  # the bot sits down before or after the welcome
         ann.ok(type="start")
         h1.wait(ann, lambda m: m.get("event", {}).get("type") == "bid_placed")
         assert ann.state["phase"] == phase

@@ -306,9 +306,11 @@ def merge_event_state(before: Mapping[str, Any], delta: Mapping[str, Any]) -> di
     >>> merge_event_state({}, {"round": {}, "extend": {"round.paths": {"at": 1, "items": ["p2"]}}}) is None
     True
     """
-    after = dict(before)
-    after.update((k, v) for k, v in delta.items() if k != EXTEND)
-    for place, grown in (delta.get(EXTEND) or {}).items():
+    after = {**before, **delta}
+    lists = after.pop(EXTEND, None)
+    if not lists:
+        return after
+    for place, grown in lists.items():
         *parents, key = place.split(".")
         old: Any = before
         for k in (*parents, key):
