@@ -26,7 +26,7 @@ from browserkit import KEYS, SkipClock, chromium, join_room, playwright_or_skip,
 
 # One worker runs the browser tests and the real-server attacks (test_server_hardening), one after
 # the other: both load the machine, and side by side the browsers' timeouts run out.
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
+pytestmark = pytest.mark.browser
 
 SHOTS = Path("/tmp")
 sync_api = playwright_or_skip()

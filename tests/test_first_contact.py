@@ -20,7 +20,7 @@ import pytest
 from browserkit import KEYS, SkipClock, chromium, join_room, playwright_or_skip, served
 from test_browser import _create_room, _get, _position, _watch_errors
 
-pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("heavy")]
+pytestmark = pytest.mark.browser
 
 SHOTS = Path("/tmp/shots-44")
 sync_api = playwright_or_skip()

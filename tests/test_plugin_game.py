@@ -154,7 +154,6 @@ async def _two_players_guess(port: int, room_id: str) -> None:
 
 # -- in the web shell ---------------------------------------------------------------------------------
 @pytest.mark.browser
-@pytest.mark.xdist_group("heavy")  # with the other browser tests, one after the other
 def test_shown_and_played_in_the_web_shell(plugged: Any, tmp_path: Path) -> None:
     """In Chromium: the lobby offers the game, a room is made from its own form, the host adds its
     bot and plays against it with the game's buttons, to the end; then the replay; desktop

@@ -34,7 +34,7 @@ from ricochet.server import protocol as P
 from ricochet.server.client import ClientError
 from ricochet.server.refused import Refused
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("heavy")]
+pytestmark = pytest.mark.slow
 
 LIMITS = ("total_message_rate=80", "total_http_rate=40", "total_socket_rate=10", "body_seconds=1.5", "header_seconds=1.5",
           "hello_seconds=3")

@@ -40,7 +40,7 @@ from ricochet.server import protocol as P
 from ricochet.server.client import ClientError
 from ricochet.server.storage import Storage, events_table, hash_token, rooms_table, seats_table
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("heavy")]  # one worker, with the browser tests
+pytestmark = pytest.mark.slow
 
 LIMITS = ("rooms_per_minute=6", "room_burst=5", "max_lobby_rooms=30", "max_rooms=60", "connections_per_address=50",
           "max_connections=450", "hello_seconds=1.5", "idle_seconds=2", "lobby_ttl_seconds=4", "sweep_seconds=0.5",

@@ -18,8 +18,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ricochet.server.limits import ServerLimits, parse_limit
 from ricochet.server.pacing import AddressPacing, Pacer
 
-pytestmark = pytest.mark.xdist_group("server")
-
 
 async def ok(scope: Any, receive: Any, send: Any) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
