@@ -401,6 +401,21 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
         ann.click("#replay-next")
     assert "Event 12" in ann.inner_text("#replay-step")
     ann.screenshot(path=str(SHOTS / "pyramids_replay.png"))
+    # Mid-demonstration, the replay draws every path so far: each move's entry brought only its own (`extend`).
+    log: list[str] = []
+    after = 0
+    while after is not None:  # the log, page after page
+        page = _get(f"{base_url}/api/rooms/{room_id}/events?game=1&after={after}")
+        log += [e["event"]["type"] for e in page["events"]]
+        after = page["next"]
+    third = next(i + 3 for i, kind in enumerate(log)
+                 if kind == "demonstration_started" and log[i + 1:i + 4] == ["move_played"] * 3)
+    ann.click("#replay-first")
+    for _ in range(third + 1):  # "Event N" is the log's N-th entry
+        ann.click("#replay-next")
+    ann.wait_for_selector(".layer-paths .path[data-move='3']")
+    assert ann.locator(".layer-paths .path").count() == 3
+    ann.screenshot(path=str(SHOTS / "pyramids_replay_paths.png"))
     assert eve.evaluate("document.documentElement.scrollWidth") <= 392, "horizontal scroll on a phone"
     assert not [e for e in errors if "favicon" not in e], errors
     ann_ctx.close()

@@ -623,6 +623,33 @@ def test_a_name_being_typed_survives_the_rooms_updates(base_url: str, browser: A
         bob.context.close()
 
 
+def test_the_rooms_buttons_stay_the_same_elements_as_messages_arrive(base_url: str, browser: Any,
+                                                                     clock: SkipClock) -> None:
+    """The tabs, the host's controls and the room's actions are patched, not rebuilt, when a message
+    re-renders the page: a click whose press and release fell on either side of a rebuild was lost
+    (a "Game log" click vanished so, while bots played), and an open list of bot levels closed."""
+    page = _page(browser, DESKTOP)
+    try:
+        room_id = _quick_play(page, base_url, "ricochet-robots")
+        held = "#tab-chat, #tab-log, #restart, #end-game, #bot-level, #add-bot, #share, #leave"
+        page.evaluate("(sel) => { window.held = [...document.querySelectorAll(sel)]; }", held)
+        assert page.evaluate("window.held.length") == 8
+        version = int(page.evaluate("document.querySelector('#game-log li:last-child')?.dataset.version ?? 0"))
+        page.select_option("#bot-level", "beginner")
+        clock.skip(room_id)  # the clock runs out, bots bid or demonstrate: messages arrive
+        page.click("#add-bot")
+        page.wait_for_function("(v) => [...document.querySelectorAll('#game-log li')].some((li) => +li.dataset.version > v + 1)",
+                               arg=version)
+        assert page.evaluate("window.held.every((el) => el.isConnected)")
+        assert page.evaluate(f"window.held.every((el, k) => el === document.querySelectorAll({held!r})[k])")
+        assert page.input_value("#bot-level") == "beginner"
+        page.click("#tab-log")
+        page.wait_for_selector("#game-log li")  # shown
+        assert page.get_attribute("#tab-log", "aria-selected") == "true" and page.locator("#chat-log").is_hidden()
+    finally:
+        page.context.close()
+
+
 LETTERED = ".robot:not(.micro-robot), .target:not(.target-vortex), .tower, .obj, .space"  # (the one micro robot is clear)
 
 

@@ -230,13 +230,21 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
     list.scrollTop = list.scrollHeight;
   }
 
-  // People's messages and the game's log: two tabs of one always-visible panel.
+  // People's messages and the game's log: two tabs of one always-visible panel.  Their buttons,
+  // like the host's and the room's actions, are built once and only patched: a page rebuilt at every
+  // message would lose a click whose press and release fall on either side of a rebuild.
   let chatTab = "chat";
   let unread = 0;
+  const tabs = Object.fromEntries(["chat", "log"].map((key) => [key, h("button", { type: "button", role: "tab", id: `tab-${key}`,
+    onclick: () => { chatTab = key; if (key === "chat") unread = 0; renderTabs(); } })]));
+  els.chatTabs.append(tabs.chat, tabs.log);
   function renderTabs() {
-    const tab = (key, label) => h("button", { type: "button", role: "tab", id: `tab-${key}`, "aria-selected": chatTab === key ? "true" : "false",
-      class: chatTab === key ? "on" : "", onclick: () => { chatTab = key; if (key === "chat") unread = 0; renderTabs(); } }, label);
-    fill(els.chatTabs, tab("chat", unread ? `${t("room.chat")} (${unread})` : t("room.chat")), tab("log", t("room.log")));
+    for (const [key, button] of Object.entries(tabs)) {
+      button.setAttribute("aria-selected", chatTab === key ? "true" : "false");
+      button.className = chatTab === key ? "on" : "";
+    }
+    tabs.chat.textContent = unread ? `${t("room.chat")} (${unread})` : t("room.chat");
+    tabs.log.textContent = t("room.log");
     els.chatLog.hidden = chatTab !== "chat";
     els.gameLog.hidden = chatTab !== "log";
     els.chatForm.hidden = chatTab !== "chat";
@@ -276,19 +284,32 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
   const isHost = () => me && state?.host === me;
   const seated = () => me && state?.players?.some((p) => p.id === me && p.seated);
 
+  /** An element built once: shown or hidden, and its words in the page's language. */
+  function show(el, shown, text) {
+    el.hidden = !shown;
+    if (el.textContent !== text) el.textContent = text;
+  }
+  const actions = {
+    howTo: h("button", { type: "button", id: "how-to", hidden: true, onclick: () => openHowTo(game) }),
+    share: h("button", { type: "button", id: "share", onclick: copyLink }),
+    replay: h("a", { class: "button", hidden: true }),
+    leave: h("button", { type: "button", id: "leave", hidden: true, onclick: async () => {
+      if (!await confirmDialog(t(isHost() ? "confirm.leave_host" : "confirm.leave"), t("room.leave"), t("confirm.stay"))) return;
+      act("leave");
+      setTimeout(() => location.assign("/"), 200);
+    } }),
+  };
+  els.actions.append(actions.howTo, actions.share, actions.replay, actions.leave);
+
   function update() {
     if (!state) return;
     const phase = state.phase;
     els.title.textContent = roomInfo?.name || roomId;
-    fill(els.actions,
-      game.howTo ? h("button", { type: "button", id: "how-to", onclick: () => openHowTo(game) }, t("howto.open")) : null,
-      h("button", { type: "button", id: "share", onclick: copyLink }, t("room.share")),
-      state.phase === "over" ? h("a", { class: "button", href: replayLink() }, t("replay.open")) : null,
-      seated() ? h("button", { type: "button", id: "leave", onclick: async () => {
-        if (!await confirmDialog(t(isHost() ? "confirm.leave_host" : "confirm.leave"), t("room.leave"), t("confirm.stay"))) return;
-        act("leave");
-        setTimeout(() => location.assign("/"), 200);
-      } }, t("room.leave")) : null);
+    show(actions.howTo, !!game.howTo, t("howto.open"));
+    show(actions.share, true, t("room.share"));
+    show(actions.replay, state.phase === "over", t("replay.open"));
+    actions.replay.href = replayLink();
+    show(actions.leave, !!seated(), t("room.leave"));
 
     view.update(state);
     els.bidPanel.hidden = !!view.panel.hidden;
@@ -362,24 +383,39 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
       })));
   }
 
+  // The host's controls, built once (an open list of bot levels stays open as the game goes on);
+  // the game's own controls (view.hostControls) are its to draw, in a box of their own.
+  const host = {
+    title: h("h2"),
+    start: h("button", { type: "button", class: "primary", id: "start", hidden: true, onclick: () => act("start") }),
+    restart: h("button", { type: "button", id: "restart", hidden: true, onclick: async () => {
+      if (state.phase === "over" || await confirmDialog(t("confirm.restart"), t("room.restart"), t("confirm.keep"))) act("restart");
+    } }),
+    end: h("button", { type: "button", id: "end-game", hidden: true, onclick: async () => {
+      if (await confirmDialog(t("confirm.end"), t("room.end"), t("confirm.keep"))) act("end_game");
+    } }),
+    own: h("div", { class: "host-game", style: "display: contents" }),
+    level: h("select", { id: "bot-level" }),
+    addBot: h("button", { type: "button", id: "add-bot", onclick: () => act("add_bot", { level: host.level.value }) }),
+  };
+  els.host.append(host.title, host.start, host.restart, host.end, host.own, h("div", { class: "add-bot" }, host.level, host.addBot));
   function renderHost() {
     els.host.hidden = !isHost();
     if (!isHost()) return;
+    show(host.title, true, t("room.host_controls"));
+    show(host.start, state.phase === "lobby", t("room.start"));
+    show(host.restart, state.phase !== "lobby", t("room.restart"));
+    show(host.end, !["lobby", "over"].includes(state.phase), t("room.end"));
+    fill(host.own, view.hostControls(state));
     const levels = INFO[game.name]?.bot_levels || [];
-    const level = h("select", { id: "bot-level", "aria-label": t("opt.bot_level") },
-      levels.map((lv) => h("option", { value: lv }, t(`room.bot_level.${lv}`))));
-    const kept = els.host.querySelector("#bot-level")?.value;
-    level.value = levels.includes(kept) ? kept : levels.includes("intermediate") ? "intermediate" : levels[0];
-    fill(els.host, h("h2", {}, t("room.host_controls")),
-      state.phase === "lobby" ? h("button", { type: "button", class: "primary", id: "start", onclick: () => act("start") }, t("room.start")) : null,
-      state.phase !== "lobby" ? h("button", { type: "button", id: "restart", onclick: async () => {
-        if (state.phase === "over" || await confirmDialog(t("confirm.restart"), t("room.restart"), t("confirm.keep"))) act("restart");
-      } }, t("room.restart")) : null,
-      !["lobby", "over"].includes(state.phase) ? h("button", { type: "button", id: "end-game", onclick: async () => {
-        if (await confirmDialog(t("confirm.end"), t("room.end"), t("confirm.keep"))) act("end_game");
-      } }, t("room.end")) : null,
-      view.hostControls(state),
-      h("div", { class: "add-bot" }, level, h("button", { type: "button", id: "add-bot", onclick: () => act("add_bot", { level: level.value }) }, t("room.add_bot"))));
+    const labels = levels.map((lv) => t(`room.bot_level.${lv}`));
+    host.level.setAttribute("aria-label", t("opt.bot_level"));
+    if ([...host.level.options].map((o) => `${o.value}:${o.text}`).join() !== levels.map((lv, k) => `${lv}:${labels[k]}`).join()) {
+      const kept = host.level.value;  // another game or another language: the list again, the choice kept
+      fill(host.level, levels.map((lv, k) => h("option", { value: lv }, labels[k])));
+      host.level.value = levels.includes(kept) ? kept : levels.includes("intermediate") ? "intermediate" : levels[0];
+    }
+    show(host.addBot, true, t("room.add_bot"));
   }
 
   function renderJoin() {
