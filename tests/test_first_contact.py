@@ -754,13 +754,15 @@ def test_a_rambots_program_is_previewed_step_by_step_before_compiling(base_url: 
             page.locator("#ram-editor .ram-pool .piece-btn[data-size='3']").first.click()
         page.click("#send-goals")
         page.wait_for_selector("#ram-program")
-        program = []
-        for orient in ("E", "S"):
+        for k, orient in enumerate("ES"):
             page.click(f".orient[data-orient='{orient}']")
-            button = page.locator("#ram-editor .ram-pool .piece-btn").first
-            program.append(Instruction(Piece(int(button.get_attribute("data-size")), button.get_attribute("data-color")), orient))
-            button.click()
-        page.wait_for_selector("#ram-program .slot:not(.empty) >> nth=1")
+            page.locator("#ram-editor .ram-pool .piece-btn").first.click()
+            page.wait_for_selector(f"#ram-program .slot:not(.empty) >> nth={k}")
+        # The program as laid out (the pool may change between reading a button and clicking it).
+        program = [Instruction(Piece(int(li.get_attribute("data-size")), li.get_attribute("data-color")),
+                               li.get_attribute("data-orient"))
+                   for li in page.locator("#ram-program .slot:not(.empty)").all()]
+        assert len(program) == 2
         state = _get(api)["state"]
         me = next(p for p in state["players"] if p["name"] == "Ann")
         before = page.get_attribute(f"#bot-{me['color']}", "data-cell")

@@ -101,7 +101,8 @@ function createPanel(send) {
     const add = (p, at = draft.length) => { if (draft.length < 5) { draft.splice(at, 0, { ...p, orientation }); pushProgram(); update(); } };
     const slots = h("ol", { class: "ram-program", id: "ram-program", "aria-label": t("ram.program") });
     draft.forEach((ins, k) => {
-      const li = h("li", { class: "slot", draggable: compiled ? "false" : "true", "data-k": k },
+      const li = h("li", { class: "slot", draggable: compiled ? "false" : "true", "data-k": k,
+        "data-size": ins.size, "data-color": ins.color, "data-orient": ins.orientation },
         pieceIcon(ins.color, ins.size, ins.orientation, 32),
         h("span", { class: "sr-only" }, insName(ins)),
         h("span", { class: "slot-tools" },
