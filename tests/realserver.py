@@ -129,7 +129,7 @@ class ServerProcess:
             try:
                 self.server.wait_healthy()
             except RuntimeError as e:
-                if "address already in use" not in str(e) or attempt == 2:
+                if "address already in use" not in str(e).lower() or attempt == 2:
                     raise
                 continue
             self.up_after = time.monotonic() - t0

@@ -367,6 +367,8 @@ def test_a_pyramids_game_to_ten_points_with_a_spectator_and_two_bots(base_url: s
             if state["phase"] == "over" or rnd is None or rnd["number"] != number:
                 break
             if state["phase"] == "demonstration" and rnd["demonstrator"] == "p1":
+                # The API said so; Ann's page may not have heard yet (two suites side by side): wait for it.
+                ann.wait_for_selector("#demo-bar:not([hidden])")
                 if not shots:
                     ann.screenshot(path=str(SHOTS / "pyramids_demonstration.png"))
                 for k, (color, direction) in enumerate(route, 1):
