@@ -145,7 +145,8 @@ export class RoomSocket {
     this._raw({ type: "hello", protocol: PROTOCOL, name: this.name, seat_token: token, since: this.version, spectate: this.spectate || (!token && !this.name) });
   }
 
-  /** Ask for the whole state again (a state that cannot take an event message: `mergeEventState`). */
+  /** Ask for the whole state again (and the events since our version): after a gap in versions, or
+   * a state that cannot take an event message (`mergeEventState`). */
   resync() { this._raw({ type: "sync", since: this.version }); }
 
   _raw(msg) {
@@ -196,8 +197,7 @@ export class RoomSocket {
       }
       case "event":
         if (this.version !== null && msg.version > this.version + 1) {
-          // Missed something: ask for the state and the missed events.
-          this._raw({ type: "sync", since: this.version });
+          this.resync();  // missed something: the state and the missed events
           return;
         }
         if (this.version !== null && msg.version <= this.version) return;  // already seen
