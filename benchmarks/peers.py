@@ -186,10 +186,11 @@ class PeerRun:
 class CSolver:
     """The C solver's shared library (``_ricochet`` from its ``build_ricochet``).
 
-    It is ``interleaved``: ``ricochet bench`` hands it each puzzle right after our own
-    ``solve`` of it (:meth:`run_one`, then :meth:`collect`), so a slow spell of a shared
-    machine hits both sides of the ratio alike (back to back, its time on the random set
-    moved by ±15 % from run to run)."""
+    It is ``interleaved``: ``ricochet bench`` hands it each puzzle in turn with our own
+    ``solve`` of it, before ours on every other puzzle (:meth:`run_one`, then
+    :meth:`collect`), so a slow spell of a shared machine hits both sides of the ratio
+    alike (back to back, its time on the random set moved by ±15 % from run to run), and
+    each side runs as often right after the other's search, with the caches as it left them."""
 
     name = "C (fogleman/Ricochet)"
     interleaved = True

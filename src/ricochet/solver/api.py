@@ -21,6 +21,12 @@ must-ricochet) included:
   optimal solutions, and past A*'s memory cap.  The transparent robot's
   weighted moves make both cost-bounded rather than depth-bounded.
 
+A puzzle of plain moves (walls and blocked cells only, no rule state, one
+robot to bring home: most of what bots, the trainer and sweeps ask for) takes
+its A* in one compiled call that builds the board's tables as well
+(:mod:`.plain`): the same kernel on the same tables, without the Python
+around them that cost a 1-3-move puzzle most of its time.
+
 With ``check=True`` a solution is replayed through the engine's
 :func:`~ricochet.puzzle.check_solution` before it is returned (the server, the
 trainer and ``ricochet solve --check`` ask for it); otherwise it comes back as
@@ -60,7 +66,7 @@ from ..notation import solution_to_json
 from ..position import MAX_ROBOTS, Move, Path, Position
 from ..puzzle import Puzzle, check_solution
 from ..rules import Rules
-from . import kernel, parallel
+from . import kernel, parallel, plain
 from .records import BlockerSets, Goal, Limits, SearchStatus, Spec, Start
 from .tables import cell_bits, lower_bound, lower_bound_for, physics_key, robot_tables, search_tables, transparent_index
 
@@ -333,7 +339,7 @@ class _Search:
             return self._parallel_astar(t, max_cost, max_states, threads)
         # (A* runs from a fresh start only: no robot has turned yet, none has a heading.)
         # (Start and Limits as plain tuples, in their fields' order.)
-        status, cost, expanded, _stored, moves = kernel.astar(
+        status, cost, expanded, _stored, moves = kernel.run_astar(
             self.spec_fields(t), self.board_fields, self.path_fields, self.h[max(t, 0)],
             (self.pos0, self.last_r, self.last_h, *_NOT_STARTED),
             (max_cost, max_states, MAX_LEVEL if self.tr < 0 else 0, CHECK_AFTER, kernel.SETS_FULL_AFTER))
@@ -554,24 +560,32 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     here = puzzle.position.robot_at(puzzle.target)
     if here is not None and here in candidates and (not rules.must_ricochet or here in puzzle.position.turned):
         return _ended(puzzle, t0, "solved", length=0, alternatives=((),) if all_solutions else ())
+    # A* first: each state once.  It needs memory, so it is capped; past the
+    # cap (or when a time limit must be honoured) IDA* takes over.
+    cap = max_states if time_limit is None else min(max_states, max(10_000, int(time_limit * ASTAR_STATES_PER_SECOND)))
+    nodes = 0
+    astar_done = False
+    if (len(candidates) == 1 and threads == 1 and not (all_solutions or fewest_robots) and cap > 0
+            and plain.plain_rules(rules) and plain.plain_board(puzzle.position.board, rules)
+            and not any(r.color == "transparent" for r in robots)):
+        # Plain moves, one robot to bring home: tables and A* in one compiled call (plain.py).
+        outcome = _plain_astar(puzzle, candidates[0], max_moves, cap, give_up, check, t0)
+        if not isinstance(outcome, int):
+            return outcome
+        nodes, astar_done = outcome, True  # past A*'s cap: IDA* goes on below
     search = _Search(puzzle, rules, candidates, max_tt_bits)
     starts = search.starts
     live = [t for t in candidates if starts[t] < kernel.INF]
     if not live:
-        return _ended(puzzle, t0, "unsolvable", reason="the target cannot be reached by the robot(s) that count, "
-                                                       "whatever the other robots do")
-    nodes = 0
+        return _ended(puzzle, t0, "unsolvable", reason=_UNREACHABLE)
     order = sorted(live, key=starts.__getitem__)
-    # A* first: each state once.  It needs memory, so it is capped; past the
-    # cap (or when a time limit must be honoured) IDA* takes over.
-    cap = max_states if time_limit is None else min(max_states, max(10_000, int(time_limit * ASTAR_STATES_PER_SECOND)))
     # Several robots may finish (vortex): one A* for all of them where they
     # share a bound table, else IDA* below tries them bound by bound.
     vortex = len(order) > 1 and search.any_robot_astar()
     # A* starts every robot fresh; a must-ricochet state already under way goes to IDA*.
     fresh = ((not puzzle.position.turned and not puzzle.position.headings)
              or all(_rule_start(puzzle.position, t) == _NOT_STARTED for t in order))
-    if (len(order) == 1 or vortex) and fresh:
+    if (len(order) == 1 or vortex) and fresh and not astar_done:
         t = -1 if vortex else order[0]
         gives_up = 0 < give_up < cap
         status, cost, expanded, seq = search.astar(t, max_moves, give_up if gives_up else cap, threads)
@@ -612,6 +626,44 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     return _ended(puzzle, t0, "limit", reason=f"no solution within {max_moves} moves", nodes=nodes)
 
 
+_UNREACHABLE = "the target cannot be reached by the robot(s) that count, whatever the other robots do"
+
+
+def _plain_astar(puzzle: Puzzle, t: int, max_moves: int, cap: int, give_up: int, check: bool, t0: float
+                 ) -> Solution | _GaveUp | int:
+    """:func:`_search`'s A* for target robot ``t`` of a puzzle of plain moves
+    (:mod:`.plain`), in one compiled call: its answer, or the states it
+    expanded when it stopped at its cap ``cap`` (IDA* goes on)."""
+    robots = puzzle.position.robots
+    w, h, walls, blocked, bits, shared = plain.board_args(puzzle.position.board, len(robots))
+    gives_up = 0 < give_up < cap
+    tx, ty = puzzle.target
+    bound, status, cost, expanded, moves = plain.plain_astar(
+        w, h, walls, blocked, bits, shared, np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64),
+        t, tx + w * ty, (max_moves, give_up if gives_up else cap, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER))
+    if bound >= kernel.INF:
+        return _ended(puzzle, t0, "unsolvable", reason=_UNREACHABLE)
+    if status == SearchStatus.FOUND:
+        best = tuple([_PLAIN_MOVES[4 * r + d] for r, d in zip(moves[0].tolist(), moves[1].tolist())])
+        paths = _checked_paths(puzzle, best, cost) if check else None
+        return Solution(puzzle, Status.SOLVED, best, cost, None, time.perf_counter() - t0, expanded, (), paths)
+    if status == SearchStatus.NONE_WITHIN:
+        return _ended(puzzle, t0, "limit", reason=f"no solution within {max_moves} moves", nodes=expanded)
+    if gives_up:
+        return _GaveUp(time.perf_counter() - t0, expanded)
+    return int(expanded)
+
+
+def _checked_paths(puzzle: Puzzle, moves: tuple[Move, ...], cost: int) -> tuple[Path, ...]:
+    """The paths of the search's answer, replayed by the engine (``check``): a
+    :class:`SolverError` if it refuses them or their cost is not ``cost`` (a bug)."""
+    verdict = check_solution(puzzle, moves)
+    if not verdict.ok or verdict.cost != cost:
+        raise SolverError(f"solver produced a solution the engine refuses ({verdict.failure}); "
+                          f"puzzle {puzzle.id!r}")
+    return verdict.paths
+
+
 def _ended(puzzle: Puzzle, t0: float, status: str, **kw: Any) -> Solution:
     """A :func:`_search` that ended without a search's answer: ``status`` and its details."""
     return Solution(puzzle, Status(status), seconds=time.perf_counter() - t0, **kw)
@@ -631,13 +683,7 @@ def _finish(search: _Search, puzzle: Puzzle, rules: Rules, bound: int, t: int, s
             alternatives.extend(_to_moves(search, s) for s in found)
         if fewest and alternatives:
             best = min(alternatives, key=lambda ms: len({m.robot for m in ms}))
-    paths = None  # replayed on first use
-    if check:
-        verdict = check_solution(puzzle, best)
-        if not verdict.ok or verdict.cost != bound:
-            raise SolverError(f"solver produced a solution the engine refuses ({verdict.failure}); "
-                              f"puzzle {puzzle.id!r}")
-        paths = verdict.paths
+    paths = _checked_paths(puzzle, best, bound) if check else None  # (else replayed on first use)
     return Solution(puzzle, Status.SOLVED, best, bound, None, time.perf_counter() - t0, nodes,
                     tuple(alternatives), paths)
 

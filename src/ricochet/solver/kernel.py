@@ -1989,3 +1989,14 @@ def astar(spec, board, paths, hdist, start, limits):
     if goal_cost <= max_cost:
         return SearchStatus.FOUND, goal_cost, expanded, nstates, _rebuild(goal_par, goal_r, goal_d, goal_e, rec, bits, R)
     return SearchStatus.NONE_WITHIN, 0, expanded, nstates, empty_moves
+
+
+@njit(cache=True)
+def run_astar(spec, board, paths, hdist, start, limits):  # type: ignore[no-untyped-def]
+    """:func:`astar`, as Python calls it (``api._Search.astar``).  Python never
+    calls :func:`astar` itself, because ``plain.plain_astar`` links it in: in
+    numba's cache, a compiled function that Python calls and that another
+    cached function also links in can come back with the other's copy of its
+    environment, never filled, and then fails to hand its arrays to Python
+    (``'descr' is NULL``) when the other was loaded first."""
+    return astar(spec, board, paths, hdist, start, limits)

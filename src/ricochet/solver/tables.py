@@ -168,6 +168,14 @@ def straight_rays(W: int, H: int, rows: int) -> tuple[np.ndarray, ...]:
 
 @njit(cache=True)
 def straight_lengths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
+    """:func:`lengths_of_straight_rays`, called from Python."""
+    return lengths_of_straight_rays(W, H, wall, obst, rows)
+
+
+# (Inlined where they are called: a compiled function that Python calls must not also be linked
+# into another cached one, plain.plain_astar here; see plain.py.)
+@njit(cache=True, inline="always")
+def lengths_of_straight_rays(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
     """Where every move is straight: each robot-free ray's length (a ray is a
     cell and a direction, ``cell · 4 + d``), ``(rows, cells · 4)`` with the
     same row repeated.  A ray's length is 0 at a wall or before an obstacle,
@@ -193,6 +201,12 @@ def straight_lengths(W, H, wall, obst, rows):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def straight_distance(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
+    """:func:`distance_by_straight_runs`, called from Python."""
+    return distance_by_straight_runs(W, H, wall, obst, target)
+
+
+@njit(cache=True, inline="always")
+def distance_by_straight_runs(W, H, wall, obst, target):  # type: ignore[no-untyped-def]
     """:func:`kernel.relaxed_distance` (the same numbers) where every move is a
     straight line (:func:`straight_paths`): breadth-first outward from the
     target.  A relaxed move may stop anywhere on its path, so the cells of
