@@ -877,10 +877,30 @@ def flooder_main() -> int:
 
 
 # -- the server ----------------------------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+PICKED_PORTS = range(20000, 32768)
+"""Where :func:`free_port` picks: below Linux's ephemeral range (32768-60999), which the kernel
+hands to every client socket that connects (thousands in a load run, and in a test suite
+running beside this one), so that only another explicit pick can take a port picked here."""
+
+
+def free_port(span: int = 1) -> int:
+    """A port of 127.0.0.1 that is free with the ``span - 1`` ports after it (``ricochet serve
+    --workers N`` listens on ``--port`` and the N ports after it), picked at random in
+    :data:`PICKED_PORTS` and checked by binding each.  Another process may still take one
+    before the server binds it: the caller starts the server again on another pick when it
+    says "address already in use" (:func:`start_server`)."""
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(PICKED_PORTS.start, PICKED_PORTS.stop - span + 1)
+        with contextlib.ExitStack() as held:
+            try:
+                for port in range(base, base + span):
+                    s = held.enter_context(socket.socket())
+                    s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return base
+    raise RuntimeError(f"no {span} free consecutive ports of 127.0.0.1 in {PICKED_PORTS.start}-{PICKED_PORTS.stop - 1}")
 
 
 def http(method: str, url: str, body: Any = None, timeout: float = 30.0, source: str | None = None) -> Any:
@@ -903,6 +923,23 @@ def http(method: str, url: str, body: Any = None, timeout: float = 30.0, source:
     req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=timeout) as r:
         return json.loads(r.read())
+
+
+def start_server(port: int | None, span: int, start: Callable[[int], Server], tries: int = 3) -> Server:
+    """``start(port)``, answering its health check: on ``port``, or where ``port`` is None
+    on a :func:`free_port` of ``span`` ports, picked again (``tries`` in all) when the server
+    could not listen there because another process took a port first."""
+    for attempt in range(tries):
+        server = start(port or free_port(span))
+        try:
+            server.wait_healthy()
+        except RuntimeError as e:
+            server.stop()
+            if port or "address already in use" not in str(e).lower() or attempt == tries - 1:
+                raise
+            continue
+        return server
+    raise RuntimeError("start_server: no tries")
 
 
 class Server:
@@ -1034,7 +1071,6 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     workers = min(workers, cfg.rooms)
     tmp = Path(tempfile.mkdtemp(prefix="ricochet-load-"))
     database = cfg.database or f"sqlite+aiosqlite:///{tmp / 'load.db'}"
-    port = cfg.port or free_port()
     log_path = Path(cfg.server_log) if cfg.server_log else tmp / "server.log"
     games = [cfg.games[i % len(cfg.games)] for i in range(cfg.rooms)]
     options = {g: room_options(cfg, g) for g in dict.fromkeys(games)}
@@ -1050,10 +1086,11 @@ def run_benchmark(cfg: LoadConfig) -> dict[str, Any]:
     try:
         t_launch = time.monotonic()
         workers_args = ("--workers", str(cfg.server_workers)) if cfg.server_workers > 1 else ()
-        server = Server(port, database, log_path, tuple(cfg.server_prefix),
-                        limits=() if cfg.limited else SERVER_LIMITS,
-                        extra=("--trainer-pool", str(cfg.trainer_pool), *workers_args))
-        server.wait_healthy()
+        server = start_server(cfg.port, cfg.server_workers + 1 if cfg.server_workers > 1 else 1,
+                              lambda port: Server(port, database, log_path, tuple(cfg.server_prefix),
+                                                  limits=() if cfg.limited else SERVER_LIMITS,
+                                                  extra=("--trainer-pool", str(cfg.trainer_pool), *workers_args)))
+        port = server.port
         say(f"server up on 127.0.0.1:{port} in {time.monotonic() - t_launch:.1f} s (pid {server.proc.pid})")
 
         from concurrent.futures import ThreadPoolExecutor

@@ -35,6 +35,7 @@ from ricochet.server.client import RicochetClient, WebSocketTransport
 
 
 @functools.cache
+@functools.cache
 def load_benchmark() -> ModuleType:
     """``benchmarks/load.py`` as a module: its server process and percentiles serve the tests too."""
     spec = importlib.util.spec_from_file_location("ricochet_load_benchmark", ROOT / "benchmarks" / "load.py")

@@ -4,6 +4,7 @@ WebSockets on loopback, clients in this process."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,49 @@ def test_tiny_run_on_two_workers_behind_haproxy() -> None:
     assert report["broadcasts"] == report["broadcasts_expected"] == 2 * report["moves_broadcast"], text
     assert report["server_processes"] == 2 and report["proxy_cpu_pct"] is not None, text
     assert report["server_cpu_ms_per_move"] is not None and "server CPU ms per move" in text
+
+
+def test_a_picked_port_is_free_with_the_ports_after_it_and_out_of_the_client_range() -> None:
+    """``ricochet serve --workers N`` listens on the picked port and the N after it; the kernel
+    gives client sockets ports of its own range, so a pick there could meet one (two suites side
+    by side lost a worker's port so)."""
+    import socket
+
+    load = load_benchmark()
+    low, high = (int(x) for x in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    for span in (1, 3):
+        base = load.free_port(span)
+        assert load.PICKED_PORTS.start <= base and base + span <= load.PICKED_PORTS.stop
+        assert base + span <= low or base > high
+        with socket.socket() as first, socket.socket() as last:
+            first.bind(("127.0.0.1", base))
+            if span > 1:
+                last.bind(("127.0.0.1", base + span - 1))
+
+
+def test_a_server_that_lost_its_port_is_started_again_on_another() -> None:
+    load = load_benchmark()
+    tried: list[int] = []
+
+    class Lost:
+        def __init__(self, port: int) -> None:
+            self.port, self.stopped = port, False
+            tried.append(port)
+
+        def wait_healthy(self) -> None:
+            if len(tried) < 3:
+                raise RuntimeError("the server exited with 1:\nricochet: cannot listen on 127.0.0.1: "
+                                   "[Errno 98] Address already in use")
+
+        def stop(self) -> None:
+            self.stopped = True
+
+    server = load.start_server(None, 3, Lost)
+    assert len(tried) == 3 and server.port == tried[-1] and not server.stopped
+    tried.clear()
+    with pytest.raises(RuntimeError, match="Address already in use"):
+        load.start_server(None, 1, Lost, tries=2)  # out of tries
+    tried.clear()
+    with pytest.raises(RuntimeError, match="Address already in use"):
+        load.start_server(20123, 1, Lost)  # a port the caller named is not changed
+    assert tried == [20123]

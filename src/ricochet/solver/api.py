@@ -241,6 +241,10 @@ class _Table:
 _TABLE = _Table()
 
 
+_NOT_MOVED = (-1, 0, 0, -1)
+"""The rule state of :class:`~.records.Start` before any move: no last move, and no robot
+that has turned or has a heading (:data:`_NOT_STARTED`)."""
+
 _NOT_STARTED = (0, -1)
 """A robot's must-ricochet state before its first move (:func:`_rule_start`)."""
 
@@ -635,12 +639,13 @@ def _plain_astar(puzzle: Puzzle, t: int, max_moves: int, cap: int, give_up: int,
     (:mod:`.plain`), in one compiled call: its answer, or the states it
     expanded when it stopped at its cap ``cap`` (IDA* goes on)."""
     robots = puzzle.position.robots
-    w, h, walls, blocked, bits, shared = plain.board_args(puzzle.position.board, len(robots))
+    w, h, walls, blocked, shared = plain.board_args(puzzle.position.board, len(robots))
     gives_up = 0 < give_up < cap
     tx, ty = puzzle.target
     bound, status, cost, expanded, moves = plain.plain_astar(
-        w, h, walls, blocked, bits, shared, np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64),
-        t, tx + w * ty, (max_moves, give_up if gives_up else cap, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER))
+        w, h, walls, blocked, shared, plain.spec_fields(len(robots), t, tx + w * ty, w * h),
+        (np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64), *_NOT_MOVED),
+        (max_moves, give_up if gives_up else cap, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER))
     if bound >= kernel.INF:
         return _ended(puzzle, t0, "unsolvable", reason=_UNREACHABLE)
     if status == SearchStatus.FOUND:

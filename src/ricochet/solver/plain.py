@@ -71,39 +71,45 @@ def _size_tables(width: int, height: int, robots: int) -> tuple[np.ndarray, ...]
 
 
 @lru_cache(maxsize=1024)
-def board_args(board: Board, robots: int) -> tuple[int, int, np.ndarray, np.ndarray, int, tuple[np.ndarray, ...]]:
-    """:func:`plain_astar`'s first arguments for ``board`` with ``robots`` robots, up to
-    ``pos0``: its width and height, wall bytes, blocked cells, a cell's bits in a state
-    key and :func:`_size_tables` (the kernels only read them)."""
+def board_args(board: Board, robots: int) -> tuple[int, int, np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """:func:`plain_astar`'s first arguments for ``board`` with ``robots`` robots: its
+    width and height, wall bytes, blocked cells and :func:`_size_tables` (the kernels only
+    read them)."""
     w, h = board.width, board.height
     blocked = np.array(sorted(x + w * y for x, y in board.blocked), dtype=np.int64)
-    return (w, h, np.frombuffer(board.wall_bytes, dtype=np.uint8), blocked, cell_bits(w * h),
-            _size_tables(w, h, robots))
+    return w, h, np.frombuffer(board.wall_bytes, dtype=np.uint8), blocked, _size_tables(w, h, robots)
+
+
+def spec_fields(robots: int, t: int, target: int, cells: int) -> tuple[int, int, int, int, int, bool, bool, bool,
+                                                                      bool, int]:
+    """The :class:`~.records.Spec` of a plain puzzle's search, a plain tuple, as
+    ``api._Search.spec_fields`` gives it for such a puzzle: every robot a helper of one kind
+    (``sort_helpers``), no transparent robot (-1), no rule state, every move undone by the
+    move back (``no_undo``).  Built here, in Python, so that its fields have the types of
+    that path's (numba would give a tuple built in compiled code literal types, and compile
+    :func:`kernel.astar` a second time for them)."""
+    return robots, t, target, -1, cell_bits(cells), True, False, False, True, 4 * robots
 
 
 @njit(cache=True)
-def plain_astar(W, H, walls, blocked, bits, shared, pos0, t, target, limits):  # type: ignore[no-untyped-def]
-    """The board's tables, then :func:`kernel.astar` for target robot ``t`` from
-    ``pos0`` to cell ``target``, in one call.
+def plain_astar(W, H, walls, blocked, shared, spec, start, limits):  # type: ignore[no-untyped-def]
+    """The board's tables, then :func:`kernel.astar`, in one call.
 
-    The first six arguments are :func:`board_args`; ``limits`` are A*'s
-    (:class:`~.records.Limits`, a plain tuple, ``max_cost`` at most 250).
-    Returns the target robot's relaxed distance where it stands
-    (:data:`kernel.INF`: no path reaches the target, and A* stops at once),
-    then what :func:`kernel.astar` returns, its status as a plain integer."""
-    start, cells, heads, cyclic, defl, xy, openm, diag, passable = shared
-    R = pos0.shape[0]
+    The first five arguments are :func:`board_args`; ``spec`` is :func:`spec_fields`,
+    ``start`` and ``limits`` are A*'s (:class:`~.records.Start`, the robots' cells and no rule
+    state, and :class:`~.records.Limits`, as plain tuples, ``max_cost`` at most 250).
+    Returns the target robot's relaxed distance where it stands (:data:`kernel.INF`: no
+    path reaches the target, and A* stops at once), then what :func:`kernel.astar` returns,
+    its status as a plain integer."""
+    cells, heads, cyclic, defl, xy, openm, diag, passable = shared[1:]
+    pos0, target, t = start[0], spec[2], spec[1]
     N = W * H
     wall = walls.copy()
     obst = np.zeros(N, dtype=np.uint8)
     for c in blocked:
         obst[c] = 1
     hdist = distance_by_straight_runs(W, H, wall, obst, target)
-    # The records as api._Search builds them for such a board, of the same types (so the same
-    # compiled kernel.astar): every robot a helper of one kind (sort_helpers), no transparent robot
-    # (-1), no rule state (nsb, mr), every move undone by the move back (no_undo).
-    spec = (R, t, target, -1, bits, True, False, False, True, 4 * R)
     board = (W, H, N, wall, openm, obst, diag, passable, xy)
-    paths = (start, lengths_of_straight_rays(W, H, wall, obst, R), cyclic, cells, heads, defl)
-    status, cost, expanded, _stored, moves = kernel.astar(spec, board, paths, hdist, (pos0, -1, 0, 0, -1), limits)
+    paths = (shared[0], lengths_of_straight_rays(W, H, wall, obst, pos0.shape[0]), cyclic, cells, heads, defl)
+    status, cost, expanded, _stored, moves = kernel.astar(spec, board, paths, hdist, start, limits)
     return hdist[pos0[t]], status.value, cost, expanded, moves
