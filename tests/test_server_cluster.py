@@ -15,6 +15,7 @@ Skipped, with the reason, without PostgreSQL (``RICOCHET_TEST_POSTGRES``, which
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import signal
@@ -71,7 +72,8 @@ class Cluster:
     def start_proxy(self) -> None:
         cfg = self.tmp / "haproxy.cfg"
         cfg.write_text(haproxy_config("127.0.0.1", self.proxy_port,
-                                      [(n, "127.0.0.1", p) for n, p in self.ports.items()]))
+                                      [(n, "127.0.0.1", p) for n, p in self.ports.items()],
+                                      stats_socket=str(self.tmp / "haproxy.sock")))
         assert HAPROXY is not None
         self.procs["haproxy"] = subprocess.Popen([HAPROXY, "-db", "-f", str(cfg)], stdout=subprocess.DEVNULL,
                                                  stderr=open(self.tmp / "haproxy.log", "ab"),  # noqa: SIM115
@@ -88,6 +90,29 @@ class Cluster:
                 pass
             time.sleep(0.2)
         raise AssertionError(f"nothing healthy on port {port} in {timeout} s:\n{self.logs()}")
+
+    def wait_routed(self, name: str, timeout: float = 60.0) -> float:
+        """Wait until HAProxy's checks see worker ``name`` up and route its rooms to it again
+        (its stats socket's ``show stat``: status UP in the rooms backend); the seconds waited.
+        Its checks come every 500 ms and need two in a row: on a busy machine, more than a
+        fixed wait of 1.5 s."""
+        import socket
+
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < timeout:
+            with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as sock:
+                sock.settimeout(5)
+                sock.connect(str(self.tmp / "haproxy.sock"))
+                sock.sendall(b"show stat\n")
+                text = b""
+                while chunk := sock.recv(65536):
+                    text += chunk
+                for row in text.decode(errors="replace").splitlines():
+                    cols = row.split(",")
+                    if cols[:2] == ["rooms", name] and len(cols) > 17 and cols[17] == "UP":
+                        return time.monotonic() - t0
+            time.sleep(0.1)
+        raise AssertionError(f"HAProxy did not see {name} up in {timeout} s:\n{self.logs()}")
 
     def logs(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}" for p in sorted(self.tmp.glob("*.log")))
@@ -211,8 +236,9 @@ def test_a_room_survives_its_worker_killed_mid_round(cluster: Cluster) -> None:
         # newcomer reaches it; it asks the holder for the room (NOTIFY), the holder hands it over
         # (its players are told room_moving, reconnect, and follow through the proxy).
         c.start_worker(victim)
-        c.wait_healthy(c.ports[victim])
-        await asyncio.sleep(1.5)  # HAProxy's checks see it up (inter 500 ms, rise 2)
+        await asyncio.to_thread(c.wait_healthy, c.ports[victim])
+        routed = await asyncio.to_thread(c.wait_routed, victim)
+        c.say(f"{victim} answers again, and HAProxy routes to it {routed:.2f} s later")
         t_back = time.monotonic()
         watcher = RicochetClient(url, reconnect=30)
         await watcher.connect()
