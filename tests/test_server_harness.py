@@ -54,6 +54,9 @@ class Player:
         self.welcome: dict[str, Any] | None = None
         self.state: dict[str, Any] | None = None
         self.version = 0
+        self.seats: list[dict[str, Any]] | None = None
+        """The room's seats as this session last heard of them (its welcome, then each presence
+        message), whichever call drained the message."""
 
     def send(self, **msg: Any) -> None:
         self.ws.send_json(msg)
@@ -65,6 +68,9 @@ class Player:
         msg: dict[str, Any] = self.ws.receive_json()
         if msg["type"] == "welcome":
             self.welcome, self.state, self.version = msg, msg["state"], msg["version"]
+            self.seats = msg["presence"]["seats"]
+        elif msg["type"] == "presence":
+            self.seats = msg["seats"]
         elif msg["type"] == "event":
             assert msg["version"] == self.version + 1, f"version gap: {self.version} → {msg['version']}"
             self.version = msg["version"]
@@ -185,12 +191,11 @@ class Harness:
 
     def seats(self, player: Player, pred: Any, timeout: float = 60.0) -> list[dict[str, Any]]:
         """The room's seats as ``player`` last heard of them, once ``pred(seats)`` holds: from its
-        welcome or a later presence message (the room's bots sit down in the background, before
-        or after the welcome: which one is a race)."""
-        assert player.welcome is not None
-        seats: list[dict[str, Any]] = player.welcome["presence"]["seats"]
-        if pred(seats):
-            return seats
+        welcome or a later presence message, drained here or by an earlier call (the room's bots
+        sit down in the background, before or after the welcome: which one is a race)."""
+        assert player.seats is not None
+        if pred(player.seats):
+            return player.seats
         seen = self.wait(player, lambda m: m["type"] == "presence" and pred(m["seats"]), timeout)
         return [m for m in seen if m["type"] == "presence"][-1]["seats"]  # type: ignore[no-any-return]
 
