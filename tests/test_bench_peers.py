@@ -338,3 +338,24 @@ def test_c_solver_run_one_and_collect_without_the_library() -> None:
     assert c.run_one(vortex) == (None, 0.0, peers.c_unsupported(vortex))
     run = c.collect([(5, 0.5, None), (None, 0.0, "why"), (7, 0.25, None)])
     assert (run.lengths, run.total, run.count, run.skipped) == ([5, None, 7], 0.75, 2, {"why": 1})
+
+
+def test_bench_sums_the_short_puzzles_against_a_peer() -> None:
+    """The solver issue's measure, short puzzles (1-5 moves) summed: the peer's 0.25 s each
+    against ours, on those puzzles only, in its own line."""
+    from ricochet.cli.bench import SHORT_MAX, _bench_set, format_peers
+    from ricochet.generate import random_puzzles
+    from ricochet.solver import solve
+
+    candidates = [p for p in random_puzzles(5, 30) if p.active is not None]
+    lengths = {p.id: solve(p).length for p in candidates}
+    short = [p for p in candidates if 1 <= (lengths[p.id] or 0) <= SHORT_MAX][:2]
+    long = [p for p in candidates if (lengths[p.id] or 0) > SHORT_MAX][:2]
+    assert len(short) == 2 and len(long) == 2
+    row = _bench_set("mixed", short + long, 1, None, True, [PerPuzzlePeer(solve)])
+    ((name, n, theirs, ours),) = row.peer_short
+    assert (name, n, theirs) == ("per-puzzle peer", 2, 0.5)
+    assert 0 < ours < row.peers[0][3]  # ours on the two short ones, less than on all four
+    text = format_peers([row], [])
+    assert re.search(rf"short puzzles \(1-{SHORT_MAX} moves\), summed, ours/peer:\n  mixed +per-puzzle peer +"
+                     r"\d+\.\d\d \(2 puzzles: peer 500\.00 ms, ours ", text), text

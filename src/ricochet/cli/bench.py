@@ -73,6 +73,9 @@ class BenchRow:
     wall time), answers that differ)."""
     peer_bands: list[tuple[str, list[tuple[str, int, float, float]]]] = field(default_factory=list)
     """(peer, [(optimal lengths, puzzles, its seconds, ours) per band of :data:`LENGTH_BANDS`])."""
+    peer_short: list[tuple[str, int, float, float]] = field(default_factory=list)
+    """(peer, puzzles of 1 to :data:`SHORT_MAX` moves, its seconds on them, ours): the short
+    puzzles' sum, the solver issue's measure."""
     peer_skipped: list[tuple[str, dict[str, int]]] = field(default_factory=list)
     """(peer, {why: how many puzzles it left out})."""
     interleaved: list[str] = field(default_factory=list)
@@ -341,12 +344,19 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
         row.peer_bands.append((peer.name, length_bands([ones[i].length for i in taken],
                                                        [run.seconds[i] for i in taken],
                                                        [walls[i] for i in taken])))
+        short = [i for i in taken if ones[i].length is not None and 1 <= ones[i].length <= SHORT_MAX]
+        row.peer_short.append((peer.name, len(short), sum(run.seconds[i] for i in short),
+                               sum(walls[i] for i in short)))
         if run.skipped:
             row.peer_skipped.append((peer.name, dict(run.skipped)))
         if differ:
             row.ok = False
     return row
 
+
+SHORT_MAX = 5
+"""The longest of the short puzzles whose sum the per-core comparison also gives (ours on
+them against the peer's: what bots, the trainer and sweeps mostly ask for)."""
 
 LENGTH_BANDS = ((1, 3), (4, 6), (7, 9), (10, 12), (13, 250))
 """Optimal lengths the per-core comparison is also broken down by: short puzzles cost
@@ -563,6 +573,12 @@ def format_peers(rows: Sequence[BenchRow], wanted: Sequence[str]) -> str:
             cells = "  ".join(f"{label} {ours / theirs:.2f} ({n})" if theirs > 0 else f"{label} - ({n})"
                               for label, n, theirs, ours in bands)
             lines.append(f"  {set_name:<8} {name:<25} {cells}")
+    shorts = [(r.name, name, n, theirs, ours) for r in rows for name, n, theirs, ours in r.peer_short if n]
+    if shorts:
+        lines.append(f"  short puzzles (1-{SHORT_MAX} moves), summed, ours/peer:")
+        for set_name, name, n, theirs, ours in shorts:
+            ratio = f"{ours / theirs:.2f}" if theirs > 0 else "-"
+            lines.append(f"  {set_name:<8} {name:<25} {ratio} ({n} puzzles: peer {_fmt_s(theirs)}, ours {_fmt_s(ours)})")
     for r in rows:
         for name, skipped in r.peer_skipped:
             why = "; ".join(f"{k} {w}" for w, k in sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
