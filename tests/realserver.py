@@ -35,7 +35,6 @@ from ricochet.server.client import RicochetClient, WebSocketTransport
 
 
 @functools.cache
-@functools.cache
 def load_benchmark() -> ModuleType:
     """``benchmarks/load.py`` as a module: its server process and percentiles serve the tests too."""
     spec = importlib.util.spec_from_file_location("ricochet_load_benchmark", ROOT / "benchmarks" / "load.py")
@@ -119,22 +118,18 @@ class ServerProcess:
     def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None,
                  extra: tuple[str, ...] = ()) -> None:
         load = load_benchmark()
-        for attempt in range(3):
-            # A free port may be taken by another process before the server binds it: another one.
-            self.port = load.free_port()
-            self.log_path = tmp / f"server-{self.port}.log"
-            t0 = time.monotonic()
-            self.server = load.Server(self.port, f"sqlite+aiosqlite:///{database or tmp / 'server.db'}",
-                                      self.log_path, limits=limits, extra=extra)
-            self.proc: subprocess.Popen[bytes] = self.server.proc
-            try:
-                self.server.wait_healthy()
-            except RuntimeError as e:
-                if "address already in use" not in str(e).lower() or attempt == 2:
-                    raise
-                continue
-            self.up_after = time.monotonic() - t0
-            return
+        started: list[float] = []
+
+        def start(port: int) -> Any:
+            started.append(time.monotonic())
+            return load.Server(port, f"sqlite+aiosqlite:///{database or tmp / 'server.db'}", tmp / f"server-{port}.log",
+                               limits=limits, extra=extra)
+
+        # (Started again on another free port if another process takes this one first.)
+        self.server = load.start_server(None, 1, start)
+        self.up_after = time.monotonic() - started[-1]
+        self.port, self.log_path = self.server.port, self.server.log_path
+        self.proc: subprocess.Popen[bytes] = self.server.proc
 
     def health(self) -> dict[str, Any]:
         return http(self.port, "GET", "/api/health")[2]  # type: ignore[no-any-return]

@@ -258,6 +258,10 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
     walls: list[float] = []
     if single or peers:
         # One process: `solve` in a loop here, end to end (tables, search, the answer's moves).
+        def peers_take(p: Puzzle) -> None:
+            for peer in interleaved:
+                results[peer.name].append(peer.run_one(p))
+
         cold_start()
         for i, p in enumerate(puzzles):
             # The peers take every other puzzle first: whoever goes second runs with the caches
@@ -265,14 +269,12 @@ def _bench_set(name: str, puzzles: list[Puzzle], jobs: int, time_limit: float | 
             # are out of them: a third of our 1-3-move puzzles' time, measured in turn after C).
             peers_first = i % 2 == 1
             if peers_first:
-                for peer in interleaved:
-                    results[peer.name].append(peer.run_one(p))
+                peers_take(p)
             t0 = time.perf_counter()
             ones.append(solve(p, time_limit=time_limit))
             walls.append(time.perf_counter() - t0)
             if not peers_first:
-                for peer in interleaved:
-                    results[peer.name].append(peer.run_one(p))
+                peers_take(p)
             if threads > 1:
                 threaded.append(solve(p, time_limit=time_limit, threads=threads))
         wall1 = sum(walls)

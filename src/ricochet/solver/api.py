@@ -571,7 +571,7 @@ def _search(puzzle: Puzzle, rules: Rules | None, max_moves: int, time_limit: flo
     astar_done = False
     if (len(candidates) == 1 and threads == 1 and not (all_solutions or fewest_robots) and cap > 0
             and plain.plain_rules(rules) and plain.plain_board(puzzle.position.board, rules)
-            and not any(r.color == "transparent" for r in robots)):
+            and transparent_index([r.color for r in robots]) < 0):
         # Plain moves, one robot to bring home: tables and A* in one compiled call (plain.py).
         outcome = _plain_astar(puzzle, candidates[0], max_moves, cap, give_up, check, t0)
         if not isinstance(outcome, int):
@@ -639,11 +639,11 @@ def _plain_astar(puzzle: Puzzle, t: int, max_moves: int, cap: int, give_up: int,
     (:mod:`.plain`), in one compiled call: its answer, or the states it
     expanded when it stopped at its cap ``cap`` (IDA* goes on)."""
     robots = puzzle.position.robots
-    w, h, walls, blocked, shared = plain.board_args(puzzle.position.board, len(robots))
+    w, h, walls, blocked, shared, bits = plain.board_args(puzzle.position.board, len(robots))
     gives_up = 0 < give_up < cap
     tx, ty = puzzle.target
     bound, status, cost, expanded, moves = plain.plain_astar(
-        w, h, walls, blocked, shared, plain.spec_fields(len(robots), t, tx + w * ty, w * h),
+        w, h, walls, blocked, shared, plain.spec_fields(len(robots), t, tx + w * ty, bits),
         (np.array([x + w * y for x, y in [r.cell for r in robots]], dtype=np.int64), *_NOT_MOVED),
         (max_moves, give_up if gives_up else cap, MAX_LEVEL, CHECK_AFTER, kernel.SETS_FULL_AFTER))
     if bound >= kernel.INF:

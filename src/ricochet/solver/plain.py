@@ -10,10 +10,11 @@ diagonal or wall opening in play, no tower, no transparent robot) and no rule
 state follows the robots (no must-ricochet, no straight-back rule),
 :func:`plain_astar` builds the tables and runs :func:`kernel.astar` in one
 call, from the board's wall bytes: 21-23 µs either way, of which 6 µs are
-Python (``benchmarks/README.md``, the twenty-sixth round).  The tables are built anew on every call, not cached per board: a
-cached board's arrays are out of the processor's caches by the time its next
-puzzle comes, after other searches, and reading them cost more than building
-them again in memory just freed (measured, same README section).
+Python (``benchmarks/README.md``, the twenty-sixth round).  The tables are
+built anew on every call, not cached per board: a cached board's arrays are
+out of the processor's caches by the time its next puzzle comes, after other
+searches, and reading them cost more than building them again in memory just
+freed (measured, same README section).
 
 Nothing here is a second copy of the rules: the tables are those of
 :mod:`.tables` (:func:`~.tables.lengths_of_straight_rays`,
@@ -71,31 +72,32 @@ def _size_tables(width: int, height: int, robots: int) -> tuple[np.ndarray, ...]
 
 
 @lru_cache(maxsize=1024)
-def board_args(board: Board, robots: int) -> tuple[int, int, np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+def board_args(board: Board, robots: int) -> tuple[int, int, np.ndarray, np.ndarray, tuple[np.ndarray, ...], int]:
     """:func:`plain_astar`'s first arguments for ``board`` with ``robots`` robots: its
     width and height, wall bytes, blocked cells and :func:`_size_tables` (the kernels only
-    read them)."""
+    read them); then a cell's bits in a state key, for :func:`spec_fields`."""
     w, h = board.width, board.height
     blocked = np.array(sorted(x + w * y for x, y in board.blocked), dtype=np.int64)
-    return w, h, np.frombuffer(board.wall_bytes, dtype=np.uint8), blocked, _size_tables(w, h, robots)
+    return (w, h, np.frombuffer(board.wall_bytes, dtype=np.uint8), blocked, _size_tables(w, h, robots),
+            cell_bits(w * h))
 
 
-def spec_fields(robots: int, t: int, target: int, cells: int) -> tuple[int, int, int, int, int, bool, bool, bool,
-                                                                      bool, int]:
+def spec_fields(robots: int, t: int, target: int, bits: int) -> tuple[int, int, int, int, int, bool, bool, bool,
+                                                                     bool, int]:
     """The :class:`~.records.Spec` of a plain puzzle's search, a plain tuple, as
     ``api._Search.spec_fields`` gives it for such a puzzle: every robot a helper of one kind
     (``sort_helpers``), no transparent robot (-1), no rule state, every move undone by the
     move back (``no_undo``).  Built here, in Python, so that its fields have the types of
     that path's (numba would give a tuple built in compiled code literal types, and compile
     :func:`kernel.astar` a second time for them)."""
-    return robots, t, target, -1, cell_bits(cells), True, False, False, True, 4 * robots
+    return robots, t, target, -1, bits, True, False, False, True, 4 * robots
 
 
 @njit(cache=True)
 def plain_astar(W, H, walls, blocked, shared, spec, start, limits):  # type: ignore[no-untyped-def]
     """The board's tables, then :func:`kernel.astar`, in one call.
 
-    The first five arguments are :func:`board_args`; ``spec`` is :func:`spec_fields`,
+    The first five arguments are :func:`board_args`'s; ``spec`` is :func:`spec_fields`,
     ``start`` and ``limits`` are A*'s (:class:`~.records.Start`, the robots' cells and no rule
     state, and :class:`~.records.Limits`, as plain tuples, ``max_cost`` at most 250).
     Returns the target robot's relaxed distance where it stands (:data:`kernel.INF`: no
