@@ -189,6 +189,28 @@ def test_malformed_fields(obj: dict[str, Any], field: str, match: str) -> None:
     assert f"field '{field}'" in str(e.value)
 
 
+def test_a_board_read_before_is_remembered_but_never_taken_for_a_variant_of_it() -> None:
+    """Boards are remembered by their keys' JSON: the same board read again is the same
+    object, unchecked, but every malformed variant of it is still refused, those equal to it
+    in Python included (``1.0`` or ``true`` for ``1``, ``null`` for an absent key)."""
+    good = small()
+    board = puzzle_from_json(good).position.board
+    assert puzzle_from_json(copy.deepcopy(good)).position.board is board
+    for obj, field, match in BAD:
+        with pytest.raises(NotationError, match=match) as e:
+            puzzle_from_json(obj)
+        assert e.value.field == field
+    walls = good["walls"]
+    one = walls.index(1)
+    for variant, field in [({"walls": [float(walls[0]), *walls[1:]]}, "walls[0]"),
+                           ({"walls": [*walls[:one], True, *walls[one + 1:]]}, f"walls[{one}]"),
+                           ({"blocked": None}, "blocked"), ({"targets": None}, "targets")]:
+        with pytest.raises(NotationError) as e:
+            board_from_json(with_(variant))
+        assert e.value.field == field, variant
+    assert board_from_json(with_({})) is board
+
+
 def test_not_an_object() -> None:
     with pytest.raises(NotationError, match="must be a JSON object"):
         puzzle_from_json([1, 2])  # type: ignore[arg-type]

@@ -483,12 +483,16 @@ def test_bench_scale(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bench_cli(capsys: pytest.CaptureFixture[str]) -> None:
     """``--cli``: the set through ``ricochet solve FILE`` on one process and on
-    ``--jobs``, each answer's length checked against the bench's own."""
-    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--cli", "--no-startup", "--no-single"])
+    ``--jobs``, each answer's length checked against the bench's own, and on one
+    process what the command costs beyond its start-up (a file of the set's first
+    puzzle alone) against the one-process loop, with the solver issue's target."""
+    status = main(["bench", "--quick", "--sets", "random", "--jobs", "2", "--cli", "--no-startup"])
     out = capsys.readouterr().out
     assert status == 0, out
     assert re.search(r"random +100 puzzles +--jobs 1: [0-9.]+ m?s +--jobs 2: [0-9.]+ m?s \([0-9.]+x\) +"
                      r"answers: the batch's lengths", out), out
+    assert re.search(r"random +--jobs 1 less its start-up \(its first puzzle alone: [0-9.]+ m?s\): -?[0-9.]+ m?s,\n"
+                     r" +-?[0-9.]+x the one-process loop's [0-9.]+ m?s \(target <= 1.3x: (met|NOT met)\)", out), out
 
 
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:

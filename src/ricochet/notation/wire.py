@@ -154,6 +154,36 @@ def board_from_wire(obj: Any) -> Board:
     ``targets`` (other keys are ignored: a puzzle line holds a board)."""
     if not isinstance(obj, dict):
         raise NotationError(f"a puzzle or board must be a JSON object, got {type(obj).__name__}")
+    seen = _board_key(obj)
+    if seen is not None and (board := _READ.get(seen)) is not None:
+        return board
+    board = _board_checked(obj)
+    if seen is not None:
+        if len(_READ) >= READ_BOARDS:
+            del _READ[next(iter(_READ))]  # the oldest
+        _READ[seen] = board
+    return board
+
+
+READ_BOARDS = 512
+"""Boards :func:`board_from_wire` remembers by their keys' JSON (a file's puzzles mostly share a few)."""
+_READ: dict[bytes, Board] = {}
+_BOARD_KEYS = ("width", "height", "walls", "blocked", "diagonals", "openings", "towers", "targets")
+
+
+def _board_key(obj: dict[str, Any]) -> bytes | None:
+    """The board keys of ``obj`` as JSON, for :data:`_READ`: equal only for the same keys holding
+    the same values of the same types (``1``, ``1.0`` and ``true`` differ; a key absent and a key
+    holding ``null`` differ), so a board read once is not checked again.  None where orjson
+    cannot write them (an integer beyond 64 bits, a value that is not JSON's)."""
+    try:
+        return orjson.dumps({k: obj[k] for k in _BOARD_KEYS if k in obj})
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+
+
+def _board_checked(obj: dict[str, Any]) -> Board:
+    """:func:`board_from_wire`'s reading, every field checked."""
     for key in ("width", "height", "walls"):
         if key not in obj:
             raise NotationError("missing (a board needs width, height and walls)", field=key)
