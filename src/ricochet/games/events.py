@@ -8,6 +8,7 @@ written by :mod:`ricochet.notation.wire` (``docs/protocol.md``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any, ClassVar
@@ -44,9 +45,15 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            out[f.name] = encode(getattr(self, f.name))
+        for name in _field_names(type(self)):
+            out[name] = encode(getattr(self, name))
         return out
+
+
+@functools.cache
+def _field_names(cls: type[Event]) -> tuple[str, ...]:
+    """An event class's field names, in order (``dataclasses.fields`` builds its answer at every call)."""
+    return tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
 
 
 def event_from_dict(types: Mapping[str, type[Event]], data: Mapping[str, Any]) -> Event:

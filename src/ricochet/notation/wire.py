@@ -420,11 +420,23 @@ def wire_text(value: tuple[Move, ...] | tuple[Path, ...]) -> orjson.Fragment:
     return orjson.Fragment(_moves_to_text(value))
 
 
+_AS_IS = frozenset({int, float, str, bool, type(None), dict})
+"""Types :func:`to_wire` hands back as they are, told by one set lookup: most of the values a
+game's events and views encode are plain (a round's number, a player's id, a time)."""
+
+
 def to_wire(value: Any) -> Any:
     """The JSON form of a move, path, robot, board or direction, and of lists
     and tuples of them (anything else is returned as it is).  Paths and tuples of moves
     or paths are memoised by identity (see :func:`path_to_wire`): the answer may be
     shared, do not change it."""
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
+    if kind is Move:
+        return move_to_wire(value)
+    if kind is Path:
+        return path_to_wire(value)
     if isinstance(value, Move):
         return move_to_wire(value)
     if isinstance(value, Path):
