@@ -5,6 +5,9 @@
     .venv/bin/python benchmarks/move_cost.py --profile 25    # and cProfile's 25 costliest functions
     .venv/bin/python benchmarks/move_cost.py --rooms 120     # demonstrations of 25 moves, as in load.py
 
+It runs on uvloop where uvloop is installed, as the server does (``--asyncio-loop``: asyncio's
+own loop; handing work to a thread costs far more there).
+
 Each room's demonstration goes on until the moves are spread over the rooms: 3000 moves over 40
 rooms is 75 moves each.  The bytes a move sends (its messages to the room's 4 players, framed) are
 reported too.
@@ -122,11 +125,22 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--profile", type=int, default=0, metavar="N", help="print cProfile's N costliest functions")
+    ap.add_argument("--asyncio-loop", action="store_true",
+                    help="asyncio's own event loop even where uvloop is installed (the server runs on uvloop then)")
     a = ap.parse_args()
+    loop = "asyncio"
+    if not a.asyncio_loop:
+        try:  # the loop the server runs on: uvicorn takes uvloop where it is installed
+            import uvloop  # type: ignore[import-not-found]
+
+            asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+            loop = "uvloop"
+        except ImportError:
+            pass
     results = [asyncio.run(run(a.rooms, a.moves, a.profile)) for _ in range(a.repeat if not a.profile else 1)]
     for r in results:
         print(f"{r['rooms']} rooms, {r['moves']} moves: {r['cpu_ms_per_move']:.3f} ms of CPU per move "
-              f"(in process, no sockets); {r['bytes_per_move'] / 1024:.1f} KiB sent per move")
+              f"(in process, no sockets, {loop}); {r['bytes_per_move'] / 1024:.1f} KiB sent per move")
     best = min(r["cpu_ms_per_move"] for r in results)
     print(f"best of {len(results)}: {best:.3f} ms per move")
     return 0

@@ -212,6 +212,56 @@ def test_servers_starting_together_on_a_new_database(new_database: Callable[[], 
             assert {"alembic_version", "rooms", "events", "seats"} <= _tables(url)
 
 
+def test_appends_are_committed_on_the_loop_and_a_locked_database_is_waited_for_in_the_thread(tmp_path: Path) -> None:
+    """SQLite: a turn's appends are committed on the event loop's own thread when the database
+    is free (no hand-over to the writer thread); while another connection holds the write lock
+    they go to the thread, which waits for it, and are stored once it is let go, in order, with
+    no error; after that the loop commits again."""
+    import sqlite3
+    import threading
+
+    path = tmp_path / "writer.db"
+
+    async def go() -> None:
+        st = await Storage.open(f"sqlite+aiosqlite:///{path}")
+        try:
+            await st.migrate()
+            row = room_row()
+            await st.create_room(row)
+            writer = st._get_writer()
+            for seq in (1, 2, 3):
+                await st.append_events(row.id, 1, seq, [{"type": "player_left", "player": "p1", "at": float(seq)}])
+            here = writer.written_here
+            assert here >= 2  # (the first may come before the thread has put the file in WAL mode)
+            locked, release = threading.Event(), threading.Event()
+
+            def hold() -> None:  # another process's writer
+                conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+                conn.execute("BEGIN IMMEDIATE")
+                locked.set()
+                release.wait(10)
+                conn.execute("COMMIT")
+                conn.close()
+
+            holder = threading.Thread(target=hold)
+            holder.start()
+            assert locked.wait(10)
+            waiting = asyncio.ensure_future(st.append_events(row.id, 1, 4, [{"type": "player_left", "at": 4.0}]))
+            await asyncio.sleep(0.5)
+            assert not waiting.done() and writer.in_thread == 1
+            release.set()
+            await asyncio.wait_for(waiting, 10)
+            await asyncio.get_running_loop().run_in_executor(None, holder.join)
+            assert writer.written_here == here and writer.in_thread == 0
+            await st.append_events(row.id, 1, 5, [{"type": "player_left", "at": 5.0}])
+            assert writer.written_here == here + 1
+            assert [e.seq for e in await st.events(row.id)] == [1, 2, 3, 4, 5]
+        finally:
+            await st.close()
+
+    asyncio.run(go())
+
+
 def test_url_forms() -> None:
     assert normalize_url("postgresql://u:p@h:5/d") == "postgresql+asyncpg://u:p@h:5/d"
     assert normalize_url("postgres://h/d") == "postgresql+asyncpg://h/d"
