@@ -491,8 +491,10 @@ def test_bench_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0, out
     assert re.search(r"random +100 puzzles +--jobs 1: [0-9.]+ m?s +--jobs 2: [0-9.]+ m?s \([0-9.]+x\) +"
                      r"answers: the batch's lengths", out), out
-    assert re.search(r"random +--jobs 1 less its start-up \(its first puzzle alone: [0-9.]+ m?s\): -?[0-9.]+ m?s,\n"
-                     r" +-?[0-9.]+x the one-process loop's [0-9.]+ m?s \(target <= 1.3x: (met|NOT met)\)", out), out
+    # (One run each here: on a busy machine the first puzzle alone can take longer than the file.)
+    assert re.search(r"random +--jobs 1 less its start-up \(its first puzzle alone: [0-9.]+ [mµ]?s\): (([0-9.]+ [mµ]?s,\n"
+                     r" +[0-9.]+x the one-process loop's [0-9.]+ [mµ]?s \(target <= 1.3x: (met|NOT met)\))|"
+                     r"not measured, the file took less \([0-9.]+ [mµ]?s\))", out), out
 
 
 def test_model_batch_hands_each_task_to_the_next_free_worker() -> None:
