@@ -266,10 +266,11 @@ class _SqliteWriter:
 
     A turn of the event loop's appends are one batch, one transaction.  A batch is written
     at once on the event loop's own thread (:meth:`_write_here`: a connection that never
-    waits for a lock, about 30 µs a commit) whenever nothing is pending in the writer thread;
-    handing each batch to a thread cost more than the write itself (a wake-up, the GIL
-    going back and forth, a wake-up back: the server's CPU per move 0.49 → 0.30 ms in
-    ``benchmarks/move_cost.py``).  A batch that cannot be written so (another connection
+    waits for a lock, tens of microseconds a commit) whenever nothing is pending in the
+    writer thread, rather than handed to the thread and back (a wake-up each way, the GIL
+    passed back and forth): 3-6 % of the server's CPU per move through sockets on uvloop,
+    far more on asyncio's own loop (``benchmarks/move_cost.py``, ``benchmarks/README.md``),
+    and fewer late broadcasts.  A batch that cannot be written so (another connection
     holds the write lock, a lease lost, any error) goes to the thread, one ``sqlite3``
     connection that waits out a busy database and answers each append's error apart.
     Either way an append's future is resolved once its transaction is committed.  The
