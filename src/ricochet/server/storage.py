@@ -269,12 +269,12 @@ class _SqliteWriter:
     waits for a lock, tens of microseconds a commit) whenever nothing is pending in the
     writer thread, rather than handed to the thread and back (a wake-up each way, the GIL
     passed back and forth): 3-6 % of the server's CPU per move through sockets on uvloop,
-    far more on asyncio's own loop (``benchmarks/move_cost.py``, ``benchmarks/README.md``),
-    and fewer late broadcasts.  A batch that cannot be written so (another connection
-    holds the write lock, a lease lost, any error) goes to the thread, one ``sqlite3``
-    connection that waits out a busy database and answers each append's error apart.
-    Either way an append's future is resolved once its transaction is committed.  The
-    thread also runs the WAL's checkpoints (their file syncs stay off the event loop)."""
+    far more on asyncio's own loop (``benchmarks/move_cost.py``, ``benchmarks/README.md``).
+    A batch that cannot be written so (another connection holds the write lock, a lease
+    lost, any error) goes to the thread, one ``sqlite3`` connection that waits out a busy
+    database and answers each append's error apart.  Either way an append's future is
+    resolved once its transaction is committed.  The thread also runs the WAL's
+    checkpoints (their file syncs stay off the event loop)."""
 
     def __init__(self, path: str, loop: asyncio.AbstractEventLoop, fence: str | None = None) -> None:
         self.path = path
