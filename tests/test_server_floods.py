@@ -18,10 +18,8 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +31,7 @@ from realserver import ROOT, Probe, ServerProcess, client, http, load_benchmark,
 from ricochet.server import protocol as P
 from ricochet.server.client import ClientError
 from ricochet.server.refused import Refused
+from sqlitelock import lock_held
 
 pytestmark = pytest.mark.slow
 
@@ -137,26 +136,12 @@ def test_a_locked_database_is_waited_for_never_a_server_error(server: ServerProc
         c = client(port, rid, "127.0.46.20")
         await c.connect()
         await c.hello("Ann")
-        locked, release = threading.Event(), threading.Event()
-
-        def hold() -> None:  # another process's writer holding SQLite's lock, 6 s (the old timeout was 5)
-            conn = sqlite3.connect(db, timeout=30, isolation_level=None)
-            conn.execute("BEGIN EXCLUSIVE")
-            locked.set()
-            release.wait(10)
-            conn.execute("COMMIT")
-            conn.close()
-
-        t = threading.Thread(target=hold)
-        t.start()
-        assert locked.wait(10)
-        t0 = time.monotonic()
-        await c.chat("while the database is locked", ref="x")
-        await asyncio.sleep(6.0)
-        release.set()
+        with lock_held(db, "EXCLUSIVE"):  # another process's writer, 6 s (sqlite's old timeout was 5)
+            t0 = time.monotonic()
+            await c.chat("while the database is locked", ref="x")
+            await asyncio.sleep(6.0)
         answer = await c.wait_for(lambda m: m.get("ref") == "x" or m.get("type") == "error", 30)
         took = time.monotonic() - t0
-        t.join()
         await c.close()
         return answer, took
 

@@ -17,6 +17,7 @@ import sqlalchemy.exc
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url
+from sqlitelock import lock_held
 from test_server_harness import Harness, solution_of
 
 PG = os.environ.get("RICOCHET_TEST_POSTGRES")
@@ -217,9 +218,6 @@ def test_appends_are_committed_on_the_loop_and_a_locked_database_is_waited_for_i
     is free (no hand-over to the writer thread); while another connection holds the write lock
     they go to the thread, which waits for it, and are stored once it is let go, in order, with
     no error; after that the loop commits again."""
-    import sqlite3
-    import threading
-
     path = tmp_path / "writer.db"
 
     async def go() -> None:
@@ -233,25 +231,11 @@ def test_appends_are_committed_on_the_loop_and_a_locked_database_is_waited_for_i
                 await st.append_events(row.id, 1, seq, [{"type": "player_left", "player": "p1", "at": float(seq)}])
             here = writer.written_here
             assert here >= 2  # (the first may come before the thread has put the file in WAL mode)
-            locked, release = threading.Event(), threading.Event()
-
-            def hold() -> None:  # another process's writer
-                conn = sqlite3.connect(path, timeout=30, isolation_level=None)
-                conn.execute("BEGIN IMMEDIATE")
-                locked.set()
-                release.wait(10)
-                conn.execute("COMMIT")
-                conn.close()
-
-            holder = threading.Thread(target=hold)
-            holder.start()
-            assert locked.wait(10)
-            waiting = asyncio.ensure_future(st.append_events(row.id, 1, 4, [{"type": "player_left", "at": 4.0}]))
-            await asyncio.sleep(0.5)
-            assert not waiting.done() and writer.in_thread == 1
-            release.set()
+            with lock_held(path):  # another process's writer
+                waiting = asyncio.ensure_future(st.append_events(row.id, 1, 4, [{"type": "player_left", "at": 4.0}]))
+                await asyncio.sleep(0.5)
+                assert not waiting.done() and writer.in_thread == 1
             await asyncio.wait_for(waiting, 10)
-            await asyncio.get_running_loop().run_in_executor(None, holder.join)
             assert writer.written_here == here and writer.in_thread == 0
             await st.append_events(row.id, 1, 5, [{"type": "player_left", "at": 5.0}])
             assert writer.written_here == here + 1
