@@ -889,6 +889,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         solve(p)
     say(f"warm-up (not counted): {time.perf_counter() - t:.2f} s")
     rows = []
+    cli_runs = 1 if quick else CLI_RUNS
     for name, puzzles in chosen:
         if not puzzles:
             say(f"{name}: no puzzles, skipped")
@@ -898,7 +899,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
         if cli:
             lengths = [s.length for s in row.solutions]
             for n in sorted({1, jobs}):
-                wall, got, one = cli_run(puzzles, n, runs=1 if quick else CLI_RUNS)
+                wall, got, one = cli_run(puzzles, n, runs=cli_runs)
                 differ = sum(1 for a, b in zip(lengths, got, strict=True) if a != b)
                 row.cli.append((n, wall, differ))
                 if one is not None:
@@ -910,7 +911,7 @@ def run_benchmark(sets: Sequence[str] = SETS, *, quick: bool = False, jobs: int 
     say("")
     # The sections the run has figures for, each followed by a blank line.
     for text in (format_peers(rows, notes), format_threads(rows), format_scaling(rows), format_rounds(rows),
-                 format_batches(rows), format_cli(rows, 1 if quick else CLI_RUNS), format_model(rows)):
+                 format_batches(rows), format_cli(rows, cli_runs), format_model(rows)):
         if text:
             say(text)
             say("")

@@ -510,13 +510,9 @@ def _read_ahead(items: Iterable[tuple[int, Any]], size: int = READ_CHUNK) -> Ite
     other, the solver's code and tables staying in the processor's caches between short puzzles
     (about 5 % of the random set's time against reading each line just before its puzzle), in
     memory bounded by the chunk (not the file: a file of a million puzzles is read as it is solved)."""
-    chunk: list[tuple[int, Any]] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) >= size:
-            yield from chunk
-            chunk = []
-    yield from chunk
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield from chunk
 
 
 def _parse_lines(lines: Iterable[str], rules: Rules | None, first_line: int = 1) -> Iterator[tuple[int, Any]]:

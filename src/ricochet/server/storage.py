@@ -327,23 +327,28 @@ class _SqliteWriter:
         _resolve(items, [None] * len(items))
         return True
 
+    def _connect(self, timeout: float) -> sqlite3.Connection:
+        """A connection of this writer's: transactions its own (``BEGIN``), synchronous NORMAL
+        (in WAL mode: durable across the application's crashes, synced at checkpoints)."""
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=timeout)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
     def _direct_connection(self) -> sqlite3.Connection | None:
-        """The loop's connection: no busy timeout (a locked database is the thread's to wait
-        for), no checkpoints of its own.  Only in WAL mode (:attr:`wal`; in rollback-journal
-        mode every reader would lock it out); None where it cannot be opened so."""
+        """The loop's connection, once the thread has put the file in WAL mode (:attr:`wal`; in
+        rollback-journal mode every reader would lock it out): no busy timeout (a locked
+        database is the thread's to wait for), no checkpoints of its own.  None where it
+        cannot be opened."""
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=0)
+            conn = self._connect(0)
         except sqlite3.Error:
             return None
         try:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
-                conn.execute("PRAGMA synchronous=NORMAL")
-                conn.execute("PRAGMA wal_autocheckpoint=0")
-                return conn
+            conn.execute("PRAGMA wal_autocheckpoint=0")
         except sqlite3.Error:
-            pass
-        conn.close()
-        return None
+            conn.close()
+            return None
+        return conn
 
     def _thread_done(self, batch: list[_Append], errors: list[BaseException | None]) -> None:
         self.in_thread -= len(batch)
@@ -384,10 +389,9 @@ class _SqliteWriter:
         return e
 
     def _run(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
-        # WAL: readers (the engine's connections) do not block the writer; NORMAL: durable across app crashes.
+        conn = self._connect(BUSY_SECONDS)
+        # WAL: readers (the engine's connections) do not block the writer.
         self.wal = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
-        conn.execute("PRAGMA synchronous=NORMAL")
         checkpointed = 0  # written_here at the last checkpoint
         stop = False
         try:
