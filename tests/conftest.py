@@ -1,17 +1,19 @@
 """Shared test set-up: put ``tests/`` on ``sys.path`` so test modules can
 ``from strategies import boards, positions, PROPERTY`` whether or not
-``tests`` is a package; and compile the solver's kernels once per test
-process before any test runs."""
+``tests`` is a package; compile the solver's kernels once per test
+process before any test runs; and run each test in one of the machine's test
+slots (:mod:`machineslots`)."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 
 import pytest
 
 # The threaded solver tests' GNU OpenMP threads sleep while they wait instead of spinning:
-# two test workers share two cores in CI, beside servers whose latency the hardening tests
+# the test workers share two cores in CI, beside servers whose latency the hardening tests
 # measure (a spinning thread holds a core; read when OpenMP starts, inherited by subprocesses).
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
@@ -54,6 +56,8 @@ collect_ignore = ["higher_lower"]
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
+from machineslots import Slots, slot_count  # noqa: E402 (tests/ is on sys.path from here)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _solver_kernels_compiled() -> None:
@@ -64,3 +68,24 @@ def _solver_kernels_compiled() -> None:
 
     warm_up()
 
+
+
+_SLOTS: Slots | None = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Each test (its set-up, call and tear-down) holds one of the machine's test slots
+    (:mod:`machineslots`): two suites side by side run no more tests at once than one."""
+    global _SLOTS
+    if _SLOTS is None:
+        _SLOTS = Slots(slot_count())
+    if _SLOTS.count == 0:
+        yield
+        return
+    waited = _SLOTS.acquire()
+    item.user_properties.append(("slot_wait", waited))  # summed in the run's summary (../conftest.py)
+    try:
+        yield
+    finally:
+        _SLOTS.release()

@@ -1,0 +1,88 @@
+"""A machine-wide budget of tests running at once, shared by every test suite on the machine.
+
+Many tests measure a server's round trips against their own quiet baseline (a ratio with a
+floor), or wait on a browser, a room's idle timer or a bot for a bounded time.  They hold when
+the machine runs a few tests at once, and fail when it runs many: two ``./test`` runs side by
+side on two cores doubled the load and failed both.  So a test runs only while it holds one of
+:func:`slot_count` slots, each an exclusive ``flock`` on a file in the temporary directory.
+Every test process of every suite on the machine (same user) takes its slots from the same
+files: one suite alone never waits, and two suites side by side share the slots and each take
+longer, but the machine never runs more tests at once than one suite does.  The kernel lets go
+of a dead process's locks, so a killed run leaves no slot taken.
+
+``RICOCHET_TEST_SLOTS``: the number of slots (``0``: no budget); by default the machine's cores
+plus one, the most tests at once that two cores held steadily.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import IO
+
+ENV = "RICOCHET_TEST_SLOTS"
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def slot_count() -> int:
+    """How many tests the machine runs at once (``RICOCHET_TEST_SLOTS``, else cores + 1)."""
+    text = os.environ.get(ENV, "").strip()
+    if not text:
+        return cores() + 1
+    try:
+        n = int(text)
+    except ValueError:
+        raise ValueError(f"{ENV} must be a whole number of tests (0: no budget), got {text!r}") from None
+    if n < 0:
+        raise ValueError(f"{ENV} must be 0 or more, got {n}")
+    return n
+
+
+class Slots:
+    """This process's handles on the machine's slot files (opened once, on first use)."""
+
+    def __init__(self, count: int, folder: Path | None = None) -> None:
+        self.count = count
+        self.folder = folder or Path(tempfile.gettempdir()) / f"ricochet-test-slots-{os.getuid()}"
+        self._files: list[IO[bytes]] = []
+        self._held: IO[bytes] | None = None
+
+    def _open(self) -> list[IO[bytes]]:
+        if not self._files:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            self._files = [open(self.folder / f"slot-{k}", "ab") for k in range(self.count)]  # noqa: SIM115
+        return self._files
+
+    def acquire(self) -> float:
+        """Take a free slot, waiting for one if need be: the seconds waited."""
+        assert self._held is None, "a slot is already held"
+        files = self._open()
+        start = time.monotonic()
+        pause = 0.005
+        while True:
+            for f in random.sample(files, len(files)):  # no slot favoured: suites take turns
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue
+                self._held = f
+                return time.monotonic() - start
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+    def release(self) -> None:
+        """Give the slot back."""
+        if self._held is not None:
+            fcntl.flock(self._held, fcntl.LOCK_UN)
+            self._held = None

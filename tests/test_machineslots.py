@@ -1,0 +1,86 @@
+"""The machine-wide budget of tests at once (tests/machineslots.py): slots are exclusive across
+processes, a killed holder leaves none taken, and the setting is read strictly."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from machineslots import ENV, Slots, cores, slot_count
+
+HOLDER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from machineslots import Slots
+slots = Slots(int(sys.argv[3]), Path(sys.argv[2]))
+slots.acquire()
+print("held", flush=True)
+sys.stdin.readline()
+slots.release()
+print("released", flush=True)
+sys.stdin.readline()
+"""
+
+
+def _holder(folder: Path, count: int) -> subprocess.Popen[str]:
+    """Another process (another suite's test) that takes one of ``count`` slots and holds it."""
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(Path(__file__).parent), str(folder), str(count)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def test_a_slot_held_by_another_process_is_waited_for(tmp_path: Path) -> None:
+    other = _holder(tmp_path, 1)
+    try:
+        mine = Slots(1, tmp_path)
+        got = threading.Event()
+        waited: list[float] = []
+        taker = threading.Thread(target=lambda: (waited.append(mine.acquire()), got.set()))
+        taker.start()
+        assert not got.wait(0.5)  # the only slot is the other process's
+        assert other.stdin is not None and other.stdout is not None
+        other.stdin.write("\n")
+        other.stdin.flush()
+        assert other.stdout.readline().strip() == "released"
+        assert got.wait(30) and waited[0] > 0
+        taker.join()
+        mine.release()
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_two_slots_take_two_tests_and_a_killed_holder_frees_its_slot(tmp_path: Path) -> None:
+    first, second = _holder(tmp_path, 2), _holder(tmp_path, 2)  # both slots taken, neither waited
+    mine = Slots(2, tmp_path)
+    got = threading.Event()
+    taker = threading.Thread(target=lambda: (mine.acquire(), got.set()))
+    taker.start()
+    assert not got.wait(0.5)
+    second.kill()  # kill -9 runs no clean-up: the kernel lets go of its lock
+    second.wait()
+    assert got.wait(30)
+    taker.join()
+    mine.release()
+    first.kill()
+    first.wait()
+
+
+def test_the_number_of_slots_is_read_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    assert slot_count() == cores() + 1
+    monkeypatch.setenv(ENV, "0")
+    assert slot_count() == 0
+    monkeypatch.setenv(ENV, " 5 ")
+    assert slot_count() == 5
+    for bad, says in (("three", "whole number"), ("-1", "0 or more"), ("2.5", "whole number")):
+        monkeypatch.setenv(ENV, bad)
+        with pytest.raises(ValueError, match=says) as err:
+            slot_count()
+        assert ENV in str(err.value)
