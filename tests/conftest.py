@@ -56,7 +56,7 @@ collect_ignore = ["higher_lower"]
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
-from machineslots import Slots, slot_count  # noqa: E402 (tests/ is on sys.path from here)
+from machineslots import Slots, slot_count  # tests/ is on sys.path from here
 
 
 @pytest.fixture(scope="session", autouse=True)
