@@ -25,6 +25,10 @@ from pathlib import Path
 from typing import IO
 
 ENV = "RICOCHET_TEST_SLOTS"
+POLL_SECONDS = 0.02
+"""How often, at most, a process waiting for a slot looks for a free one."""
+YIELD_SECONDS = 0.05
+"""How long a process that wants a slot while another waits lets the waiter look first."""
 
 
 def cores() -> int:
@@ -56,30 +60,52 @@ class Slots:
         self.count = count
         self.folder = folder or Path(tempfile.gettempdir()) / f"ricochet-test-slots-{os.getuid()}"
         self._files: list[IO[bytes]] = []
+        self._waiting: IO[bytes] | None = None
         self._held: IO[bytes] | None = None
 
     def _open(self) -> list[IO[bytes]]:
         if not self._files:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._files = [open(self.folder / f"slot-{k}", "ab") for k in range(self.count)]  # noqa: SIM115
+            self._waiting = open(self.folder / "waiting", "ab")  # noqa: SIM115
         return self._files
+
+    def _others_wait(self) -> bool:
+        """Whether a process is waiting for a slot (it holds ``waiting`` shared while it does)."""
+        try:
+            fcntl.flock(self._waiting, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(self._waiting, fcntl.LOCK_UN)
+        return False
 
     def acquire(self) -> float:
         """Take a free slot, waiting for one if need be: the seconds waited."""
         assert self._held is None, "a slot is already held"
         files = self._open()
         start = time.monotonic()
-        pause = 0.005
-        while True:
-            for f in random.sample(files, len(files)):  # no slot favoured: suites take turns
-                try:
-                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    continue
-                self._held = f
-                return time.monotonic() - start
-            time.sleep(pause)
-            pause = min(pause * 2, 0.1)
+        # Turns: a process that has just given a slot back would take it again before a waiting
+        # one looks (one suite would run while the other waited minutes); it lets a waiter go first.
+        if self._others_wait():
+            time.sleep(YIELD_SECONDS)
+        pause, waiting = 0.002, False
+        try:
+            while True:
+                for f in random.sample(files, len(files)):
+                    try:
+                        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        continue
+                    self._held = f
+                    return time.monotonic() - start
+                if not waiting:
+                    fcntl.flock(self._waiting, fcntl.LOCK_SH)
+                    waiting = True
+                time.sleep(pause)
+                pause = min(pause * 2, POLL_SECONDS)
+        finally:
+            if waiting:
+                fcntl.flock(self._waiting, fcntl.LOCK_UN)
 
     def release(self) -> None:
         """Give the slot back."""

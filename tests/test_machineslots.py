@@ -72,6 +72,36 @@ def test_two_slots_take_two_tests_and_a_killed_holder_frees_its_slot(tmp_path: P
     first.wait()
 
 
+CYCLER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from machineslots import Slots
+slots = Slots(1, Path(sys.argv[2]))
+print("started", flush=True)
+for _ in range(int(sys.argv[3])):  # a suite's worker: test after test, each holding the slot a moment
+    slots.acquire()
+    time.sleep(0.02)
+    slots.release()
+"""
+
+
+def test_a_process_waiting_for_a_slot_gets_it_between_anothers_tests(tmp_path: Path) -> None:
+    """Turns: a worker that gives its slot back and at once wants one again lets a waiting
+    process of another suite go first, instead of keeping the slot until its suite ends."""
+    cycler = subprocess.Popen([sys.executable, "-c", CYCLER, str(Path(__file__).parent), str(tmp_path), "300"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert cycler.stdout is not None and cycler.stdout.readline().strip() == "started"
+        mine = Slots(1, tmp_path)
+        mine.acquire()
+        assert cycler.poll() is None  # taken between two of its 300 tests, not after the last
+        mine.release()
+    finally:
+        cycler.kill()
+        cycler.wait()
+
+
 def test_the_number_of_slots_is_read_strictly(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENV, raising=False)
     assert slot_count() == cores() + 1

@@ -386,8 +386,9 @@ def test_bench_splits_a_batch_speed_up_and_alternates_rounds(capsys: pytest.Capt
                   r"the workers spent ([0-9]+)% of 2 x [0-9.]+ m?s solving", out)
     assert m, out
     # A ratio of summed solve times (1.5 on a quiet machine): a busy neighbour in the test run can
-    # slow the workers' 50-ms batch many times (16.8 seen), so the bounds catch a unit slip only.
-    assert 0.3 < float(m.group(1)) < 100 and 0 < int(m.group(2)) <= 100
+    # slow the workers' 50-ms batch many times (16.8 seen), or the one-process loop (0.24 seen), so
+    # the bounds catch a unit slip (a factor of 1000) only.
+    assert 0.02 < float(m.group(1)) < 100 and 0 < int(m.group(2)) <= 100
     assert "one process against N processes, 3 rounds alternated" in out
     # Each part's time as it ends, in the order it ran (a full bench is minutes of solving).
     parts = re.findall(r"^  (round \d of 3, (?:one|2) process(?:es)?): [0-9.]+ m?s$", out, flags=re.MULTILINE)
