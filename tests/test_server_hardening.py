@@ -45,10 +45,12 @@ pytestmark = pytest.mark.slow
 LIMITS = ("rooms_per_minute=6", "room_burst=5", "max_lobby_rooms=30", "max_rooms=60", "connections_per_address=50",
           "max_connections=450", "hello_seconds=1.5", "idle_seconds=2", "lobby_ttl_seconds=4", "sweep_seconds=0.5",
           "replay_page=500", "socket_burst=60")  # HTTP pacing: the defaults (item 9)
-P99 = 0.250
+P99 = 0.500
 """The floor of the probe's allowed p99 under an attack (seconds): the server's goal is 100 ms
 (benchmarks/load.py measures it); here the floor only absorbs a busy machine's spells (104 ms
-was seen at a load average of 8), while an attack that stalls the server's loop costs seconds."""
+was seen at a load average of 8; 304 ms, one stall of five round trips at once, with three tests
+on two cores and a second suite waiting beside them), while an attack that stalls the server's
+loop costs seconds."""
 SLOWDOWN = 10.0
 """How many times its own quiet p99 the probe's p99 may grow under an attack: an attack that
 stalls the server's loop (a blocking read, a synchronous parse of megabytes) takes it far past."""
