@@ -142,11 +142,12 @@ import numpy as np
 from ricochet.board import Board
 from ricochet.tablebase.build import build_table
 from ricochet.tablebase.layout import Layout
-boards = [(Board.build(4, 4, walls=[(1, 1, "E"), (2, 2, "S")], blocked=[(3, 3), (0, 0), (3, 0)]), (1, 1), 4, False),
-          (Board.build(5, 5, walls=[(2, 2, "S"), (1, 3, "E")]), (2, 2), 2, False),
+boards = [(Board.build(4, 4, walls=[(1, 1, "E"), (2, 2, "S")], blocked=[(3, 3), (0, 0), (3, 0), (0, 3)]), (1, 1), 4,
+           False),
+          (Board.build(4, 4, walls=[(2, 2, "S"), (1, 3, "E")]), (2, 2), 2, False),
           (Board.build(3, 5, walls=[(0, 2, "E"), (2, 1, "S")]), (2, 4), 3, False),
           (Board.build(4, 4, walls=[(1, 1, "E"), (2, 2, "S"), (0, 3, "N")], blocked=[(3, 3)]), (1, 1), 4, True),
-          (Board.build(5, 4, walls=[(0, 2, "E"), (2, 1, "S")]), (3, 3), 3, True),
+          (Board.build(5, 3, walls=[(0, 2, "E"), (2, 1, "S")]), (3, 2), 3, True),
           (Board.build(5, 5, walls=[(2, 2, "S"), (1, 3, "E")]), (2, 2), 2, True)]
 for board, target, robots, any_robot in boards:
     layout = Layout.of(board, target, robots, any_robot=any_robot)
