@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """One line per doctest source, and one on the tests' waits for a test slot if any
@@ -24,13 +26,24 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
               for name, seconds in getattr(report, "user_properties", ()) if name == "slot_wait"]
     busy = [s for s in waited if s > 0.5]
     if busy:  # another suite (or RICOCHET_TEST_SLOTS below the workers) held the machine's slots
-        terminalreporter.write_line(f"machine's test slots: {len(busy)} test{'s' if len(busy) > 1 else ''} waited over 0.5 s for one, "
+        tests = f"{len(busy)} test{'s' if len(busy) > 1 else ''}"
+        terminalreporter.write_line(f"machine's test slots: {tests} waited over 0.5 s for one, "
                                     f"{sum(waited):.0f} s in all (another test run on this machine?)")
     for top, c in counts.items():
         total = sum(c.values())
         if total:
             parts = ", ".join(f"{n} {k}" for k, n in c.items())
             terminalreporter.write_line(f"doctests in {top}/: {total} collected, {parts}")
+
+
+def pytest_configure(config: Any) -> None:
+    """A bad ``RICOCHET_TEST_SLOTS`` stops the run at once with what is wrong, not a traceback."""
+    from tests.machineslots import slot_count
+
+    try:
+        slot_count()
+    except ValueError as e:
+        raise pytest.UsageError(str(e)) from None
 
 
 def pytest_report_header() -> str:

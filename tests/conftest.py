@@ -69,7 +69,6 @@ def _solver_kernels_compiled() -> None:
     warm_up()
 
 
-
 _SLOTS: Slots | None = None
 
 

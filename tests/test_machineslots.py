@@ -3,6 +3,7 @@ processes, a killed holder leaves none taken, and the setting is read strictly."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -114,3 +115,13 @@ def test_the_number_of_slots_is_read_strictly(monkeypatch: pytest.MonkeyPatch) -
         with pytest.raises(ValueError, match=says) as err:
             slot_count()
         assert ENV in str(err.value)
+
+
+def test_a_bad_setting_stops_the_run_with_a_message_not_a_traceback() -> None:
+    root = Path(__file__).parent.parent
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+                           "-p", "no:cacheprovider", str(root / "tests" / "test_names.py")],
+                          capture_output=True, text=True, cwd=root, env={**os.environ, ENV: "three"}, timeout=300,
+                          check=False)
+    assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
+    assert f"{ENV} must be a whole number of tests" in done.stderr and "Traceback" not in done.stderr, done.stderr
