@@ -6,9 +6,10 @@ slots (:mod:`machineslots`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -76,15 +77,29 @@ _SLOTS: Slots | None = None
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """Each test (its set-up, call and tear-down) holds one of the machine's test slots
     (:mod:`machineslots`): two suites side by side run no more tests at once than one."""
-    global _SLOTS
-    if _SLOTS is None:
-        _SLOTS = Slots(slot_count())
-    if _SLOTS.count == 0:
+    slots = _slots()
+    if slots.count == 0:
         yield
         return
-    waited = _SLOTS.acquire()
+    waited = slots.acquire()
     item.user_properties.append(("slot_wait", waited))  # summed in the run's summary (../conftest.py)
     try:
         yield
     finally:
-        _SLOTS.release()
+        slots.release()
+
+
+def _slots() -> Slots:
+    global _SLOTS
+    if _SLOTS is None:
+        _SLOTS = Slots(slot_count())
+    return _SLOTS
+
+
+@pytest.fixture
+def machine_alone() -> Callable[[], contextlib.AbstractContextManager[object]]:
+    """``with machine_alone(): …`` runs the block while no other test runs on the machine
+    (:meth:`machineslots.Slots.alone`; nothing to wait for where the budget is off): for a
+    measurement judged again after a run over its bound, to tell a slow server from a busy machine."""
+    slots = _slots()
+    return slots.alone if slots.count else contextlib.nullcontext

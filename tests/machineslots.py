@@ -16,11 +16,13 @@ plus one, the most tests at once that two cores held steadily.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import random
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -61,6 +63,7 @@ class Slots:
         self.folder = folder or Path(tempfile.gettempdir()) / f"ricochet-test-slots-{os.getuid()}"
         self._files: list[IO[bytes]] = []
         self._waiting: IO[bytes] | None = None
+        self._alone: IO[bytes] | None = None
         self._held: IO[bytes] | None = None
 
     def _open(self) -> list[IO[bytes]]:
@@ -68,6 +71,7 @@ class Slots:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._files = [open(self.folder / f"slot-{k}", "ab") for k in range(self.count)]  # noqa: SIM115
             self._waiting = open(self.folder / "waiting", "ab")  # noqa: SIM115
+            self._alone = open(self.folder / "alone", "ab")  # noqa: SIM115
         return self._files
 
     def _others_wait(self) -> bool:
@@ -112,3 +116,38 @@ class Slots:
         if self._held is not None:
             fcntl.flock(self._held, fcntl.LOCK_UN)
             self._held = None
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[float]:
+        """Every slot of the machine held for the block (the tests running elsewhere end first,
+        and no other starts): the seconds waited for them.  The slot held before is given back
+        while waiting, and taken again after: two processes that want the machine at once take
+        turns (``alone`` is locked first, holding no slot), never wait for each other's slot."""
+        held = self._held is not None
+        self.release()
+        files = self._open()
+        start = time.monotonic()
+        fcntl.flock(self._alone, fcntl.LOCK_EX)
+        taken: list[IO[bytes]] = []
+        try:
+            fcntl.flock(self._waiting, fcntl.LOCK_SH)  # the others let this process look first
+            try:
+                while len(taken) < len(files):
+                    for f in files:
+                        if f not in taken:
+                            try:
+                                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                            except BlockingIOError:
+                                continue
+                            taken.append(f)
+                    if len(taken) < len(files):
+                        time.sleep(POLL_SECONDS)
+            finally:
+                fcntl.flock(self._waiting, fcntl.LOCK_UN)
+            yield time.monotonic() - start
+        finally:
+            for f in taken:
+                fcntl.flock(f, fcntl.LOCK_UN)
+            fcntl.flock(self._alone, fcntl.LOCK_UN)
+            if held:
+                self.acquire()

@@ -125,3 +125,67 @@ def test_a_bad_setting_stops_the_run_with_a_message_not_a_traceback() -> None:
                           check=False)
     assert done.returncode == 4, done.stdout + done.stderr  # pytest's usage error
     assert f"{ENV} must be a whole number of tests" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+ALONE_TWICE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from machineslots import Slots
+slots = Slots(2, Path(sys.argv[2]))
+for _ in range(20):  # a test holding its slot asks for the machine to itself, again and again
+    slots.acquire()
+    with slots.alone():
+        pass
+    slots.release()
+print("done", flush=True)
+"""
+
+
+def test_the_machine_alone_waits_for_every_slot_and_starts_no_test_meanwhile(tmp_path: Path) -> None:
+    other = _holder(tmp_path, 2)  # a test of another suite, running
+    mine = Slots(2, tmp_path)
+    mine.acquire()  # this test's own slot
+    inside, leave = threading.Event(), threading.Event()
+
+    def alone() -> None:
+        with mine.alone():
+            inside.set()
+            leave.wait(60)
+
+    runner = threading.Thread(target=alone)
+    runner.start()
+    assert not inside.wait(0.5)  # the other test still runs
+    assert other.stdin is not None and other.stdout is not None
+    other.stdin.write("\n")
+    other.stdin.flush()
+    assert other.stdout.readline().strip() == "released"
+    assert inside.wait(30)
+    third = subprocess.Popen([sys.executable, "-c", HOLDER, str(Path(__file__).parent), str(tmp_path), "2"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        started = threading.Event()
+        threading.Thread(target=lambda: (third.stdout.readline(), started.set()), daemon=True).start()  # type: ignore[union-attr]
+        assert not started.wait(0.5)  # no test starts while the machine is alone
+        leave.set()
+        runner.join()
+        assert started.wait(30)  # then one does, and this test has its slot back
+        assert mine._held is not None
+    finally:
+        mine.release()
+        for p in (other, third):
+            p.kill()
+            p.wait()
+
+
+def test_two_processes_asking_for_the_machine_at_once_take_turns(tmp_path: Path) -> None:
+    procs = [subprocess.Popen([sys.executable, "-c", ALONE_TWICE, str(Path(__file__).parent), str(tmp_path)],
+                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    try:
+        for p in procs:  # neither waits for the other's slot while the other waits for its own
+            out, _ = p.communicate(timeout=120)
+            assert out.strip() == "done" and p.returncode == 0
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
