@@ -55,6 +55,15 @@ def slot_count() -> int:
     return n
 
 
+def _try_lock(f: IO[bytes] | None) -> bool:
+    """Lock ``f`` exclusively if no other process holds it: whether it is now this process's."""
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)  # type: ignore[arg-type]
+    except BlockingIOError:
+        return False
+    return True
+
+
 class Slots:
     """This process's handles on the machine's slot files (opened once, on first use)."""
 
@@ -76,9 +85,7 @@ class Slots:
 
     def _others_wait(self) -> bool:
         """Whether a process is waiting for a slot (it holds ``waiting`` shared while it does)."""
-        try:
-            fcntl.flock(self._waiting, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _try_lock(self._waiting):
             return True
         fcntl.flock(self._waiting, fcntl.LOCK_UN)
         return False
@@ -96,12 +103,9 @@ class Slots:
         try:
             while True:
                 for f in random.sample(files, len(files)):
-                    try:
-                        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except BlockingIOError:
-                        continue
-                    self._held = f
-                    return time.monotonic() - start
+                    if _try_lock(f):
+                        self._held = f
+                        return time.monotonic() - start
                 if not waiting:
                     fcntl.flock(self._waiting, fcntl.LOCK_SH)
                     waiting = True
@@ -133,13 +137,7 @@ class Slots:
             fcntl.flock(self._waiting, fcntl.LOCK_SH)  # the others let this process look first
             try:
                 while len(taken) < len(files):
-                    for f in files:
-                        if f not in taken:
-                            try:
-                                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                            except BlockingIOError:
-                                continue
-                            taken.append(f)
+                    taken += [f for f in files if f not in taken and _try_lock(f)]
                     if len(taken) < len(files):
                         time.sleep(POLL_SECONDS)
             finally:

@@ -28,10 +28,15 @@ sys.stdin.readline()
 """
 
 
+def _script(code: str, folder: Path, *args: object, stdin: int | None = None) -> subprocess.Popen[str]:
+    """A process running ``code`` with ``tests/`` importable: ``sys.argv[2:]`` are ``folder`` and ``args``."""
+    return subprocess.Popen([sys.executable, "-c", code, str(Path(__file__).parent), str(folder), *map(str, args)],
+                            stdin=stdin, stdout=subprocess.PIPE, text=True)
+
+
 def _holder(folder: Path, count: int) -> subprocess.Popen[str]:
     """Another process (another suite's test) that takes one of ``count`` slots and holds it."""
-    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(Path(__file__).parent), str(folder), str(count)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = _script(HOLDER, folder, count, stdin=subprocess.PIPE)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
     return proc
 
@@ -90,8 +95,7 @@ for _ in range(int(sys.argv[3])):  # a suite's worker: test after test, each hol
 def test_a_process_waiting_for_a_slot_gets_it_between_anothers_tests(tmp_path: Path) -> None:
     """Turns: a worker that gives its slot back and at once wants one again lets a waiting
     process of another suite go first, instead of keeping the slot until its suite ends."""
-    cycler = subprocess.Popen([sys.executable, "-c", CYCLER, str(Path(__file__).parent), str(tmp_path), "300"],
-                              stdout=subprocess.PIPE, text=True)
+    cycler = _script(CYCLER, tmp_path, 300)
     try:
         assert cycler.stdout is not None and cycler.stdout.readline().strip() == "started"
         mine = Slots(1, tmp_path)
@@ -161,8 +165,7 @@ def test_the_machine_alone_waits_for_every_slot_and_starts_no_test_meanwhile(tmp
     other.stdin.flush()
     assert other.stdout.readline().strip() == "released"
     assert inside.wait(30)
-    third = subprocess.Popen([sys.executable, "-c", HOLDER, str(Path(__file__).parent), str(tmp_path), "2"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    third = _script(HOLDER, tmp_path, 2, stdin=subprocess.PIPE)
     try:
         started = threading.Event()
         threading.Thread(target=lambda: (third.stdout.readline(), started.set()), daemon=True).start()  # type: ignore[union-attr]
@@ -179,8 +182,7 @@ def test_the_machine_alone_waits_for_every_slot_and_starts_no_test_meanwhile(tmp
 
 
 def test_two_processes_asking_for_the_machine_at_once_take_turns(tmp_path: Path) -> None:
-    procs = [subprocess.Popen([sys.executable, "-c", ALONE_TWICE, str(Path(__file__).parent), str(tmp_path)],
-                              stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    procs = [_script(ALONE_TWICE, tmp_path) for _ in range(2)]
     try:
         for p in procs:  # neither waits for the other's slot while the other waits for its own
             out, _ = p.communicate(timeout=120)
