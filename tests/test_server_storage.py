@@ -7,6 +7,7 @@ import asyncio
 import multiprocessing
 import os
 import secrets
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url
+from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url, wal_mode
 from sqlitelock import lock_held
 from test_server_harness import Harness, solution_of
 
@@ -211,6 +212,62 @@ def test_servers_starting_together_on_a_new_database(new_database: Callable[[], 
             url, ready = new_database(), manager.Barrier(processes)
             assert pool.starmap(_open_when_all_are_ready, [(url, ready)] * processes) == ["ok"] * processes
             assert {"alembic_version", "rooms", "events", "seats"} <= _tables(url)
+
+
+def _wal_when_all_are_ready(path: str, ready: Any) -> str:
+    """In a process of its own: a new file's first connection turns on WAL (:func:`wal_mode`) at
+    the same moment as the others'."""
+    ready.wait()
+    try:
+        conn = sqlite3.connect(path, timeout=30)
+        try:
+            return str(wal_mode(lambda sql: conn.execute(sql).fetchone()[0]))
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def test_wal_is_turned_on_by_processes_opening_a_new_file_at_once(tmp_path: Path) -> None:
+    """Two connections that both hold a new file's shared lock and both ask for the exclusive one
+    (to leave the rollback journal for WAL) deadlock, and SQLite answers "database is locked" at
+    once, busy timeout or not: without the retries, about 8 % of the processes failed (ci: a server
+    of test_servers_starting_together…[sqlite]); over 30 rounds of four, none may."""
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Manager() as manager, ctx.Pool(4) as pool:
+        for i in range(30):
+            got = pool.starmap(_wal_when_all_are_ready, [(str(tmp_path / f"{i}.db"), manager.Barrier(4))] * 4)
+            assert got == ["wal"] * 4, (i, got)
+
+
+def test_wal_mode_retries_a_locked_database_only_and_only_so_long() -> None:
+    said: list[str] = []
+
+    def locked_twice(sql: str) -> str:
+        said.append(sql)
+        if len(said) <= 2:
+            raise sqlite3.OperationalError("database is locked")
+        return "wal"
+
+    assert wal_mode(locked_twice) == "wal" and said == ["PRAGMA journal_mode=WAL"] * 3
+
+    def broken(sql: str) -> str:
+        said.append(sql)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    said.clear()
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        wal_mode(broken)
+    assert len(said) == 1  # not a lock: said at once
+
+    def always_locked(sql: str) -> str:
+        said.append(sql)
+        raise sqlite3.OperationalError("database is locked")
+
+    said.clear()
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        wal_mode(always_locked, seconds=0.2)
+    assert 3 <= len(said) <= 40  # tried again, then given up after its time
 
 
 def test_appends_are_committed_on_the_loop_and_a_locked_database_is_waited_for_in_the_thread(tmp_path: Path) -> None:

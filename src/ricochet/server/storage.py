@@ -31,9 +31,11 @@ import contextlib
 import hashlib
 import os
 import queue
+import random
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,6 +116,26 @@ BUSY_SECONDS = 30.0
 before it gives up; a busy database is waited for and retried, never reported as an error
 sooner."""
 
+
+def wal_mode(execute: Callable[[str], Any], seconds: float = BUSY_SECONDS) -> Any:
+    """``execute("PRAGMA journal_mode=WAL")``, tried again while SQLite says the database is
+    locked, for up to ``seconds``; what it returns.
+
+    Turning a new database's rollback journal into WAL takes the file's exclusive lock. When
+    processes open it at once, two may each hold the shared lock and both ask for it: SQLite
+    then answers "database is locked" at once, without waiting (the connection's busy timeout
+    is not used, as waiting could not help). Seen in the suite as a server that failed to
+    start beside three others; one of them wins, and the others find WAL set."""
+    deadline = time.monotonic() + seconds
+    pause = 0.005
+    while True:
+        try:
+            return execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause * random.uniform(0.5, 1.5))  # (spread: the others retry too)
+        pause = min(2 * pause, 0.1)
 
 def default_database_url() -> str:
     """``sqlite+aiosqlite:///`` a file ``ricochet.db`` in the user's data directory:
@@ -391,7 +413,7 @@ class _SqliteWriter:
     def _run(self) -> None:
         conn = self._connect(BUSY_SECONDS)
         # WAL: readers (the engine's connections) do not block the writer.
-        self.wal = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+        self.wal = wal_mode(lambda sql: conn.execute(sql).fetchone()[0]) == "wal"
         checkpointed = 0  # written_here at the last checkpoint
         stop = False
         try:
@@ -543,7 +565,7 @@ class Storage:
             def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
                 cur = dbapi_conn.cursor()
                 # WAL: readers do not block the writer; NORMAL sync is durable across app crashes.
-                cur.execute("PRAGMA journal_mode=WAL")
+                wal_mode(cur.execute)
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.close()
