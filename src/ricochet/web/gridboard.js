@@ -114,6 +114,7 @@ export class GridBoard {
     this.handlers = handlers;
     this.board = null;
     this.boardKey = null;
+    this.goalKey = null;     // the goal drawn (_drawGoal)
     this.robots = [];        // latest known robots [{color, cell}]
     this.selected = null;    // robot index
     this.interactive = false;
@@ -138,6 +139,7 @@ export class GridBoard {
       for (const layer of Object.values(this.layers)) layer.replaceChildren();
       this.board = null;
       this.boardKey = null;
+      this.goalKey = null;
       this.robotNodes = [];  // their layer was just emptied
       return;
     }
@@ -222,9 +224,14 @@ export class GridBoard {
 
   _drawGoal(rnd) {
     const g = this.layers.goal;
+    const color = rnd?.target ? rnd.active_color || "any" : null;
+    // The same goal drawn again (every message of a round redraws the view) keeps its element, so
+    // that its pulse (a few beats as it appears, style.css) is not started over at each bid.
+    const key = color && JSON.stringify([rnd.number ?? null, rnd.target, color, this.goalTitle(rnd)]);
+    if (key && key === this.goalKey) return;
+    this.goalKey = key;
     g.replaceChildren();
-    if (!rnd || !rnd.target) return;
-    const color = rnd.active_color || "any";
+    if (!key) return;
     const [x, y] = rnd.target;
     g.append(el("rect", {
       class: `goal goal-${color}`, x: x * CELL + 2, y: y * CELL + 2, width: CELL - 4, height: CELL - 4,
