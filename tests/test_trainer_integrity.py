@@ -14,7 +14,6 @@ player with a second browser (another cookie) or another address would.
 from __future__ import annotations
 
 import sqlite3
-import statistics
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -202,8 +201,10 @@ def test_an_unknown_name_costs_what_a_known_one_costs(world: World) -> None:
             status, _ = b("POST", "/api/trainer/login", {"name": name, "password": "wrong password"})
             times.append(time.perf_counter() - t)
             assert status == 401
-    ratio = statistics.median(unknown) / statistics.median(known)
-    assert 0.5 <= ratio <= 2.0, (ratio, known, unknown)
+    # The fastest of each: a busy machine only adds time (medians of 7 gave 0.46 once, with three
+    # tests on two cores); an unknown name that skipped argon2 would take a few per cent of a known one.
+    ratio = min(unknown) / min(known)
+    assert 0.4 <= ratio <= 2.5, (ratio, known, unknown)
 
 
 def test_look_alike_names_are_one_name(world: World) -> None:
