@@ -113,11 +113,18 @@ def client(port: int, room: str, source: str, **extra: Any) -> RicochetClient:
 class ServerProcess:
     """``python -m ricochet serve`` on a free port with ``limits`` (``NAME=VALUE`` texts), on a
     SQLite file: the load benchmark's :class:`Server`, timed to its first health answer; ``extra``:
-    more arguments of ``ricochet serve`` (e.g. ``--trainer-pool 0``)."""
+    more arguments of ``ricochet serve`` (e.g. ``--trusted-proxy 127.0.0.1``).
+
+    Without a ``--trainer-pool`` of the test's own, the server makes no trainer puzzles in the
+    background (``--trainer-pool 0``): at its default it fills a pool of every game and length
+    at start, a core's work for about a minute (niced), which the tests that do not test it
+    would pay for in every server they start."""
 
     def __init__(self, tmp: Path, *, limits: tuple[str, ...] = (), database: Path | None = None,
                  extra: tuple[str, ...] = ()) -> None:
         load = load_benchmark()
+        if "--trainer-pool" not in extra:
+            extra = ("--trainer-pool", "0", *extra)
         started: list[float] = []
 
         def start(port: int) -> Any:

@@ -46,11 +46,14 @@ def base_url(tmp_path_factory: pytest.TempPathFactory, clock: SkipClock) -> Iter
         return
     try:
         from ricochet.server.app import create_app
+        from ricochet.server.trainer_api import TrainerOptions
     except ImportError as e:  # pragma: no cover - depends on the server package being there
         pytest.skip(f"the server package is not available: {e}")
     db = tmp_path_factory.mktemp("web") / "browser.db"
     # The bots think at 0.3 times their usual pace: a game of several rounds waits less for them.
-    clock.app = create_app(database_url=f"sqlite+aiosqlite:///{db}", now=clock, bot_speed=0.3)
+    # No trainer puzzles made in the background (a core's work for a minute; not tested here).
+    clock.app = create_app(database_url=f"sqlite+aiosqlite:///{db}", now=clock, bot_speed=0.3,
+                           trainer=TrainerOptions(pool=0))
     with served(clock.app) as base:
         yield base
 

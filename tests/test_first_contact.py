@@ -43,11 +43,13 @@ def base_url(tmp_path_factory: pytest.TempPathFactory, clock: SkipClock) -> Iter
         return
     from ricochet.server.app import create_app
     from ricochet.server.limits import ServerLimits
+    from ricochet.server.trainer_api import TrainerOptions
 
     db = tmp_path_factory.mktemp("first-contact") / "web.db"
-    # Many rooms from one address in a few minutes: the tests, not a flood.
+    # Many rooms from one address in a few minutes: the tests, not a flood. No trainer puzzles made
+    # in the background (a core's work for a minute, which no test here reads).
     clock.app = create_app(database_url=f"sqlite+aiosqlite:///{db}", now=clock,
-                           limits=ServerLimits(rooms_per_minute=0))
+                           limits=ServerLimits(rooms_per_minute=0), trainer=TrainerOptions(pool=0))
     with served(clock.app) as base:
         yield base
 

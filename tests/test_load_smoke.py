@@ -15,7 +15,7 @@ from realserver import load_benchmark
 def test_tiny_mixed_load_run_measures_latency_without_errors() -> None:
     load = load_benchmark()
     # Four rooms, Ricochet Robots and Ricochet Pyramids in turn (the default), started over a second.
-    cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0,
+    cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, trainer_pool=0,
                           grace=1.0, quiet=True, stagger=1.0)
     report = load.run_benchmark(cfg)
     text = load.format_report(report)
@@ -61,7 +61,7 @@ def test_tiny_flood_run_is_refused_while_the_rooms_play() -> None:
     the benchmark's verdict, not a unit test's (a loaded machine would make it flaky)."""
     load = load_benchmark()
     # 6 in flight per kind: more socket opens wait for their turn than 2 s of turns hold, so some are refused
-    cfg = load.LoadConfig(rooms=2, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, grace=1.0,
+    cfg = load.LoadConfig(rooms=2, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, trainer_pool=0, grace=1.0,
                           games=("ricochet-robots",), quiet=True, flood=True, flood_concurrency=6, flood_nice=0)
     report = load.run_benchmark(cfg)
     text = load.format_report(report)
@@ -123,7 +123,7 @@ def test_tiny_run_on_two_workers_behind_haproxy() -> None:
     if haproxy_path() is None:
         pytest.skip("ricochet serve --workers needs HAProxy: apt-get install haproxy")
     load = load_benchmark()
-    cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, grace=1.0,
+    cfg = load.LoadConfig(rooms=4, players=2, rate=4.0, moves_per_player=5, duration=3.0, workers=0, trainer_pool=0, grace=1.0,
                           quiet=True, spread=True, server_workers=2)
     report = load.run_benchmark(cfg)
     text = load.format_report(report)

@@ -160,10 +160,12 @@ def test_shown_and_played_in_the_web_shell(plugged: Any, tmp_path: Path) -> None
     (1280×800) and phone (390×844) screenshots go to /tmp."""
     from browserkit import chromium, playwright_or_skip, served
     from ricochet.server.app import create_app
+    from ricochet.server.trainer_api import TrainerOptions
 
     sync_api = playwright_or_skip()
     errors: list[str] = []
-    with served(create_app(database_url=f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", bot_speed=0.2)) as base, \
+    with served(create_app(database_url=f"sqlite+aiosqlite:///{tmp_path / 'web.db'}", bot_speed=0.2,
+                           trainer=TrainerOptions(pool=0))) as base, \
             chromium(sync_api) as browser:
         for width, height, tag in ((1280, 800, "desktop"), (390, 844, "phone")):
             ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-GB")

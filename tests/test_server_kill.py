@@ -42,9 +42,12 @@ def _http(method: str, url: str, body: Any = None) -> Any:
 
 
 def _serve(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
+    """``ricochet serve`` on ``port`` and ``db``, once it answers; no trainer puzzles made in the
+    background (a core's work for a minute at each start, which these tests do not read)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     proc = subprocess.Popen([sys.executable, "-m", "ricochet", "serve", "--port", str(port), "--database", str(db),
-                             "--log-level", "warning"], stdout=log.open("ab"), stderr=subprocess.STDOUT,
+                             "--log-level", "warning", "--trainer-pool", "0"], stdout=log.open("ab"),
+                            stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
