@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from http.client import HTTPConnection
 from pathlib import Path
 from types import ModuleType
@@ -166,9 +167,11 @@ class Probe:
     :meth:`stop` returns the round trips (seconds) of its pings, bids and chat lines since."""
 
     def __init__(self, port: int, source: str, min_seconds: float = 3.0, quiet_seconds: float = 1.5,
-                 watchers: tuple[str, ...] = ()) -> None:
+                 watchers: tuple[str, ...] = (), before_quiet: Callable[[], object] | None = None) -> None:
         # ``watchers``: the spectators' addresses (default: the player's), e.g. to keep each
         # address's demand that of one person when the server shares a budget among addresses.
+        # ``before_quiet``: called once the probe plays, before its quiet round trips are timed
+        # (e.g. to wait for an attacker started alongside to be ready, and quiet).
         self.proc = subprocess.Popen([sys.executable, __file__, str(port), source, ",".join(watchers)],
                                      stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, env=dict(os.environ,
@@ -176,6 +179,8 @@ class Probe:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         line = self.proc.stdout.readline()
         assert line.strip() == "ready", f"the probe did not start: {line!r}"
+        if before_quiet is not None:
+            before_quiet()
         time.sleep(quiet_seconds)
         self.proc.stdin.write("mark\n")  # what follows is measured under the attack
         self.proc.stdin.flush()
