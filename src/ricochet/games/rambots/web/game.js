@@ -6,7 +6,7 @@
 // you make are your secrets: they come in "private", for you only.
 
 import { el } from "../../svg.js";
-import { t, tg, colorName, colorLetter } from "../../i18n.js";
+import { t, tg, colorName, colorLetter, getLang } from "../../i18n.js";
 import { h, fill } from "../../ui.js";
 import { cues } from "../../cues.js";
 import { RamBoardView, pieceIcon, RCOLORS } from "./board.js";
@@ -45,6 +45,7 @@ function createPanel(send) {
   let frames = [];           // this round's [state, event] for the replay
   let lastRound = null;
   let preview = null;        // {key, steps, k}: what my draft program would do (the engine's answer), while open
+  let editorKey = null;      // what the program editor was last drawn from (renderEditor)
   let onPreview = () => {};  // draw the board again (the preview's frame, or the table)
 
   const head = h("h2", { id: "bid-h" });
@@ -67,10 +68,22 @@ function createPanel(send) {
     return h("button", { type: "button", class: "piece-btn", "data-size": p.size, "data-color": p.color, "aria-label": pieceName(p), onclick, ...extra }, pieceIcon(p.color, p.size, null, 26));
   }
 
+  /** Whether the editor shows something else than when last drawn (``what``, with the language).
+   * It is drawn again only then: another player's news (a bot compiling) used to rebuild every
+   * button while the player was clicking one, and that click was lost (the mouse went down on a
+   * button and up on its replacement). */
+  function changed(what) {
+    const key = JSON.stringify([what, getLang()]);
+    if (key === editorKey) return false;
+    editorKey = key;
+    return true;
+  }
+
   function renderGoals(me, secrets) {
     const pool = me.pool ?? secrets?.pool ?? [];
     const made = secrets?.goals_made;
     const forName = ctx.nameOf(secrets?.goals_for);
+    if (!changed(["goals", pool, made, forName, goalDraft])) return;
     if (made) {
       fill(editor, h("p", {}, t("ram.goals.sent", { name: forName })),
         h("div", { class: "ram-stack" }, made.map((p) => pieceIcon(p.color, p.size, null, 26))));
@@ -92,6 +105,8 @@ function createPanel(send) {
   function renderEditor(me, secrets) {
     const compiled = !!secrets?.compiled;
     if (draft === null || compiled) draft = (secrets?.program || []).map((i) => ({ ...i }));
+    if (!changed(["program", me.pool, secrets?.pool, compiled, draft, orientation, preview,
+      state.players.map((p) => [p.id, p.name, p.color])])) return;
     let pool = me.pool ?? secrets?.pool ?? [];
     for (const i of draft) pool = without(pool, i);
     const distinct = [];
@@ -215,7 +230,7 @@ function createPanel(send) {
       : state.phase === "execution" ? t("ram.phase.execution", { n: state.round_number }) : "";
     if (me?.color && ctx.seated && state.phase === "goals") renderGoals(me, ctx.secrets);
     else if (me?.color && ctx.seated && state.phase === "programming") renderEditor(me, ctx.secrets);
-    else fill(editor);
+    else { editorKey = null; fill(editor); }
     if (state.phase !== "programming") { draft = null; preview = null; }
     renderRuns();
     renderPeople();
