@@ -221,6 +221,11 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser, clock: SkipC
         page.wait_for_selector("#round-info .target-name")
         page.wait_for_selector(".board-svg .chip")
         page.wait_for_selector(".board-svg .goal")
+    # The goal pulses a few beats as it appears, then rests (an endless pulse repainted the board
+    # for as long as the room was open); the bids below do not draw it anew, restarting its pulse.
+    goal = bob.locator(".board-svg .goal")
+    goal.evaluate("el => { el.marked = true; }")
+    assert goal.evaluate("el => getComputedStyle(el).animationIterationCount") == "3"
 
     state = _get(f"{base_url}/api/rooms/{room_id}")["state"]
     route = _solve(state)
@@ -237,6 +242,7 @@ def test_two_players_and_a_bot_play_a_round(base_url: str, browser, clock: SkipC
     for page in (ann, bob):
         page.wait_for_selector("#bids li:nth-child(2)")
         page.wait_for_selector("#clock[data-running='1']")
+    assert goal.evaluate("el => el.marked === true")  # the same element: its pulse not restarted
     ann.screenshot(path=str(SHOTS / "ricochet_bidding.png"))
 
     # The clock runs out (skipped to its end): Ann, the lowest bidder, demonstrates.
