@@ -137,6 +137,7 @@ def wal_mode(execute: Callable[[str], Any], seconds: float = BUSY_SECONDS) -> An
         time.sleep(pause * random.uniform(0.5, 1.5))  # (spread: the others retry too)
         pause = min(2 * pause, 0.1)
 
+
 def default_database_url() -> str:
     """``sqlite+aiosqlite:///`` a file ``ricochet.db`` in the user's data directory:
     ``$RICOCHET_DATA_DIR``, else ``$XDG_DATA_HOME/ricochet``, else ``~/.local/share/ricochet``."""
