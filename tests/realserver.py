@@ -158,7 +158,21 @@ class ServerProcess:
         self.server.stop()
 
 
-class Probe:
+class Helper:
+    """A helper process of a test (``proc``), killed when the ``with`` block ends if it still runs."""
+
+    proc: subprocess.Popen[str]
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+class Probe(Helper):
     """An honest player in a room of its own, in another process, while an attack runs.
 
     It first plays ``quiet_seconds`` with nothing else going on: those round trips are
@@ -198,13 +212,6 @@ class Probe:
         self.baseline = out["baseline"]
         return out["latencies"]  # type: ignore[no-any-return]
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 async def _probe(port: int, source: str, watchers_from: tuple[str, ...] = ()) -> None:

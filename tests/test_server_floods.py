@@ -24,11 +24,11 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 import pytest
 
-from realserver import ROOT, Probe, ServerProcess, client, http, load_benchmark, percentile
+from realserver import ROOT, Helper, Probe, ServerProcess, client, http, load_benchmark, percentile
 from ricochet.server import protocol as P
 from ricochet.server.client import ClientError
 from ricochet.server.refused import Refused
@@ -71,7 +71,7 @@ def allowed_p99(latencies: list[float], probe: Probe) -> tuple[float, float, flo
 
 
 # -- 8 addresses ------------------------------------------------------------------------------------
-class Flooder:
+class Flooder(Helper):
     """``benchmarks/load.py --flooder`` from 8 flood addresses, started at once (it loads, then
     waits, niced): :meth:`ready` waits for it, :meth:`run` floods and returns its counts."""
 
@@ -101,14 +101,6 @@ class Flooder:
         line = self.proc.stdout.readline()
         self.proc.wait(timeout=30)
         return json.loads(line)["result"]  # type: ignore[no-any-return]
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def test_8_flooding_addresses_leave_the_honest_p99_within_bounds(server: ServerProcess,
