@@ -213,7 +213,6 @@ class Probe(Helper):
         return out["latencies"]  # type: ignore[no-any-return]
 
 
-
 async def _probe(port: int, source: str, watchers_from: tuple[str, ...] = ()) -> None:
     """Play alone in a room (``min_players`` 1): four times a second a ``ping`` then a lower
     bid (or a chat line once bids run out); meanwhile four spectators of the room ping eight

@@ -1,4 +1,5 @@
-"""Another process's writer holding a SQLite file's write lock, for the tests of what waits for it."""
+"""SQLite's locks in the tests: another process's writer holding a file's write lock, for the tests
+of what waits for it; processes turning on a new file's WAL at once."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -32,3 +34,20 @@ def lock_held(path: Path | str, mode: str = "IMMEDIATE") -> Iterator[threading.E
     finally:
         release.set()
         holder.join(30)
+
+
+def wal_when_all_are_ready(path: str, ready: Any) -> str:
+    """In a process of its own: a new file's first connection turns on WAL (:func:`wal_mode`) at
+    the same moment as the others' (``ready``, a manager's barrier); the mode, or the error.
+    Here rather than in the test's module, so that each spawned process imports little."""
+    from ricochet.server.storage import wal_mode
+
+    ready.wait()
+    try:
+        conn = sqlite3.connect(path, timeout=30)
+        try:
+            return str(wal_mode(lambda sql: conn.execute(sql).fetchone()[0]))
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        return f"{type(e).__name__}: {e}"

@@ -46,9 +46,9 @@ def _serve(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
     background (a core's work for a minute at each start, which these tests do not read)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     proc = subprocess.Popen([sys.executable, "-m", "ricochet", "serve", "--port", str(port), "--database", str(db),
-                             "--log-level", "warning", "--trainer-pool", "0"], stdout=log.open("ab"),
-                            stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+                             "--log-level", "warning", "--trainer-pool", "0"],
+                            stdout=log.open("ab"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env,
+                            start_new_session=True)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         assert proc.poll() is None, log.read_text(errors="replace")

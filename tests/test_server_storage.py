@@ -18,7 +18,7 @@ import sqlalchemy.exc
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url, wal_mode
-from sqlitelock import lock_held
+from sqlitelock import lock_held, wal_when_all_are_ready
 from test_server_harness import Harness, solution_of
 
 PG = os.environ.get("RICOCHET_TEST_POSTGRES")
@@ -214,20 +214,6 @@ def test_servers_starting_together_on_a_new_database(new_database: Callable[[], 
             assert {"alembic_version", "rooms", "events", "seats"} <= _tables(url)
 
 
-def _wal_when_all_are_ready(path: str, ready: Any) -> str:
-    """In a process of its own: a new file's first connection turns on WAL (:func:`wal_mode`) at
-    the same moment as the others'."""
-    ready.wait()
-    try:
-        conn = sqlite3.connect(path, timeout=30)
-        try:
-            return str(wal_mode(lambda sql: conn.execute(sql).fetchone()[0]))
-        finally:
-            conn.close()
-    except sqlite3.Error as e:
-        return f"{type(e).__name__}: {e}"
-
-
 def test_wal_is_turned_on_by_processes_opening_a_new_file_at_once(tmp_path: Path) -> None:
     """Two connections that both hold a new file's shared lock and both ask for the exclusive one
     (to leave the rollback journal for WAL) deadlock, and SQLite answers "database is locked" at
@@ -236,7 +222,7 @@ def test_wal_is_turned_on_by_processes_opening_a_new_file_at_once(tmp_path: Path
     ctx = multiprocessing.get_context("spawn")
     with ctx.Manager() as manager, ctx.Pool(4) as pool:
         for i in range(30):
-            got = pool.starmap(_wal_when_all_are_ready, [(str(tmp_path / f"{i}.db"), manager.Barrier(4))] * 4)
+            got = pool.starmap(wal_when_all_are_ready, [(str(tmp_path / f"{i}.db"), manager.Barrier(4))] * 4)
             assert got == ["wal"] * 4, (i, got)
 
 
