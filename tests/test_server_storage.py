@@ -17,6 +17,7 @@ import sqlalchemy as sa
 import sqlalchemy.exc
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from ricochet.server import storage
 from ricochet.server.storage import RoomRow, SeatRow, Storage, hash_token, normalize_url, wal_mode
 from sqlitelock import lock_held, wal_when_all_are_ready
 from test_server_harness import Harness, solution_of
@@ -226,7 +227,17 @@ def test_wal_is_turned_on_by_processes_opening_a_new_file_at_once(tmp_path: Path
             assert got == ["wal"] * 4, (i, got)
 
 
-def test_wal_mode_retries_a_locked_database_only_and_only_so_long() -> None:
+def test_wal_mode_retries_a_locked_database_only_and_only_so_long(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Clock:  # the retries' time, so that a busy machine's stall cannot use up their 0.2 s
+        now = 0.0
+
+        def monotonic(self) -> float:
+            return self.now
+
+        def sleep(self, seconds: float) -> None:
+            self.now += seconds
+
+    monkeypatch.setattr(storage, "time", Clock())
     said: list[str] = []
 
     def locked_twice(sql: str) -> str:
