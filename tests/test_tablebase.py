@@ -29,10 +29,13 @@ def table_matches_brute(board: Board, target: tuple[int, int], robots: int, any_
     tb = Tablebase.build(board, target, robots=robots, any_robot=any_robot)
     b = brute(board, target, robots, list(tb.layout.free), any_robot=any_robot)
     slide_matches_engine(b, samples=20, any_robot=any_robot)
-    index = [tb.layout.index(board.cell(int(row[0])), [board.cell(int(c)) for c in row[1:]]) for row in b.cells]
-    assert sorted(index) == list(range(tb.layout.size))  # the index is perfect: a bijection
+    index = tb.layout.indices(b.cells)
+    assert np.array_equal(np.sort(index), np.arange(tb.layout.size))  # the index is perfect: a bijection
     assert np.array_equal(tb.array()[index], b.lengths)
     rng = random.Random(len(index))
+    for i in rng.sample(range(len(index)), min(len(index), 300)):  # the bulk index is index(), row by row
+        row = b.cells[i]
+        assert index[i] == tb.layout.index(board.cell(int(row[0])), [board.cell(int(c)) for c in row[1:][::-1]])
     for i in rng.sample(range(len(index)), 5):  # solutions are replayed by the engine
         cells = [board.cell(int(c)) for c in b.cells[i]]
         moves = tb.solution(cells)
@@ -171,6 +174,21 @@ def test_lookup_takes_positions_puzzles_and_cells(small: Tablebase) -> None:
         small.lookup([(0, 0), (1, 1)])
     with pytest.raises(TablebaseError, match="target"):
         small.lookup(Puzzle(pz.position, (4, 4), 0))
+
+
+def test_bulk_indices_say_which_row_is_wrong(small: Tablebase) -> None:
+    lay, board = small.layout, small.layout.board
+    rows = np.array([[board.index(c) for c in cells] for cells in ([(0, 0), (5, 5), (3, 3)], [(1, 1), (0, 0), (2, 2)])])
+    assert lay.indices(rows).tolist() == [small.index([(0, 0), (5, 5), (3, 3)]), small.index([(1, 1), (0, 0), (2, 2)])]
+    assert lay.indices(rows[:, [0, 2, 1]]).tolist() == lay.indices(rows).tolist()  # helpers in any order
+    assert lay.indices(np.zeros((0, 3), dtype=np.int64)).tolist() == []
+    for bad, message in (([[0, 1, 2], [0, 1, 0]], "row 1 .* two robots on one cell"),
+                         ([[0, 1, 2], [board.index((0, 5)), 1, 2]], "row 1 .* blocked or walled off"),
+                         ([[0, 1, 2], [0, 1, -1]], "row 1 .* off the board"),
+                         ([[0, 1, 2], [0, 1, board.width * board.height]], "row 1 .* off the board"),
+                         ([[0, 1]], "rows of 3 integer"), ([[0.0, 1.0, 2.0]], "rows of 3 integer")):
+        with pytest.raises(TablebaseError, match=message):
+            lay.indices(np.array(bad))
 
 
 def test_unreachable_positions_are_none() -> None:
