@@ -5,6 +5,8 @@ not start (docs/protocol.md 2.2)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +149,66 @@ def test_play_again_on_a_real_server_with_a_bot(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             _kill9(proc)
+
+
+class _Script:
+    """A transport that plays back server messages and keeps what the client sends."""
+
+    def __init__(self, *messages: dict[str, Any]) -> None:
+        self.messages = [json.dumps(m) for m in messages]
+        self.sent: list[dict[str, Any]] = []
+
+    async def connect(self) -> None:
+        pass
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    async def recv(self) -> str | None:
+        return self.messages.pop(0) if self.messages else None
+
+    async def close(self) -> None:
+        pass
+
+
+def _welcome(version: int) -> dict[str, Any]:
+    return {"type": "welcome", "version": version, "state": {"phase": "over"}, "you": {"player": "p1"},
+            "room": {"room_id": "r", "game_number": 1}}
+
+
+def _reset(version: int, state: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "event", "version": version, "event": {"type": "game_reset", "game": 2}, "state": state}
+
+
+@pytest.mark.parametrize("case", ["covered by a sync", "not mergeable"])
+def test_a_client_knows_the_new_game_however_its_reset_arrived(case: str) -> None:
+    """A bot tells its rounds apart by (game, round, draw): a client left on the old game number
+    would take the new game's first round for one it had already thought about, and sit still."""
+    from ricochet.server.client import RicochetClient
+
+    if case == "covered by a sync":  # a gap (version 7 after 5) asks for a sync, whose answer covers the reset (8)
+        script = _Script(_welcome(5), {"type": "event", "version": 7, "event": {"type": "chat"}, "state": {}},
+                         {"type": "sync", "version": 9, "state": {"phase": "thinking"}, "missed": None,
+                          "server_time": 0.0, "game_number": 2}, _reset(8, {}))
+    else:  # the reset's state extends a list this client does not hold: it asks for a sync instead
+        script = _Script(_welcome(5), _reset(6, {"extend": {"round.paths": {"at": 3, "items": []}}}))
+
+    async def play() -> RicochetClient:
+        c = RicochetClient(transport=script)
+        await c.connect()
+        while script.messages:
+            await c.recv()
+        return c
+
+    c = asyncio.run(play())
+    assert c.room is not None and c.room["game_number"] == 2
+    assert {"type": "sync", "since": 5} in script.sent  # (it did ask)
+
+
+def test_a_sync_answer_says_which_game_the_room_is_in(h: Harness) -> None:
+    rid = h.room(min_players=1)
+    ann = h.join(rid, "Ann")
+    ann.ok(type="start")
+    ann.ok(type="restart", start=True)
+    (answer,) = [m for m in ann.do(type="sync", since=None) if m["type"] == "sync"]
+    assert answer["game_number"] == 2 == h.client.get(f"/api/rooms/{rid}").json()["game_number"]

@@ -264,8 +264,14 @@ class RicochetClient:
             self.state, self.version = msg["state"], msg["version"]
         elif kind == "sync":
             self.state, self.version = msg["state"], msg["version"]
+            if isinstance(msg.get("game_number"), int) and self.room is not None:
+                self.room["game_number"] = msg["game_number"]  # a game_reset the sync covered
         elif kind == "event" and self.state is not None:
             v = msg["version"]
+            if msg["event"]["type"] == "game_reset" and self.room is not None and v > self.version:
+                # Taken before the state is merged: a reset merged by a later sync instead (a gap,
+                # a list to extend that this client lacks) must not leave the old number behind.
+                self.room["game_number"] = msg["event"]["game"]
             if v <= self.version:
                 return  # already covered by a sync
             if v != self.version + 1 and self.auto_sync:
@@ -277,8 +283,6 @@ class RicochetClient:
                 return
             self.state = merged
             self.version = v
-            if msg["event"]["type"] == "game_reset" and self.room is not None:
-                self.room["game_number"] = msg["event"]["game"]
 
     def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
         return self._iter()

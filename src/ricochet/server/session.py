@@ -253,7 +253,8 @@ class Session:
         elif kind == "sync":
             async with room.lock:
                 reply = {"type": "sync", "version": room.version, "server_time": self.manager.now(),
-                         "state": room.view(self.player), "missed": room.missed(msg["since"])}
+                         "state": room.view(self.player), "missed": room.missed(msg["since"]),
+                         "game_number": room.game_number}
                 own = game.private(room.state, self.player) if self.player is not None else None
                 if own is not None:
                     reply["private"] = own
