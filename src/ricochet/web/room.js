@@ -182,7 +182,11 @@ export function mountRoom(root, roomId, { watch = false } = {}) {
         onEvent(msg.event, msg.version);
         update();
       },
-      onSync: (msg) => { state = { ...msg.state, you: me }; secrets = msg.private ?? secrets; useGame(state.game); update(); },
+      onSync: (msg) => {
+        state = { ...msg.state, you: me }; secrets = msg.private ?? secrets;
+        if (roomInfo && Number.isInteger(msg.game_number)) roomInfo.game_number = msg.game_number;  // a reset it covered
+        useGame(state.game); update();
+      },
       onChat: (msg) => addChat(msg),
       onPresence: (msg) => { presence = msg; update(); },
       onMessage: (msg) => view?.onMessage(msg),
