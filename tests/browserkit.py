@@ -23,13 +23,9 @@ def _chromium() -> str:
     (``chromium-headless-shell``: the same Blink without the desktop browser around it, about
     40 % less CPU for the same tests: the suite's browsers were a third of its CPU), else
     Debian's ``chromium`` (its new headless mode)."""
-    chosen = os.environ.get("RICOCHET_CHROMIUM")
-    if chosen:
-        return chosen
-    for candidate in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium"):
-        if os.path.exists(candidate):
-            return candidate
-    return shutil.which("chromium-headless-shell") or shutil.which("chromium") or "/usr/bin/chromium"
+    where = os.pathsep.join((os.environ.get("PATH", ""), "/usr/bin"))
+    return (os.environ.get("RICOCHET_CHROMIUM") or shutil.which("chromium-headless-shell", path=where)
+            or shutil.which("chromium", path=where) or "/usr/bin/chromium-headless-shell")
 
 
 CHROMIUM = _chromium()

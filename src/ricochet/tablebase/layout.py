@@ -76,12 +76,11 @@ def _connected(board: Board, step: np.ndarray, start: int) -> np.ndarray:
     return np.flatnonzero(seen)
 
 
-def _no_two_on_one_cell(ordered: np.ndarray, rows: np.ndarray) -> None:
-    """Raise for the first row of ``ordered`` (each row's free-cell numbers, sorted) with a cell twice."""
-    twice = (np.diff(ordered, axis=1) == 0).any(axis=1)
-    if twice.any():
-        row = int(np.argmax(twice))
-        raise TablebaseError(f"cells: row {row} ({rows[row].tolist()}) has two robots on one cell")
+def _refuse_rows(bad: np.ndarray, rows: np.ndarray, why: str) -> None:
+    """Raise for the first of ``rows`` that ``bad`` (a flag per row) marks, saying ``why``."""
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise TablebaseError(f"cells: row {row} ({rows[row].tolist()}) {why}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -198,19 +197,17 @@ class Layout:
         rows = rows.astype(np.int64, copy=False)
         outside = (rows < 0) | (rows >= len(numbers))
         nums = np.where(outside, -1, numbers[np.where(outside, 0, rows)])
-        if (nums < 0).any():
-            row = int(np.argmax((nums < 0).any(axis=1)))
-            raise TablebaseError(f"cells: row {row} ({rows[row].tolist()}) has a cell off the board, "
-                                 "blocked or walled off from the target")
+        _refuse_rows((nums < 0).any(axis=1), rows, "has a cell off the board, blocked or walled off from the target")
         unused = np.int64(retro.UNUSED)
         if self.any_robot:
             ordered = np.sort(nums, axis=1)
-            _no_two_on_one_cell(ordered, rows)
+            _refuse_rows((np.diff(ordered, axis=1) == 0).any(axis=1), rows, "has two robots on one cell")
             c = [ordered[:, k] if k < self.robots else unused for k in range(4)]
             return np.asarray(retro.vrank(self.robots, c[0], c[1], c[2], c[3], self.binom), dtype=np.int64)
         a = nums[:, 0]
         ordered = np.sort(nums[:, 1:], axis=1)
-        _no_two_on_one_cell(np.sort(nums, axis=1), rows)
+        _refuse_rows((np.diff(ordered, axis=1) == 0).any(axis=1) | (ordered == a[:, None]).any(axis=1), rows,
+                     "has two robots on one cell")
         h = [ordered[:, k] if k < self.helpers else unused for k in range(3)]
         return a * self.block + np.asarray(retro.rank(self.helpers, a, h[0], h[1], h[2], self.binom), dtype=np.int64)
 
