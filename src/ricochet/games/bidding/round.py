@@ -43,7 +43,7 @@ import abc
 import enum
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...board import ROBOT_COLORS
@@ -52,6 +52,7 @@ from ...notation.wire import wire_text
 from ...position import IllegalMove, Move, Path, Position
 from ...puzzle import Puzzle, check_solution
 from ..events import Event, encode, move_of, path_of
+from ..frozen import replace
 from ..interface import GameError, Query
 from ..messages import cell, field, shown, whole
 from ..table import TableGame, TableState, Tx, decide_table, evolve_table, seated_player
@@ -783,22 +784,25 @@ class BiddingGame(TableGame):
         return Move(robot, Direction[direction.upper()], stop_cell)
 
     # -- views ------------------------------------------------------------------------------------
-    def round_view(self, state: Any, rnd: RoundState, viewer: str | None) -> dict[str, Any]:
-        """The shared part of ``state.round`` in a view."""
+    def round_view(self, state: Any, rnd: RoundState, viewer: str | None, *, lists: bool = True) -> dict[str, Any]:
+        """The shared part of ``state.round`` in a view.  ``lists=False``: ``bids``, ``moves`` and
+        ``paths`` are left ``None``, for :meth:`slim`, which drops or replaces them (an event's
+        state: encoding them was half the work of a move's message)."""
         standing = rnd.standing
         return {
             "number": rnd.number, "target": list(rnd.target), "active": rnd.active,
             "active_color": None if rnd.active is None else rnd.start.robots[rnd.active].color,
             "drawn_at": rnd.drawn_at, "clock_turnable_at": rnd.drawn_at + state.config.no_bid_wait_seconds,
             "start": encode(rnd.start.robots),
-            "bids": [b.to_dict() for b in rnd.bids],
+            "bids": [b.to_dict() for b in rnd.bids] if lists else None,
             "standing": [standing[p].to_dict() for p in sorted(standing, key=lambda q: (
                 standing[q].moves, standing[q].at, standing[q].seq))],
             "your_bid": standing[viewer].moves if viewer in standing else None,
             "clock": None if rnd.clock_deadline is None else {
                 "deadline": rnd.clock_deadline, "by": rnd.clock_by, "reason": rnd.clock_reason},
             "order": list(rnd.order), "demonstrator": rnd.demonstrator, "demo_bid": rnd.demo_bid,
-            "demo_deadline": rnd.demo_deadline, "moves": encode(rnd.moves), "paths": encode(rnd.paths),
+            "demo_deadline": rnd.demo_deadline, "moves": encode(rnd.moves) if lists else None,
+            "paths": encode(rnd.paths) if lists else None,
             "cost": rnd.cost, "attempts": [_attempt_dict(a) for a in rnd.attempts],
         }
 

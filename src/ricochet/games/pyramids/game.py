@@ -518,7 +518,8 @@ class Pyramids(BiddingGame):
         return check.optimal, check.solution
 
     # -- views ---------------------------------------------------------------------------------------------------
-    def full_view(self, state: PyramidsState, viewer: str | None, *, heavy: bool = True) -> dict[str, Any]:
+    def full_view(self, state: PyramidsState, viewer: str | None, *, heavy: bool = True,
+                  lists: bool = True) -> dict[str, Any]:
         cfg = state.config
         rnd = state.round
         view: dict[str, Any] = {
@@ -535,7 +536,7 @@ class Pyramids(BiddingGame):
         if rnd is not None:
             assert isinstance(rnd, PyramidsRound)
             view["round"] = {"goal": rnd.goal.to_dict(), "draw": rnd.draw, "open": rnd.open,
-                             **self.round_view(state, rnd, viewer)}
+                             **self.round_view(state, rnd, viewer, lists=lists)}
         if not heavy:
             del view["history"]
             return view
@@ -551,7 +552,7 @@ class Pyramids(BiddingGame):
 
     def event_state(self, state: PyramidsState, event_type: str) -> dict[str, Any]:
         heavy = any(event_type in when for when in self.heavy_keys.values())
-        v = self.slim(self.full_view(state, None, heavy=heavy), state.round, event_type)
+        v = self.slim(self.full_view(state, None, heavy=heavy, lists=False), state.round, event_type)
         if heavy:
             for key, when in self.heavy_keys.items():
                 if event_type not in when:

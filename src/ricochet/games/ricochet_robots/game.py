@@ -537,7 +537,8 @@ class RicochetRobots(BiddingGame):
         return sol.optimal, sol.solution
 
     # -- views --------------------------------------------------------------------------------------
-    def full_view(self, state: GameState, viewer: str | None, *, heavy: bool = True) -> dict[str, Any]:
+    def full_view(self, state: GameState, viewer: str | None, *, heavy: bool = True,
+                  lists: bool = True) -> dict[str, Any]:
         rnd = state.round
         view: dict[str, Any] = {
             "game": GAME_NAME, "version": state.version, "time": state.time, "phase": state.phase, "you": viewer,
@@ -553,7 +554,7 @@ class RicochetRobots(BiddingGame):
             "intermission_until": state.intermission_until,
         }
         if rnd is not None:
-            view["round"] = {"chip": rnd.goal.to_dict(), **self.round_view(state, rnd, viewer)}
+            view["round"] = {"chip": rnd.goal.to_dict(), **self.round_view(state, rnd, viewer, lists=lists)}
             if state.phase == "demonstration":
                 view["round"]["choices"] = transparent_choices(state)
         if not heavy:
@@ -577,7 +578,7 @@ class RicochetRobots(BiddingGame):
     def event_state(self, state: GameState, event_type: str) -> dict[str, Any]:
         heavy = any(event_type in when for when in self.heavy_keys.values())
         # Most events: the heavy keys not even computed.
-        v = self.slim(self.full_view(state, None, heavy=heavy), state.round, event_type)
+        v = self.slim(self.full_view(state, None, heavy=heavy, lists=False), state.round, event_type)
         if heavy:
             for h in v["history"]:
                 h["solution"] = None
