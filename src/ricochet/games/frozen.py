@@ -14,22 +14,24 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-_FIELDS: dict[type, frozenset[str] | None] = {}
-"""Each class's field names, or ``None`` where :func:`dataclasses.replace` must do the work."""
+_PLAIN: dict[type, tuple[frozenset[str], Callable[[Any], None] | None] | None] = {}
+"""Each class's field names and ``__post_init__``, or ``None`` where :func:`dataclasses.replace`
+must do the work."""
 
 
-def _field_names(cls: type) -> frozenset[str] | None:
+def _plain(cls: type) -> tuple[frozenset[str], Callable[[Any], None] | None] | None:
     fields = dataclasses.fields(cls)
     params = getattr(cls, "__dataclass_params__", None)
     post = getattr(cls, "__post_init__", None)
     plain = (params is not None and params.init and "__slots__" not in cls.__dict__ and all(f.init for f in fields)
              # an InitVar is a parameter of __post_init__ and no field: only __init__ passes it
              and (post is None or len(inspect.signature(post).parameters) == 1))
-    return frozenset(f.name for f in fields) if plain else None
+    return (frozenset(f.name for f in fields), post) if plain else None
 
 
 def replace(obj: T, /, **changes: Any) -> T:
@@ -37,11 +39,12 @@ def replace(obj: T, /, **changes: Any) -> T:
     a name that is not a field is a :class:`TypeError`)."""
     cls = type(obj)
     try:
-        names = _FIELDS[cls]
+        plain = _PLAIN[cls]
     except KeyError:
-        names = _FIELDS[cls] = _field_names(cls)
-    if names is None:
+        plain = _PLAIN[cls] = _plain(cls)
+    if plain is None:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    names, post = plain
     if not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
         raise TypeError(f"{cls.__name__} has no field {unknown}")
@@ -52,7 +55,6 @@ def replace(obj: T, /, **changes: Any) -> T:
         for name in values.keys() - names:
             del values[name]
     values.update(changes)
-    post = getattr(cls, "__post_init__", None)
     if post is not None:
         post(new)
     return new

@@ -787,7 +787,7 @@ class BiddingGame(TableGame):
     def round_view(self, state: Any, rnd: RoundState, viewer: str | None, *, lists: bool = True) -> dict[str, Any]:
         """The shared part of ``state.round`` in a view.  ``lists=False``: ``bids``, ``moves`` and
         ``paths`` are left ``None``, for :meth:`slim`, which drops or replaces them (an event's
-        state: encoding them was half the work of a move's message)."""
+        state: they were encoded at every move only to be thrown away)."""
         standing = rnd.standing
         return {
             "number": rnd.number, "target": list(rnd.target), "active": rnd.active,
