@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from math import comb
 
 import numpy as np
@@ -157,13 +158,10 @@ class Layout:
         except KeyError:
             raise TablebaseError(f"cell {cell!r} is off the board, blocked or walled off from the target") from None
 
-    @property
+    @cached_property
     def _numbers(self) -> dict[Cell, int]:
-        cached: dict[Cell, int] | None = self.__dict__.get("_number_map")
-        if cached is None:
-            cached = {c: i for i, c in enumerate(self.free)}
-            object.__setattr__(self, "_number_map", cached)
-        return cached
+        """Cell -> free-cell number."""
+        return {c: i for i, c in enumerate(self.free)}
 
     def index(self, active: Cell, helpers: Sequence[Cell]) -> int:
         """The table index of the active robot on ``active`` and helpers on ``helpers`` (any order)."""
@@ -211,15 +209,12 @@ class Layout:
         h = [ordered[:, k] if k < self.helpers else unused for k in range(3)]
         return a * self.block + np.asarray(retro.rank(self.helpers, a, h[0], h[1], h[2], self.binom), dtype=np.int64)
 
-    @property
+    @cached_property
     def _number_array(self) -> np.ndarray:
         """Board cell number -> free-cell number (-1: not a free cell)."""
-        cached: np.ndarray | None = self.__dict__.get("_number_array_cache")
-        if cached is None:
-            cached = np.full(self.board.width * self.board.height, -1, dtype=np.int64)
-            cached[[self.board.index(c) for c in self.free]] = np.arange(len(self.free))
-            object.__setattr__(self, "_number_array_cache", cached)
-        return cached
+        numbers = np.full(self.board.width * self.board.height, -1, dtype=np.int64)
+        numbers[[self.board.index(c) for c in self.free]] = np.arange(len(self.free))
+        return numbers
 
     def position(self, index: int) -> tuple[Cell, tuple[Cell, ...]]:
         """The active cell and sorted helper cells of a table index."""
